@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  // vite 8's oxc transform must emit decorator metadata for the facade (see TOOLCHAIN.md).
+  oxc: { decorator: { legacy: true, emitDecoratorMetadata: true } },
+  test: {
+    include: ['lib/**/*.test.ts', 'facade/**/*.test.ts', 'examples/**/*.test.ts', 'test/**/*.test.ts', 'property-tests/**/*.test.ts'],
+    testTimeout: 20_000,
+    pool: 'forks',
+    typecheck: { enabled: false },
+  },
+});
