@@ -1,0 +1,211 @@
+import { Container, type ModuleRecord } from '../di/container.js';
+import type { ModuleInput } from '../di/module.js';
+import type { InjectionToken } from '../di/token.js';
+import { MethodNotAllowedException, BadRequestException, NotFoundException } from '../http/http-exception.js';
+import { incomingFromRequest, type IncomingRequest } from '../http/incoming-request.js';
+import { DEFAULT_BODY_LIMIT } from '../http/json-body.js';
+import { addressFromPlatform } from '../http/platform-address.js';
+import { toResponse, withoutBody, type Outcome } from '../http/plain-response.js';
+import { errorResponse, type Logger } from '../http/problem.js';
+import { Context } from '../http/request-context.js';
+import { joinPaths, pathParamNames } from '../routing/path.js';
+import type { RouteInfo } from '../routing/route-info.js';
+import { Router } from '../routing/router.js';
+import type { App, ListeningServer, MountedHandler } from './app.js';
+import type { Guard, GuardToken } from './guard.js';
+import type { Interceptor, InterceptorToken } from './interceptor.js';
+import { runHooks } from './lifecycle.js';
+import { compilePipeline, type RoutePipeline } from './pipeline.js';
+import type { ResponseObserver } from './response-observer.js';
+
+/**
+ * Options of {@link createApp}.
+ *
+ * @example
+ * createApp(AppModule, { bodyLimit: 64 * 1024, onResponse: [createAccessLog()] });
+ */
+export interface AppOptions {
+  /** Guards run before every route, before module, controller and route guards. Resolved in the root module. */
+  readonly guards?: readonly GuardToken[];
+  /** Interceptors around every handler, outermost first. */
+  readonly interceptors?: readonly InterceptorToken[];
+  /** Receives unexpected errors (500s). Default: console. */
+  readonly logger?: Logger;
+  /** Largest accepted request body, in bytes. Default 1 MiB. */
+  readonly bodyLimit?: number;
+  /** Called after each response; see `createAccessLog`. */
+  readonly onResponse?: readonly ResponseObserver[];
+}
+
+interface CompiledRoute {
+  readonly info: RouteInfo | undefined;
+  readonly run: RoutePipeline;
+}
+
+const consoleLogger: Logger = {
+  error: (message, error) => console.error(message, error),
+  info: (message, fields) => console.log(message, fields ?? ''),
+};
+
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+function sortMethods(methods: readonly string[]): string[] {
+  const rank = (m: string) => (METHOD_ORDER.includes(m) ? METHOD_ORDER.indexOf(m) : METHOD_ORDER.length);
+  return [...methods].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+/**
+ * Builds an application from a root module (a definition or a decorated class): resolves the
+ * module graph, builds every provider in dependency order, compiles every route, awaits the
+ * `onModuleInit` hooks and returns the app. Configuration mistakes (missing or invisible
+ * providers, circular dependencies, duplicate routes) fail here, not on the first request.
+ *
+ * @example
+ * const app = await createApp(AppModule);
+ * const res = await app.fetch(new Request('http://localhost/posts'));
+ */
+export async function createApp(root: ModuleInput, options: AppOptions = {}): Promise<App> {
+  const logger = options.logger ?? consoleLogger;
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const container = new Container(root);
+  await container.buildAll();
+
+  const resolveAll = async <T>(module: ModuleRecord, tokens: readonly InjectionToken<T>[], requestedBy: string): Promise<T[]> => {
+    const out: T[] = [];
+    for (const token of tokens) out.push(await container.resolveOrConstruct(module, token, requestedBy));
+    return out;
+  };
+
+  const appGuards: Guard[] = await resolveAll(container.root, options.guards ?? [], 'createApp guards');
+  const appInterceptors: Interceptor[] = await resolveAll(container.root, options.interceptors ?? [], 'createApp interceptors');
+  for (const module of container.modules) {
+    appGuards.push(...(await resolveAll<Guard>(module, module.definition.appGuards, `${module.name} appGuards`)));
+    appInterceptors.push(...(await resolveAll<Interceptor>(module, module.definition.appInterceptors, `${module.name} appInterceptors`)));
+  }
+
+  const router = new Router<CompiledRoute>();
+  const routes: RouteInfo[] = [];
+  const controllerInstances: object[] = [];
+  for (const module of container.modules) {
+    for (const controller of module.controllers) {
+      const deps: unknown[] = [];
+      for (const token of controller.inject) deps.push(await container.resolve(module, token, controller.name));
+      const { routes: routeMap, instance } = controller.setup(...(deps as never[]));
+      if (instance) controllerInstances.push(instance);
+      const controllerGuards = await resolveAll<Guard>(module, controller.guards, controller.name);
+      const controllerInterceptors = await resolveAll<Interceptor>(module, controller.interceptors, controller.name);
+      for (const [name, route] of Object.entries(routeMap)) {
+        const path = joinPaths(controller.prefix, route.path);
+        const where = `${controller.name}.${name}`;
+        const info: RouteInfo = Object.freeze({
+          method: route.method,
+          path,
+          name,
+          controller: controller.name,
+          module: module.name,
+          status: route.status,
+          params: Object.freeze(pathParamNames(path)),
+          body: route.body,
+          query: route.query,
+          response: route.response,
+          guards: route.guards,
+          interceptors: route.interceptors,
+          metadata: route.metadata,
+          controllerMetadata: controller.metadata,
+        });
+        const run = compilePipeline({
+          handler: route.handler,
+          status: route.status,
+          body: route.body,
+          query: route.query,
+          bodyLimit: route.bodyLimit ?? bodyLimit,
+          guards: [...appGuards, ...controllerGuards, ...(await resolveAll<Guard>(module, route.guards, where))],
+          interceptors: [
+            ...appInterceptors,
+            ...controllerInterceptors,
+            ...(await resolveAll<Interceptor>(module, route.interceptors, where)),
+          ],
+        });
+        try {
+          router.add(route.method, path, { info, run });
+        } catch (error) {
+          throw new Error(`${where}: ${(error as Error).message}`);
+        }
+        routes.push(info);
+      }
+    }
+  }
+
+  await runHooks([...container.instances, ...controllerInstances], 'onModuleInit');
+
+  const observers = options.onResponse ?? [];
+
+  const dispatch = (incoming: IncomingRequest): { outcome: Outcome | Promise<Outcome>; ctx: Context | undefined } => {
+    const head = incoming.method === 'HEAD';
+    const match = router.match(head ? 'GET' : incoming.method, incoming.path);
+    if (match.kind !== 'found') {
+      const error =
+        match.kind === 'method-not-allowed'
+          ? new MethodNotAllowedException(sortMethods(match.allow))
+          : match.kind === 'bad-path'
+            ? new BadRequestException('The request path contains a malformed percent-encoding.')
+            : new NotFoundException(`No route for ${incoming.method} ${incoming.path}`);
+      return { outcome: errorResponse(error, logger), ctx: undefined };
+    }
+    const ctx = new Context(incoming, match.params, match.value.info);
+    let outcome: Outcome | Promise<Outcome>;
+    try {
+      outcome = match.value.run(ctx);
+      if (outcome instanceof Promise) outcome = outcome.catch((error: unknown) => errorResponse(error, logger));
+    } catch (error) {
+      outcome = errorResponse(error, logger);
+    }
+    if (head) outcome = outcome instanceof Promise ? outcome.then(withoutBody) : withoutBody(outcome);
+    return { outcome, ctx };
+  };
+
+  const handle =
+    observers.length === 0
+      ? (incoming: IncomingRequest) => dispatch(incoming).outcome
+      : (incoming: IncomingRequest) => {
+          const started = performance.now();
+          const { outcome, ctx } = dispatch(incoming);
+          const report = (result: Outcome): Outcome => {
+            const event = { method: incoming.method, path: incoming.path, status: result.status, durationMs: performance.now() - started, ctx };
+            for (const observe of observers) {
+              try {
+                observe(event);
+              } catch (error) {
+                logger.error('A response observer failed', error);
+              }
+            }
+            return result;
+          };
+          return outcome instanceof Promise ? outcome.then(report) : report(outcome);
+        };
+
+  const app: App = {
+    fetch: async (request: Request, platform?: unknown) =>
+      toResponse(await handle(incomingFromRequest(request, addressFromPlatform(request, platform)))),
+    handle,
+    routes: Object.freeze(routes),
+    get<T>(token: InjectionToken<T>): T {
+      return container.get(container.root, token, 'app.get');
+    },
+    mount(method: string, path: string, handler: MountedHandler) {
+      const canonical = joinPaths('', path);
+      router.add(method.toUpperCase(), canonical, { info: undefined, run: (ctx) => handler(ctx) });
+    },
+    async listen(port?: number, host?: string): Promise<ListeningServer> {
+      // Loaded on demand so that the core never pulls node:http into other runtimes.
+      const { serve } = await import('../adapters/node/serve.js');
+      return serve(app, { port, host });
+    },
+    async close() {
+      const order = [...container.instances, ...controllerInstances].reverse();
+      await runHooks(order, 'onModuleDestroy');
+      await runHooks(order, 'onApplicationShutdown');
+    },
+  };
+  return Object.freeze(app);
+}
+

@@ -1,0 +1,75 @@
+import { tokenName } from './token.js';
+
+/**
+ * Nothing in the module graph provides a token that something depends on.
+ *
+ * @example
+ * try { await createApp(AppModule); } catch (e) { if (e instanceof MissingProviderError) console.error(e.message); }
+ */
+export class MissingProviderError extends Error {
+  constructor(
+    readonly token: unknown,
+    readonly requestedBy: string,
+    readonly moduleName: string,
+  ) {
+    super(
+      `No provider for ${tokenName(token)} (needed by ${requestedBy} in ${moduleName}). ` +
+        `Add a provider for ${tokenName(token)} to ${moduleName}, or import a module that provides and exports it.`,
+    );
+    this.name = 'MissingProviderError';
+  }
+}
+
+/**
+ * A token is provided somewhere in the graph, but not where it is needed. The message names the
+ * module to import (and whether that module must also export the token).
+ *
+ * @example
+ * // "PostsStore is provided by StorageModule but is not visible in BlogModule ..."
+ */
+export class ProviderNotVisibleError extends Error {
+  constructor(
+    readonly token: unknown,
+    readonly requestedBy: string,
+    readonly moduleName: string,
+    readonly providingModules: readonly { readonly name: string; readonly exports: boolean }[],
+  ) {
+    const hints = providingModules.map((m) =>
+      m.exports
+        ? `add ${m.name} to the imports of ${moduleName}`
+        : `add ${tokenName(token)} to the exports of ${m.name} and add ${m.name} to the imports of ${moduleName}`,
+    );
+    super(
+      `${tokenName(token)} (needed by ${requestedBy}) is provided by ${providingModules.map((m) => m.name).join(', ')} ` +
+        `but is not visible in ${moduleName}. To fix it, ${hints.join('; or ')}.`,
+    );
+    this.name = 'ProviderNotVisibleError';
+  }
+}
+
+/**
+ * Providers depend on each other in a circle; the message shows the whole chain.
+ *
+ * @example
+ * // "Circular dependency: A -> B -> A"
+ */
+export class CircularDependencyError extends Error {
+  constructor(readonly chain: readonly string[]) {
+    super(`Circular dependency: ${chain.join(' -> ')}`);
+    this.name = 'CircularDependencyError';
+  }
+}
+
+/**
+ * The module graph itself is wrong: an export of something the module does not have, a
+ * malformed module, a bad import.
+ *
+ * @example
+ * // "BlogModule exports PostsStore, which it neither provides nor re-exports from an import."
+ */
+export class ModuleGraphError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ModuleGraphError';
+  }
+}

@@ -1,0 +1,50 @@
+import { BadRequestException, UnsupportedMediaTypeException } from './http-exception.js';
+import type { IncomingRequest } from './incoming-request.js';
+
+/** Default body limit: 1 MiB. */
+export const DEFAULT_BODY_LIMIT = 1_048_576;
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Whether a content type is JSON: `application/json` or any `+json` suffix type, parameters ignored.
+ *
+ * @example
+ * isJsonContentType('application/merge-patch+json; charset=utf-8'); // true
+ */
+export function isJsonContentType(contentType: string): boolean {
+  const semi = contentType.indexOf(';');
+  const type = (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+/**
+ * Reads and parses a JSON request body. No body at all gives `undefined` (the schema decides
+ * whether that is acceptable); a body that is not JSON-typed is 415; bad UTF-8 or bad JSON is 400;
+ * a body over `limit` bytes is 413.
+ *
+ * @example
+ * const value = await readJsonBody(incoming, DEFAULT_BODY_LIMIT);
+ */
+export async function readJsonBody(incoming: IncomingRequest, limit: number): Promise<unknown> {
+  const contentType = incoming.header('content-type');
+  if (contentType !== null && !isJsonContentType(contentType)) {
+    throw new UnsupportedMediaTypeException('Expected a JSON body (Content-Type: application/json).');
+  }
+  const bytes = await incoming.readBody(limit);
+  if (bytes.byteLength === 0) return undefined;
+  if (contentType === null) {
+    throw new UnsupportedMediaTypeException('Expected a JSON body (Content-Type: application/json).');
+  }
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    throw new BadRequestException('Request body is not valid UTF-8.');
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new BadRequestException('Request body is not valid JSON.');
+  }
+}

@@ -1,0 +1,69 @@
+import { isHttpException } from './http-exception.js';
+import type { PlainResponse } from './plain-response.js';
+import { statusText } from './status-text.js';
+
+/**
+ * The RFC 9457 body every error response carries. Validation failures add `issues`.
+ *
+ * @example
+ * const body: ProblemDetails = { type: 'about:blank', title: 'Not Found', status: 404, detail: 'Post 7 not found' };
+ */
+export interface ProblemDetails {
+  readonly type: string;
+  readonly title: string;
+  readonly status: number;
+  readonly detail?: string;
+  readonly [extension: string]: unknown;
+}
+
+/** Members an HttpException's details may not overwrite: the problem's own identity. */
+const RESERVED = new Set(['type', 'title', 'status']);
+
+/**
+ * A problem+json PlainResponse.
+ *
+ * @example
+ * problemResponse(404, 'Post 7 not found');
+ */
+export function problemResponse(
+  status: number,
+  detail: string | undefined,
+  details?: Readonly<Record<string, unknown>>,
+  headers?: Readonly<Record<string, string>>,
+): PlainResponse {
+  const body: Record<string, unknown> = { type: 'about:blank', title: statusText(status), status };
+  if (detail !== undefined) body.detail = detail;
+  if (details) for (const key of Object.keys(details)) if (!RESERVED.has(key)) body[key] = details[key];
+  return {
+    status,
+    headers: { ...headers, 'content-type': 'application/problem+json' },
+    body: JSON.stringify(body),
+  };
+}
+
+/**
+ * Receives what the framework must not show to clients: unexpected errors.
+ *
+ * @example
+ * const logger: Logger = { error: (message, error) => console.error(message, error), info: console.log };
+ */
+export interface Logger {
+  error(message: string, error?: unknown): void;
+  info(message: string, fields?: Readonly<Record<string, unknown>>): void;
+}
+
+/**
+ * Turns anything thrown into a problem response. An HttpException keeps its status and
+ * message; anything else is a 500 that says nothing of its cause and is reported to the logger.
+ *
+ * @example
+ * errorResponse(new NotFoundException('Post not found'), logger).status; // 404
+ */
+export function errorResponse(error: unknown, logger: Logger): PlainResponse {
+  if (isHttpException(error)) {
+    if (error.status >= 500) logger.error(`HTTP ${error.status}: ${error.message}`, error);
+    return problemResponse(error.status, error.message, error.details, error.headers);
+  }
+  logger.error('Unhandled error while serving a request', error);
+  return problemResponse(500, 'The server failed to complete the request.');
+}

@@ -1,0 +1,107 @@
+import type { RouteInfo } from '../routing/route-info.js';
+import type { IncomingRequest } from './incoming-request.js';
+import { parseQuery, type QueryRecord } from './query.js';
+
+/**
+ * A typed slot in the request context's state, for what guards attach (the current user,
+ * the current API key) and handlers read.
+ *
+ * @example
+ * const TENANT = createStateKey<string>('tenant');
+ * ctx.set(TENANT, 'acme');
+ * ctx.get(TENANT); // 'acme'
+ */
+export interface StateKey<T> {
+  readonly name: string;
+  /** Type carrier only. */
+  readonly __type?: T;
+}
+
+/**
+ * Creates a state key. Keys compare by identity, so two libraries can both use the name `'user'`.
+ *
+ * @example
+ * const CURRENT_USER = createStateKey<Claims>('auth:user');
+ */
+export function createStateKey<T>(name: string): StateKey<T> {
+  return Object.freeze({ name }) as StateKey<T>;
+}
+
+/**
+ * One object per request, shared by guards, interceptors and the handler.
+ *
+ * @example
+ * get('/whoami', (ctx) => ({ ip: ctx.clientAddress, agent: ctx.header('user-agent') }));
+ */
+export interface RequestContext {
+  /** The web-standard Request; built on first access when the runtime adapter did not have one. */
+  readonly request: Request;
+  readonly method: string;
+  /** The request path as sent (percent-encoded), without the query. */
+  readonly path: string;
+  /** Path parameters, URL-decoded. */
+  readonly params: Readonly<Record<string, string>>;
+  /** The query: the route's validated query when it has a schema, else the parsed query string. */
+  readonly query: unknown;
+  /** The validated body on routes with a body schema; undefined elsewhere. */
+  readonly body: unknown;
+  /** The matched route; undefined for routes mounted with `app.mount`. */
+  readonly route: RouteInfo | undefined;
+  /** The client's network address from the runtime, or undefined when the runtime cannot tell. */
+  readonly clientAddress: string | undefined;
+  /** Aborted when the client goes away. */
+  readonly signal: AbortSignal;
+  /** A request header by name (case-insensitive). */
+  header(name: string): string | null;
+  get<T>(key: StateKey<T>): T | undefined;
+  set<T>(key: StateKey<T>, value: T): void;
+}
+
+/** The core's RequestContext. Lazy wherever the work might not be needed. */
+export class Context implements RequestContext {
+  body: unknown = undefined;
+  private parsedQuery: unknown = undefined;
+  private state: Map<StateKey<unknown>, unknown> | undefined = undefined;
+
+  constructor(
+    readonly incoming: IncomingRequest,
+    readonly params: Readonly<Record<string, string>>,
+    readonly route: RouteInfo | undefined,
+  ) {}
+
+  get request(): Request {
+    return this.incoming.toRequest();
+  }
+  get method(): string {
+    return this.incoming.method;
+  }
+  get path(): string {
+    return this.incoming.path;
+  }
+  get clientAddress(): string | undefined {
+    return this.incoming.clientAddress;
+  }
+  get signal(): AbortSignal {
+    return this.incoming.signal;
+  }
+  get query(): unknown {
+    if (this.parsedQuery === undefined) this.parsedQuery = parseQuery(this.incoming.search);
+    return this.parsedQuery;
+  }
+  set query(value: unknown) {
+    this.parsedQuery = value;
+  }
+  /** The parsed query string, whatever the route's schema made of `query`. */
+  rawQuery(): QueryRecord {
+    return parseQuery(this.incoming.search);
+  }
+  header(name: string): string | null {
+    return this.incoming.header(name.toLowerCase());
+  }
+  get<T>(key: StateKey<T>): T | undefined {
+    return this.state?.get(key) as T | undefined;
+  }
+  set<T>(key: StateKey<T>, value: T): void {
+    (this.state ??= new Map()).set(key, value);
+  }
+}

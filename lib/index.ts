@@ -1,0 +1,69 @@
+// The core entry point, `tessera`. Explicit named exports only; nothing internal leaks.
+export { createApp, type AppOptions } from './app/create-app.js';
+export type { App, ListeningServer, MountedHandler } from './app/app.js';
+export type { Guard, GuardToken } from './app/guard.js';
+export type { Interceptor, InterceptorToken } from './app/interceptor.js';
+export type { OnModuleInit, OnModuleDestroy, OnApplicationShutdown } from './app/lifecycle.js';
+export type { ResponseEvent, ResponseObserver } from './app/response-observer.js';
+export { createAccessLog, type AccessLogOptions } from './app/access-log.js';
+
+export { defineModule, type ModuleDefinition, type ModuleInput, type ModuleOptions } from './di/module.js';
+export {
+  defineProvider,
+  defineFactory,
+  type ProviderInput,
+  type ClassProvider,
+  type FactoryProvider,
+  type ValueProvider,
+  type Constructor,
+} from './di/provider.js';
+export { createToken, type Token, type InjectionToken, type ClassToken, type TokenValue } from './di/token.js';
+export { MissingProviderError, ProviderNotVisibleError, CircularDependencyError, ModuleGraphError } from './di/di-errors.js';
+
+export {
+  defineController,
+  type ControllerDefinition,
+  type ControllerInput,
+  type ControllerOptions,
+  type RouteMap,
+} from './routing/controller.js';
+export {
+  get,
+  post,
+  put,
+  patch,
+  del,
+  type RouteHelper,
+  type RouteDefinition,
+  type RouteOptions,
+  type Handler,
+  type HandlerContext,
+  type HttpMethod,
+  type Schema,
+} from './routing/route.js';
+export type { RouteInfo } from './routing/route-info.js';
+export type { PathParams } from './routing/path.js';
+
+export { createMetadataKey, readMetadata, type MetadataKey, type MetadataEntry } from './metadata.js';
+export { createStateKey, type StateKey, type RequestContext } from './http/request-context.js';
+export type { IncomingRequest } from './http/incoming-request.js';
+export type { PlainResponse, Outcome } from './http/plain-response.js';
+export type { QueryRecord } from './http/query.js';
+export { problemResponse, type ProblemDetails, type Logger } from './http/problem.js';
+export {
+  HttpException,
+  isHttpException,
+  BadRequestException,
+  UnauthorizedException,
+  ForbiddenException,
+  NotFoundException,
+  MethodNotAllowedException,
+  ConflictException,
+  PayloadTooLargeException,
+  UnsupportedMediaTypeException,
+  UnprocessableEntityException,
+  TooManyRequestsException,
+  InternalServerErrorException,
+  ServiceUnavailableException,
+} from './http/http-exception.js';
+export { systemClock, createManualClock, type Clock, type ManualClock } from './clock.js';

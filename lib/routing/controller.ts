@@ -1,0 +1,88 @@
+import type { GuardToken } from '../app/guard.js';
+import type { InterceptorToken } from '../app/interceptor.js';
+import type { DefinitionCarrier } from '../definition-carrier.js';
+import type { ResolvedTokens } from '../di/provider.js';
+import type { InjectionToken } from '../di/token.js';
+import { metadataRecord, type MetadataEntry } from '../metadata.js';
+import type { RouteDefinition } from './route.js';
+
+/** Named routes; the names become handler names (and OpenAPI operation ids). */
+export type RouteMap = Readonly<Record<string, RouteDefinition>>;
+
+/**
+ * What a controller's setup returns once its dependencies exist: its routes, and the instance
+ * (for class controllers) whose lifecycle hooks the app runs.
+ */
+export interface ControllerSetup {
+  readonly routes: RouteMap;
+  readonly instance?: object;
+}
+
+/**
+ * A controller as plain data.
+ *
+ * @example
+ * const def: ControllerDefinition = defineController({ name: 'Health', routes: () => ({ ok: get('/health', () => 'ok') }) });
+ */
+export interface ControllerDefinition {
+  readonly kind: 'controller';
+  readonly name: string;
+  readonly prefix: string;
+  readonly inject: readonly InjectionToken<unknown>[];
+  readonly guards: readonly GuardToken[];
+  readonly interceptors: readonly InterceptorToken[];
+  readonly metadata: Readonly<Record<string, unknown>>;
+  /** Builds the routes from the resolved dependencies; called once by createApp. */
+  readonly setup: (...deps: never[]) => ControllerSetup;
+}
+
+/** A controller definition, or a decorated controller class. */
+export type ControllerInput = ControllerDefinition | DefinitionCarrier<ControllerDefinition>;
+
+/**
+ * Options of {@link defineController}.
+ *
+ * @example
+ * const options: ControllerOptions<[typeof PostsStore]> = { name: 'Posts', inject: [PostsStore], routes: (store) => ({}) };
+ */
+export interface ControllerOptions<Deps extends readonly InjectionToken<unknown>[]> {
+  readonly name: string;
+  readonly prefix?: string;
+  readonly inject?: Deps;
+  readonly guards?: readonly GuardToken[];
+  readonly interceptors?: readonly InterceptorToken[];
+  readonly metadata?: readonly MetadataEntry[];
+  /** Receives the dependencies listed in `inject`, typed, and returns the named routes. */
+  readonly routes: (...deps: ResolvedTokens<Deps>) => RouteMap;
+}
+
+/**
+ * Defines a controller: a prefix, its dependencies, and a function from those dependencies to
+ * named routes. Handler argument types come from each route's path and schemas.
+ *
+ * @example
+ * const postsController = defineController({
+ *   name: 'PostsController',
+ *   prefix: '/posts',
+ *   inject: [PostsStore],
+ *   routes: (store) => ({
+ *     list: get('/', () => store.list()),
+ *     create: post('/', { body: CreatePost, status: 201 }, (ctx) => store.create(ctx.body)),
+ *   }),
+ * });
+ */
+export function defineController<const Deps extends readonly InjectionToken<unknown>[] = []>(
+  options: ControllerOptions<Deps>,
+): ControllerDefinition {
+  const routes = options.routes;
+  return Object.freeze({
+    kind: 'controller',
+    name: options.name,
+    prefix: options.prefix ?? '',
+    inject: Object.freeze([...(options.inject ?? [])]),
+    guards: Object.freeze([...(options.guards ?? [])]),
+    interceptors: Object.freeze([...(options.interceptors ?? [])]),
+    metadata: metadataRecord(options.metadata),
+    setup: (...deps: never[]) => ({ routes: routes(...(deps as unknown as ResolvedTokens<Deps>)) }),
+  });
+}

@@ -1,0 +1,157 @@
+import type { z } from 'zod';
+import type { GuardToken } from '../app/guard.js';
+import type { InterceptorToken } from '../app/interceptor.js';
+import type { QueryRecord } from '../http/query.js';
+import type { RequestContext } from '../http/request-context.js';
+import { metadataRecord, type MetadataEntry } from '../metadata.js';
+import type { PathParams } from './path.js';
+
+/** The HTTP methods routes can declare. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Any zod schema. */
+export type Schema = z.ZodType;
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/**
+ * What a handler receives: the request context with `params`, `body` and `query` typed from
+ * the route's path and schemas.
+ *
+ * @example
+ * post('/:id/comments', { body: Comment }, (ctx) => ctx.body.text); // ctx.params.id: string
+ */
+export type HandlerContext<Path extends string, Body, Query> = Omit<RequestContext, 'params' | 'body' | 'query'> & {
+  /** Path parameters; those of the controller prefix are present at run time but typed as optional. */
+  readonly params: Simplify<PathParams<Path> & Readonly<Record<string, string | undefined>>>;
+  readonly body: Body;
+  readonly query: Query;
+};
+
+/** The value a schema option turns into, or the fallback when the option is absent. */
+type Parsed<S, Fallback> = S extends Schema ? z.output<S> : Fallback;
+
+/**
+ * A route handler. Returning a value sends it as JSON; `undefined` sends 204; a Response is
+ * sent as is. Handlers may be synchronous.
+ *
+ * @example
+ * const handler: Handler<'/:id', undefined, undefined, Post> = (ctx) => store.get(ctx.params.id);
+ */
+export type Handler<Path extends string, B, Q, R> = (
+  ctx: HandlerContext<Path, Parsed<B, undefined>, Parsed<Q, QueryRecord>>,
+) => R | Promise<R>;
+
+/** The result a handler may return for a route with response schema `S`. */
+export type HandlerResult<S> = (S extends Schema ? z.output<S> : unknown) | Response | undefined;
+
+/**
+ * Options of a route.
+ *
+ * @example
+ * const options: RouteOptions<typeof CreatePost, undefined, typeof Post> = { body: CreatePost, response: Post, status: 201 };
+ */
+export interface RouteOptions<B extends Schema | undefined, Q extends Schema | undefined, S extends Schema | undefined> {
+  /** Validates the JSON body before the handler runs; failure is 400 with the issues. */
+  readonly body?: B;
+  /** Validates the parsed query string; failure is 400 with the issues. */
+  readonly query?: Q;
+  /** Declares the success body, for the handler's return type and for OpenAPI. */
+  readonly response?: S;
+  /** Success status; 200 unless given. `undefined` results are always 204. */
+  readonly status?: number;
+  readonly guards?: readonly GuardToken[];
+  readonly interceptors?: readonly InterceptorToken[];
+  /** Open metadata (roles, scopes, summaries...). Entries are made by `key.with(value)` or helpers such as `Roles(...)`. */
+  readonly metadata?: readonly MetadataEntry[];
+  /** Overrides the app's body size limit for this route, in bytes. */
+  readonly bodyLimit?: number;
+}
+
+/**
+ * A route as plain data. Handlers receive the typed context; the route table exposes the rest.
+ *
+ * @example
+ * const route: RouteDefinition = get('/', () => []);
+ * route.method; // 'GET'
+ */
+export interface RouteDefinition {
+  readonly kind: 'route';
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly status: number;
+  readonly body: Schema | undefined;
+  readonly query: Schema | undefined;
+  readonly response: Schema | undefined;
+  readonly guards: readonly GuardToken[];
+  readonly interceptors: readonly InterceptorToken[];
+  readonly metadata: Readonly<Record<string, unknown>>;
+  readonly bodyLimit: number | undefined;
+  /** The handler, typed loosely here; the helper that built the route checked its types. */
+  readonly handler: (ctx: RequestContext) => unknown;
+}
+
+type AnyOptions = RouteOptions<Schema | undefined, Schema | undefined, Schema | undefined>;
+
+function defineRoute(method: HttpMethod, path: string, options: AnyOptions, handler: (ctx: never) => unknown): RouteDefinition {
+  if (options.status !== undefined && (!Number.isInteger(options.status) || options.status < 200 || options.status > 299)) {
+    throw new RangeError(`Route ${method} ${path}: success status must be 2xx, got ${options.status}`);
+  }
+  return Object.freeze({
+    kind: 'route',
+    method,
+    path,
+    status: options.status ?? 200,
+    body: options.body,
+    query: options.query,
+    response: options.response,
+    guards: Object.freeze([...(options.guards ?? [])]),
+    interceptors: Object.freeze([...(options.interceptors ?? [])]),
+    metadata: metadataRecord(options.metadata),
+    bodyLimit: options.bodyLimit,
+    handler: handler as (ctx: RequestContext) => unknown,
+  });
+}
+
+/** The overloads every method helper has. */
+export interface RouteHelper {
+  <const P extends string, R extends HandlerResult<undefined>>(path: P, handler: Handler<P, undefined, undefined, R>): RouteDefinition;
+  <
+    const P extends string,
+    B extends Schema | undefined = undefined,
+    Q extends Schema | undefined = undefined,
+    S extends Schema | undefined = undefined,
+  >(
+    path: P,
+    options: RouteOptions<B, Q, S>,
+    handler: Handler<P, B, Q, HandlerResult<S>>,
+  ): RouteDefinition;
+}
+
+function routeHelper(method: HttpMethod): RouteHelper {
+  return ((path: string, optionsOrHandler: AnyOptions | ((ctx: never) => unknown), handler?: (ctx: never) => unknown) =>
+    typeof optionsOrHandler === 'function'
+      ? defineRoute(method, path, {}, optionsOrHandler)
+      : defineRoute(method, path, optionsOrHandler, handler as (ctx: never) => unknown)) as RouteHelper;
+}
+
+/**
+ * A GET route. @example get('/:id', (ctx) => store.get(ctx.params.id))
+ */
+export const get: RouteHelper = routeHelper('GET');
+/**
+ * A POST route. @example post('/', { body: CreatePost, status: 201 }, (ctx) => store.create(ctx.body))
+ */
+export const post: RouteHelper = routeHelper('POST');
+/**
+ * A PUT route. @example put('/:id', { body: Post }, (ctx) => store.replace(ctx.params.id, ctx.body))
+ */
+export const put: RouteHelper = routeHelper('PUT');
+/**
+ * A PATCH route. @example patch('/:id', { body: UpdatePost }, (ctx) => store.update(ctx.params.id, ctx.body))
+ */
+export const patch: RouteHelper = routeHelper('PATCH');
+/**
+ * A DELETE route (`delete` is a reserved word). @example del('/:id', (ctx) => { store.remove(ctx.params.id); })
+ */
+export const del: RouteHelper = routeHelper('DELETE');

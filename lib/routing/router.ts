@@ -1,0 +1,171 @@
+import { assertValidRoutePath } from './path.js';
+
+/**
+ * The router's answer for one request.
+ *
+ * @example
+ * const m = router.match('GET', '/posts/7');
+ * if (m.kind === 'found') console.log(m.params.id);
+ */
+export type RouteMatch<T> =
+  | { readonly kind: 'found'; readonly value: T; readonly params: Readonly<Record<string, string>> }
+  | { readonly kind: 'method-not-allowed'; readonly allow: readonly string[] }
+  | { readonly kind: 'not-found' }
+  | { readonly kind: 'bad-path' };
+
+interface Terminal<T> {
+  readonly value: T;
+  readonly paramNames: readonly string[];
+}
+
+interface TrieNode<T> {
+  readonly statics: Map<string, TrieNode<T>>;
+  param: TrieNode<T> | undefined;
+  /** Routes ending in `*` at this node, by method. */
+  wildcard: Map<string, Terminal<T>> | undefined;
+  /** Routes ending exactly at this node, by method. */
+  terminals: Map<string, Terminal<T>> | undefined;
+}
+
+interface StaticEntry<T> {
+  readonly methods: Map<string, T>;
+}
+
+const NOT_FOUND = Object.freeze({ kind: 'not-found' as const });
+const BAD_PATH = Object.freeze({ kind: 'bad-path' as const });
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+
+function createNode<T>(): TrieNode<T> {
+  return { statics: new Map(), param: undefined, wildcard: undefined, terminals: undefined };
+}
+
+/**
+ * Matches request paths to routes. Static paths are one map lookup; parametric and wildcard
+ * paths walk a segment trie where, at every segment, a static segment beats a parameter and a
+ * parameter beats a wildcard. A path that matches some route but not for the request's method
+ * answers with the union of methods of every route that matches it, for the `Allow` header.
+ *
+ * Paths are canonical (see `joinPaths`); a request path's single trailing slash is ignored,
+ * so `/posts/` is `/posts`. `*` matches the rest of the path, including nothing at all.
+ *
+ * @example
+ * const router = new Router<string>();
+ * router.add('GET', '/posts/:id', 'show');
+ * router.match('GET', '/posts/7'); // { kind: 'found', value: 'show', params: { id: '7' } }
+ */
+export class Router<T> {
+  private readonly root: TrieNode<T> = createNode();
+  private readonly statics = new Map<string, StaticEntry<T>>();
+  /** Route shapes (parameter names erased) per method, to refuse duplicates at boot. */
+  private readonly shapes = new Map<string, string>();
+
+  /** Adds a route; a second route with the same method and shape is an error. */
+  add(method: string, path: string, value: T): void {
+    assertValidRoutePath(path);
+    const shape = `${method} ${path.replace(/\/:[^/]+/g, '/:')}`;
+    const existing = this.shapes.get(shape);
+    if (existing !== undefined) {
+      throw new Error(`Duplicate route: ${method} ${path} conflicts with ${method} ${existing}.`);
+    }
+    this.shapes.set(shape, path);
+
+    const segments = path === '/' ? [] : path.slice(1).split('/');
+    const paramNames: string[] = [];
+    let node = this.root;
+    let wildcard = false;
+    for (const segment of segments) {
+      if (segment === '*') {
+        wildcard = true;
+        paramNames.push('*');
+        break;
+      }
+      if (segment.startsWith(':')) {
+        paramNames.push(segment.slice(1));
+        node = node.param ??= createNode();
+      } else {
+        let next = node.statics.get(segment);
+        if (!next) node.statics.set(segment, (next = createNode()));
+        node = next;
+      }
+    }
+    const terminal: Terminal<T> = { value, paramNames };
+    if (wildcard) (node.wildcard ??= new Map()).set(method, terminal);
+    else (node.terminals ??= new Map()).set(method, terminal);
+
+    if (paramNames.length === 0) {
+      let entry = this.statics.get(path);
+      if (!entry) this.statics.set(path, (entry = { methods: new Map() }));
+      entry.methods.set(method, value);
+    }
+  }
+
+  /** Finds the route for a method and a raw (percent-encoded) request path. */
+  match(method: string, rawPath: string): RouteMatch<T> {
+    const path = rawPath.length > 1 && rawPath.charCodeAt(rawPath.length - 1) === 47 ? rawPath.slice(0, -1) : rawPath;
+    const encoded = path.includes('%');
+    if (!encoded) {
+      const value = this.statics.get(path)?.methods.get(method);
+      if (value !== undefined) return { kind: 'found', value, params: NO_PARAMS };
+    }
+    let segments: string[];
+    if (path === '/' || path === '') segments = [];
+    else {
+      segments = path.slice(1).split('/');
+      if (encoded) {
+        try {
+          segments = segments.map(decodeURIComponent);
+        } catch {
+          return BAD_PATH;
+        }
+      }
+    }
+    const values: string[] = [];
+    const terminal = this.search(this.root, segments, 0, values, method);
+    if (terminal) {
+      if (terminal.paramNames.length === 0) return { kind: 'found', value: terminal.value, params: NO_PARAMS };
+      const params: Record<string, string> = {};
+      terminal.paramNames.forEach((name, i) => (params[name] = values[i] as string));
+      return { kind: 'found', value: terminal.value, params };
+    }
+    const allow = new Set<string>();
+    this.collectMethods(this.root, segments, 0, allow);
+    return allow.size === 0 ? NOT_FOUND : { kind: 'method-not-allowed', allow: [...allow] };
+  }
+
+  private search(node: TrieNode<T>, segments: string[], index: number, values: string[], method: string): Terminal<T> | undefined {
+    if (index === segments.length) {
+      const exact = node.terminals?.get(method);
+      if (exact) return exact;
+      const rest = node.wildcard?.get(method);
+      if (rest) values.push('');
+      return rest;
+    }
+    const segment = segments[index] as string;
+    const staticChild = node.statics.get(segment);
+    if (staticChild) {
+      const found = this.search(staticChild, segments, index + 1, values, method);
+      if (found) return found;
+    }
+    if (node.param && segment !== '') {
+      values.push(segment);
+      const found = this.search(node.param, segments, index + 1, values, method);
+      if (found) return found;
+      values.pop();
+    }
+    const rest = node.wildcard?.get(method);
+    if (rest) values.push(segments.slice(index).join('/'));
+    return rest;
+  }
+
+  private collectMethods(node: TrieNode<T>, segments: string[], index: number, allow: Set<string>): void {
+    if (node.wildcard) for (const m of node.wildcard.keys()) allow.add(m);
+    if (index === segments.length) {
+      if (node.terminals) for (const m of node.terminals.keys()) allow.add(m);
+      return;
+    }
+    const segment = segments[index] as string;
+    const staticChild = node.statics.get(segment);
+    if (staticChild) this.collectMethods(staticChild, segments, index + 1, allow);
+    if (node.param && segment !== '') this.collectMethods(node.param, segments, index + 1, allow);
+  }
+}

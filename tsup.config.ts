@@ -1,0 +1,22 @@
+import { defineConfig } from 'tsup';
+
+// One build for every entry point, ESM and CJS, with shared chunks so that classes such as
+// HttpException exist once even when several entry points are loaded. @swc/core (a dev
+// dependency) makes tsup emit decorator metadata for the facade; see TOOLCHAIN.md.
+export default defineConfig({
+  entry: {
+    index: 'lib/index.ts',
+    facade: 'facade/index.ts',
+    auth: 'lib/auth/index.ts',
+    openapi: 'lib/openapi/index.ts',
+    node: 'lib/node.ts',
+  },
+  format: ['esm', 'cjs'],
+  dts: true,
+  splitting: true,
+  sourcemap: true,
+  clean: true,
+  target: 'es2022',
+  platform: 'neutral',
+  external: ['zod', 'jose', '@noble/hashes', 'hash-wasm', '@node-rs/argon2', /^node:/],
+});
