@@ -1,0 +1,34 @@
+import { createToken, defineController, defineModule, defineProvider, del, get, patch, post, systemClock, type Clock } from '../../lib/index.js';
+import { CreatePost, Post, UpdatePost } from './post-schemas.js';
+import { PostsStore } from './posts-store.js';
+
+/** The clock the store stamps `createdAt` with; tests provide a fixed one. */
+export const CLOCK = createToken<Clock>('CLOCK');
+
+/** The blog's CRUD routes under `/posts`. */
+export const postsController = defineController({
+  name: 'PostsController',
+  prefix: '/posts',
+  inject: [PostsStore],
+  routes: (store) => ({
+    list: get('/', { response: Post.array() }, () => store.list()),
+    get: get('/:id', { response: Post }, (ctx) => store.get(ctx.params.id)),
+    create: post('/', { body: CreatePost, response: Post, status: 201 }, (ctx) => store.create(ctx.body)),
+    update: patch('/:id', { body: UpdatePost, response: Post }, (ctx) => store.update(ctx.params.id, ctx.body)),
+    remove: del('/:id', (ctx) => store.remove(ctx.params.id)),
+  }),
+});
+
+/**
+ * The reference blog application, builder style.
+ *
+ * @example
+ * const app = await createApp(createBlogModule({ clock: createManualClock(0) }));
+ */
+export function createBlogModule(options: { clock?: Clock } = {}) {
+  return defineModule({
+    name: 'BlogModule',
+    providers: [{ provide: CLOCK, useValue: options.clock ?? systemClock }, defineProvider(PostsStore, [CLOCK])],
+    controllers: [postsController],
+  });
+}
