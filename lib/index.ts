@@ -66,4 +66,5 @@ export {
   InternalServerErrorException,
   ServiceUnavailableException,
 } from './http/http-exception.js';
+export { DEFINITION, hasDefinition, type DefinitionCarrier } from './definition-carrier.js';
 export { systemClock, createManualClock, type Clock, type ManualClock } from './clock.js';

@@ -1,9 +1,6 @@
-import { createToken, defineController, defineModule, defineProvider, del, get, patch, post, systemClock, type Clock } from '../../lib/index.js';
-import { CreatePost, Post, UpdatePost } from './post-schemas.js';
-import { PostsStore } from './posts-store.js';
-
-/** The clock the store stamps `createdAt` with; tests provide a fixed one. */
-export const CLOCK = createToken<Clock>('CLOCK');
+import { defineController, defineModule, defineProvider, del, get, patch, post, systemClock, type Clock } from '../../lib/index.js';
+import { CreatePost, Post, PostList, UpdatePost } from './post-schemas.js';
+import { CLOCK, PostsStore } from './posts-store.js';
 
 /** The blog's CRUD routes under `/posts`. */
 export const postsController = defineController({
@@ -11,7 +8,7 @@ export const postsController = defineController({
   prefix: '/posts',
   inject: [PostsStore],
   routes: (store) => ({
-    list: get('/', { response: Post.array() }, () => store.list()),
+    list: get('/', { response: PostList }, () => store.list()),
     get: get('/:id', { response: Post }, (ctx) => store.get(ctx.params.id)),
     create: post('/', { body: CreatePost, response: Post, status: 201 }, (ctx) => store.create(ctx.body)),
     update: patch('/:id', { body: UpdatePost, response: Post }, (ctx) => store.update(ctx.params.id, ctx.body)),

@@ -20,6 +20,9 @@ export const Post = z.object({
   createdAt: z.string(),
 });
 
+/** The body of `GET /posts`. */
+export const PostList = z.array(Post);
+
 export type CreatePost = z.output<typeof CreatePost>;
 export type UpdatePost = z.output<typeof UpdatePost>;
 export type Post = z.output<typeof Post>;

@@ -1,5 +1,8 @@
-import { NotFoundException, type Clock } from '../../lib/index.js';
+import { createToken, NotFoundException, type Clock } from '../../lib/index.js';
 import type { CreatePost, Post, UpdatePost } from './post-schemas.js';
+
+/** The clock the store stamps `createdAt` with; tests provide a manual one. */
+export const CLOCK = createToken<Clock>('CLOCK');
 
 /**
  * The in-memory post store. Ids are a decimal counter starting at 1; `createdAt` comes from the

@@ -75,14 +75,41 @@ export function defineController<const Deps extends readonly InjectionToken<unkn
   options: ControllerOptions<Deps>,
 ): ControllerDefinition {
   const routes = options.routes;
-  return Object.freeze({
-    kind: 'controller',
+  return controllerFromParts({
     name: options.name,
-    prefix: options.prefix ?? '',
-    inject: Object.freeze([...(options.inject ?? [])]),
-    guards: Object.freeze([...(options.guards ?? [])]),
-    interceptors: Object.freeze([...(options.interceptors ?? [])]),
+    prefix: options.prefix,
+    inject: options.inject,
+    guards: options.guards,
+    interceptors: options.interceptors,
     metadata: metadataRecord(options.metadata),
     setup: (...deps: never[]) => ({ routes: routes(...(deps as unknown as ResolvedTokens<Deps>)) }),
+  });
+}
+
+/**
+ * Builds a frozen ControllerDefinition from its parts; shared by `defineController` and the
+ * facade so that both produce the same data. Not part of the public API.
+ *
+ * @example
+ * controllerFromParts({ name: 'C', metadata: {}, setup: () => ({ routes: {} }) });
+ */
+export function controllerFromParts(parts: {
+  readonly name: string;
+  readonly prefix?: string | undefined;
+  readonly inject?: readonly InjectionToken<unknown>[] | undefined;
+  readonly guards?: readonly GuardToken[] | undefined;
+  readonly interceptors?: readonly InterceptorToken[] | undefined;
+  readonly metadata: Readonly<Record<string, unknown>>;
+  readonly setup: (...deps: never[]) => ControllerSetup;
+}): ControllerDefinition {
+  return Object.freeze({
+    kind: 'controller',
+    name: parts.name,
+    prefix: parts.prefix ?? '',
+    inject: Object.freeze([...(parts.inject ?? [])]),
+    guards: Object.freeze([...(parts.guards ?? [])]),
+    interceptors: Object.freeze([...(parts.interceptors ?? [])]),
+    metadata: parts.metadata,
+    setup: parts.setup,
   });
 }

@@ -93,24 +93,49 @@ export interface RouteDefinition {
 
 type AnyOptions = RouteOptions<Schema | undefined, Schema | undefined, Schema | undefined>;
 
-function defineRoute(method: HttpMethod, path: string, options: AnyOptions, handler: (ctx: never) => unknown): RouteDefinition {
-  if (options.status !== undefined && (!Number.isInteger(options.status) || options.status < 200 || options.status > 299)) {
-    throw new RangeError(`Route ${method} ${path}: success status must be 2xx, got ${options.status}`);
+/**
+ * The parts of a route with its metadata already a record; shared by the route helpers and the
+ * facade so that both build exactly the same data. Not part of the public API.
+ */
+export interface RouteParts {
+  readonly body?: Schema | undefined;
+  readonly query?: Schema | undefined;
+  readonly response?: Schema | undefined;
+  readonly status?: number | undefined;
+  readonly guards?: readonly GuardToken[] | undefined;
+  readonly interceptors?: readonly InterceptorToken[] | undefined;
+  readonly metadata: Readonly<Record<string, unknown>>;
+  readonly bodyLimit?: number | undefined;
+}
+
+/**
+ * Builds a frozen RouteDefinition from its parts; checks what can be checked without the app.
+ *
+ * @example
+ * routeFromParts('GET', '/', { metadata: {} }, () => 'ok');
+ */
+export function routeFromParts(method: HttpMethod, path: string, parts: RouteParts, handler: (ctx: never) => unknown): RouteDefinition {
+  if (parts.status !== undefined && (!Number.isInteger(parts.status) || parts.status < 200 || parts.status > 299)) {
+    throw new RangeError(`Route ${method} ${path}: success status must be 2xx, got ${parts.status}`);
   }
   return Object.freeze({
     kind: 'route',
     method,
     path,
-    status: options.status ?? 200,
-    body: options.body,
-    query: options.query,
-    response: options.response,
-    guards: Object.freeze([...(options.guards ?? [])]),
-    interceptors: Object.freeze([...(options.interceptors ?? [])]),
-    metadata: metadataRecord(options.metadata),
-    bodyLimit: options.bodyLimit,
+    status: parts.status ?? 200,
+    body: parts.body,
+    query: parts.query,
+    response: parts.response,
+    guards: Object.freeze([...(parts.guards ?? [])]),
+    interceptors: Object.freeze([...(parts.interceptors ?? [])]),
+    metadata: parts.metadata,
+    bodyLimit: parts.bodyLimit,
     handler: handler as (ctx: RequestContext) => unknown,
   });
+}
+
+function defineRoute(method: HttpMethod, path: string, options: AnyOptions, handler: (ctx: never) => unknown): RouteDefinition {
+  return routeFromParts(method, path, { ...options, metadata: metadataRecord(options.metadata) }, handler);
 }
 
 /** The overloads every method helper has. */
