@@ -44,7 +44,7 @@ export interface App {
   handle(incoming: IncomingRequest): Outcome | Promise<Outcome>;
   /** The public route table, in registration order. */
   readonly routes: readonly RouteInfo[];
-  /** A provider visible from the root module (or from a global module). */
+  /** A built provider: the one visible from the root module, else the first module (in init order) that provides the token. */
   get<T>(token: InjectionToken<T>): T;
   /** Adds a raw route that bypasses guards and interceptors (used by `serveOpenApi`). */
   mount(method: string, path: string, handler: MountedHandler): void;

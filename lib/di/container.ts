@@ -83,7 +83,7 @@ export class Container {
 
   /** A provider that is already built, resolved as seen from `module`. */
   get<T>(module: ModuleRecord, token: InjectionToken<T>, requestedBy: string): T {
-    const record = this.find(module, token, requestedBy);
+    const record = this.findVisible(module, token) ?? this.modules.find((m) => m.providers.has(token))?.providers.get(token) ?? this.find(module, token, requestedBy);
     if (record.state !== 'built') throw new ModuleGraphError(`${tokenName(token)} is not built yet.`);
     return record.instance as T;
   }
