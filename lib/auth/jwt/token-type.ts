@@ -1,0 +1,38 @@
+/**
+ * What a signed token is for. Each kind gets its own JOSE `typ` header so that a token minted for
+ * one purpose can never be replayed as another (RFC 8725 §3.11 "explicit typing").
+ *
+ * @example
+ * signer.sign({ sub: 'u1' }, { ttlSeconds: 900, type: 'access' });
+ */
+export type TokenType = 'access' | 'refresh';
+
+/**
+ * The `typ` header written for each {@link TokenType}. `at+jwt` is RFC 9068's access-token type;
+ * refresh tokens are opaque in Tessera today, and `rt+jwt` only exists so that a refresh token
+ * made a JWT some day is still distinct from an access token.
+ *
+ * @example
+ * TOKEN_TYPE_HEADERS.access; // 'at+jwt'
+ */
+export const TOKEN_TYPE_HEADERS: Readonly<Record<TokenType, string>> = Object.freeze({
+  access: 'at+jwt',
+  refresh: 'rt+jwt',
+});
+
+// RFC 7515 §4.1.9: `typ` is a media type, compared case-insensitively, and the `application/`
+// prefix may be omitted. The regex has no `u` flag on purpose: without it, `i` folds ASCII letters
+// only, so no non-ASCII character (such as the Kelvin sign) can case-fold into a match.
+const ACCESS_TYPE_PATTERN = /^(?:application\/)?at\+jwt$/i;
+
+/**
+ * Whether a JOSE `typ` header value names an RFC 9068 access token (`at+jwt` or
+ * `application/at+jwt`, any letter case).
+ *
+ * @example
+ * isAccessTokenType('AT+JWT'); // true
+ * isAccessTokenType('JWT'); // false
+ */
+export function isAccessTokenType(typ: unknown): boolean {
+  return typeof typ === 'string' && ACCESS_TYPE_PATTERN.test(typ);
+}
