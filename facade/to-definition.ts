@@ -1,5 +1,5 @@
 import { DEFINITION, type ModuleDefinition } from '../lib/index.js';
-import type { ProviderDefinition } from '../lib/di/provider.js';
+import type { ClassProviderDefinition } from '../lib/di/provider.js';
 import { hasDefinition } from '../lib/definition-carrier.js';
 
 function definitionOf(cls: object, kind: string, decorator: string): unknown {
@@ -25,6 +25,6 @@ export function moduleFromClass(cls: object): ModuleDefinition {
  * @example
  * providerFromClass(PostsService).inject; // [PostsStore]
  */
-export function providerFromClass(cls: object): ProviderDefinition {
-  return definitionOf(cls, 'class', 'Injectable') as ProviderDefinition;
+export function providerFromClass(cls: object): ClassProviderDefinition {
+  return definitionOf(cls, 'class', 'Injectable') as ClassProviderDefinition;
 }

@@ -87,10 +87,20 @@ export function compilePipeline(spec: PipelineSpec): RoutePipeline {
 
   const guards = spec.guards;
   if (guards.length === 0) return prepared;
-  return async (ctx) => {
-    for (const guard of guards) {
-      // A guard that returns anything but `true` denies: fail closed on a sloppy guard.
-      if ((await guard.canActivate(ctx)) !== true) throw new ForbiddenException();
+  // A guard that returns anything but `true` denies: fail closed on a sloppy guard.
+  const finishGuardsAsync = async (pending: PromiseLike<boolean>, from: number, ctx: Context): Promise<Outcome> => {
+    if ((await pending) !== true) throw new ForbiddenException();
+    for (let i = from; i < guards.length; i++) {
+      if ((await (guards[i] as Guard).canActivate(ctx)) !== true) throw new ForbiddenException();
+    }
+    return prepared(ctx);
+  };
+  // Synchronous guards (a cached token check, a role check) run without allocating a promise.
+  return (ctx) => {
+    for (let i = 0; i < guards.length; i++) {
+      const allowed = (guards[i] as Guard).canActivate(ctx);
+      if (isPromiseLike(allowed)) return finishGuardsAsync(allowed, i + 1, ctx);
+      if (allowed !== true) throw new ForbiddenException();
     }
     return prepared(ctx);
   };

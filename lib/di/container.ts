@@ -70,7 +70,12 @@ export class Container {
    * like a provider of `module` (Nest does the same), once per module.
    */
   async resolveOrConstruct<T>(module: ModuleRecord, token: InjectionToken<T>, requestedBy: string): Promise<T> {
-    if (this.isVisible(module, token) || typeof token !== 'function') return this.resolve(module, token, requestedBy);
+    // Only a class nobody provides is built on the spot; one provided elsewhere but not visible
+    // here is a wiring mistake that the visibility error explains.
+    const providedSomewhere = this.modules.some((m) => m.providers.has(token));
+    if (this.isVisible(module, token) || providedSomewhere || typeof token !== 'function') {
+      return this.resolve(module, token, requestedBy);
+    }
     let local = this.implicit.get(module);
     if (!local) this.implicit.set(module, (local = new Map()));
     let record = local.get(token);

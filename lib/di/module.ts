@@ -28,8 +28,11 @@ export interface ModuleDefinition {
   readonly appInterceptors: readonly InterceptorToken[];
 }
 
-/** A module definition, or a decorated module class. */
-export type ModuleInput = ModuleDefinition | DefinitionCarrier<ModuleDefinition>;
+/**
+ * A module definition, or a decorated module class. Decorators cannot change a class's static
+ * type, so any class is accepted here and checked when the app is built.
+ */
+export type ModuleInput = ModuleDefinition | DefinitionCarrier<ModuleDefinition> | (abstract new (...args: never[]) => unknown);
 
 /**
  * The options of {@link defineModule}; everything but the name is optional.

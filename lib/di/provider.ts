@@ -62,9 +62,17 @@ export type ProviderInput =
   | FactoryProvider<unknown>
   | ValueProvider<unknown>;
 
+/** The normalized form of a class provider. */
+export interface ClassProviderDefinition {
+  readonly kind: 'class';
+  readonly provide: InjectionToken<unknown>;
+  readonly useClass: Constructor<unknown>;
+  readonly inject: readonly InjectionToken<unknown>[];
+}
+
 /** The normalized form the container works with. */
 export type ProviderDefinition =
-  | { readonly kind: 'class'; readonly provide: InjectionToken<unknown>; readonly useClass: Constructor<unknown>; readonly inject: readonly InjectionToken<unknown>[] }
+  | ClassProviderDefinition
   | { readonly kind: 'factory'; readonly provide: InjectionToken<unknown>; readonly useFactory: (...deps: never[]) => unknown; readonly inject: readonly InjectionToken<unknown>[] }
   | { readonly kind: 'value'; readonly provide: InjectionToken<unknown>; readonly useValue: unknown };
 

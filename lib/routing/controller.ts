@@ -36,8 +36,11 @@ export interface ControllerDefinition {
   readonly setup: (...deps: never[]) => ControllerSetup;
 }
 
-/** A controller definition, or a decorated controller class. */
-export type ControllerInput = ControllerDefinition | DefinitionCarrier<ControllerDefinition>;
+/**
+ * A controller definition, or a decorated controller class (any class is accepted here and
+ * checked when the app is built, since decorators cannot change a class's static type).
+ */
+export type ControllerInput = ControllerDefinition | DefinitionCarrier<ControllerDefinition> | (abstract new (...args: never[]) => unknown);
 
 /**
  * Options of {@link defineController}.

@@ -22,8 +22,11 @@ type Simplify<T> = { [K in keyof T]: T[K] } & {};
  * post('/:id/comments', { body: Comment }, (ctx) => ctx.body.text); // ctx.params.id: string
  */
 export type HandlerContext<Path extends string, Body, Query> = Omit<RequestContext, 'params' | 'body' | 'query'> & {
-  /** Path parameters; those of the controller prefix are present at run time but typed as optional. */
-  readonly params: Simplify<PathParams<Path> & Readonly<Record<string, string | undefined>>>;
+  /**
+   * Path parameters. Those of the route's own path are typed; those of the controller prefix are
+   * reached through the index signature (`string | undefined` under noUncheckedIndexedAccess).
+   */
+  readonly params: Simplify<PathParams<Path> & Readonly<Record<string, string>>>;
   readonly body: Body;
   readonly query: Query;
 };

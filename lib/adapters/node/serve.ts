@@ -1,8 +1,198 @@
-// Placeholder replaced by the Node adapter work; kept minimal so the core compiles.
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { App, ListeningServer } from '../../app/app.js';
-export interface ServeOptions { port?: number | undefined; host?: string | undefined }
-export async function serve(_app: App, _options: ServeOptions): Promise<ListeningServer> {
-  void createServer;
-  throw new Error('not yet implemented');
+import type { Outcome } from '../../http/plain-response.js';
+import { DEFAULT_DRAIN_LIMIT, NodeIncoming } from './node-incoming.js';
+import { writeInternalError, writeOutcome, type ErrorSink } from './write-outcome.js';
+
+/**
+ * Options of {@link serve}. Every timeout is in milliseconds; 0 disables it.
+ *
+ * @example
+ * await serve(app, { port: 8080, host: '0.0.0.0', requestTimeout: 60_000 });
+ */
+export interface ServeOptions {
+  /** Port to listen on. Default 3000; 0 picks a free port (read it back from `server.port`). */
+  readonly port?: number | undefined;
+  /** Interface to bind. Default '127.0.0.1' (local only); use '0.0.0.0' or '::' in a container. */
+  readonly host?: string | undefined;
+  /** Time a client has to send the complete request headers. Default 10 000 (or `requestTimeout` if shorter). Must not exceed `requestTimeout`. */
+  readonly headersTimeout?: number | undefined;
+  /** Time a client has to send the complete request, body included. Default 30 000. */
+  readonly requestTimeout?: number | undefined;
+  /** How long an idle keep-alive connection stays open. Default 5 000. */
+  readonly keepAliveTimeout?: number | undefined;
+  /**
+   * How often Node checks the two request timeouts; a timeout fires up to this much late.
+   * Default 1 000 (Node's own default of 30 s would make a 10 s header timeout up to 40 s).
+   */
+  readonly connectionsCheckingInterval?: number | undefined;
+  /** Closes a connection that neither sends nor receives for this long, e.g. a client that stops reading a stream. Default 0 (off). */
+  readonly idleTimeout?: number | undefined;
+  /**
+   * Bytes of an unread or refused (413) request body read and thrown away to keep the
+   * connection reusable; a bigger body closes the connection instead. Default 1 MiB.
+   */
+  readonly drainLimit?: number | undefined;
+  /** Receives failures that cannot become a response (a stream that breaks mid-way). Default console. */
+  readonly logger?: ErrorSink | undefined;
+}
+
+/**
+ * A running Node server: the `ListeningServer` that `app.listen` returns, plus the underlying
+ * `http.Server` for what the adapter does not cover (upgrade events, metrics).
+ *
+ * @example
+ * const server = await serve(app, { port: 0 });
+ * await fetch(`${server.url}/health`);
+ * await server.close({ forceAfterMs: 10_000 });
+ */
+export interface NodeServer extends ListeningServer {
+  readonly server: Server;
+  /**
+   * Stops accepting connections, lets requests in flight finish, closes idle keep-alive
+   * connections, and resolves once the server is closed. `forceAfterMs` destroys whatever is
+   * still open after that long (a stream that never ends would otherwise hold `close` forever).
+   */
+  close(options?: { readonly forceAfterMs?: number }): Promise<void>;
+}
+
+/**
+ * Options of {@link createRequestListener}: the per-request part of {@link ServeOptions}.
+ *
+ * @example
+ * createRequestListener(app, { drainLimit: 64 * 1024 });
+ */
+export type RequestListenerOptions = Pick<ServeOptions, 'drainLimit' | 'logger'>;
+
+const consoleSink: ErrorSink = { error: (message, error) => console.error(message, error) };
+
+interface Handler {
+  readonly onRequest: (req: IncomingMessage, res: ServerResponse) => void;
+  readonly onCheckContinue: (req: IncomingMessage, res: ServerResponse) => void;
+  closing: boolean;
+}
+
+function createHandler(app: Pick<App, 'handle'>, options: RequestListenerOptions): Handler {
+  const sink = options.logger ?? consoleSink;
+  const plain = { drainLimit: options.drainLimit ?? DEFAULT_DRAIN_LIMIT };
+  const continuing = { ...plain, expectContinue: true };
+
+  const dispatch = (req: IncomingMessage, res: ServerResponse, incomingOptions: typeof plain) => {
+    const incoming = new NodeIncoming(req, res, incomingOptions);
+    const fail = (error: unknown) => {
+      sink.error('Unhandled error while serving a request', error);
+      try {
+        writeInternalError(res);
+      } catch {
+        res.destroy();
+      }
+    };
+    const send = (outcome: Outcome) => {
+      const written = writeOutcome(incoming, outcome, handler.closing, sink);
+      if (written !== undefined) written.catch(fail);
+    };
+    try {
+      const outcome = app.handle(incoming);
+      if (outcome instanceof Promise) outcome.then(send).catch(fail);
+      else send(outcome);
+    } catch (error) {
+      fail(error);
+    }
+  };
+
+  const handler: Handler = {
+    onRequest: (req, res) => dispatch(req, res, plain),
+    onCheckContinue: (req, res) => dispatch(req, res, continuing),
+    closing: false,
+  };
+  return handler;
+}
+
+/**
+ * A `request` listener for a server you create yourself (https, a custom socket setup).
+ * `serve` does the same and also answers `Expect: 100-continue` lazily, sets the timeouts and
+ * closes gracefully.
+ *
+ * @example
+ * import { createServer } from 'node:https';
+ * createServer({ key, cert }, createRequestListener(app)).listen(443);
+ */
+export function createRequestListener(
+  app: Pick<App, 'handle'>,
+  options: RequestListenerOptions = {},
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return createHandler(app, options).onRequest;
+}
+
+function hostForUrl(address: AddressInfo): string {
+  return address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
+}
+
+/**
+ * Serves an app over Node's `http` module; resolves once the socket listens and rejects if it
+ * cannot (EADDRINUSE, EACCES). `app.listen(port, host)` calls this with defaults.
+ *
+ * @example
+ * import { serve } from 'tessera/node';
+ * const server = await serve(app, { port: 8080, host: '0.0.0.0' });
+ * process.on('SIGTERM', () => void server.close({ forceAfterMs: 10_000 }).then(() => app.close()));
+ */
+export async function serve(app: Pick<App, 'handle'>, options: ServeOptions = {}): Promise<NodeServer> {
+  const handler = createHandler(app, options);
+  const requestTimeout = options.requestTimeout ?? 30_000;
+  const server = createServer(
+    {
+      // Node refuses a header timeout longer than the request timeout; a short requestTimeout alone must not throw.
+      headersTimeout: options.headersTimeout ?? (requestTimeout > 0 ? Math.min(10_000, requestTimeout) : 10_000),
+      requestTimeout,
+      keepAliveTimeout: options.keepAliveTimeout ?? 5_000,
+      connectionsCheckingInterval: options.connectionsCheckingInterval ?? 1_000,
+      noDelay: true,
+    },
+    handler.onRequest,
+  );
+  server.on('checkContinue', handler.onCheckContinue);
+  if (options.idleTimeout !== undefined && options.idleTimeout > 0) server.timeout = options.idleTimeout;
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: Error) => reject(error);
+    server.once('error', onError);
+    server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  const sink = options.logger ?? consoleSink;
+  // A listening server's errors are operational (e.g. EMFILE on accept); they must not crash the process.
+  server.on('error', (error) => sink.error('HTTP server error', error));
+
+  const address = server.address() as AddressInfo;
+  const url = `http://${hostForUrl(address)}:${address.port}`;
+  let closed: Promise<void> | undefined;
+
+  return {
+    server,
+    port: address.port,
+    host: address.address,
+    url,
+    close(closeOptions) {
+      closed ??= new Promise<void>((resolve, reject) => {
+        // Responses written from now on say `Connection: close`; connections whose response
+        // went out before are swept as soon as they fall idle instead of lingering for the
+        // keep-alive timeout.
+        handler.closing = true;
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        const forceAfterMs = closeOptions?.forceAfterMs;
+        const force = forceAfterMs === undefined ? undefined : setTimeout(() => server.closeAllConnections(), forceAfterMs);
+        server.close((error) => {
+          clearInterval(sweep);
+          if (force !== undefined) clearTimeout(force);
+          if (error !== undefined && (error as NodeJS.ErrnoException).code !== 'ERR_SERVER_NOT_RUNNING') reject(error);
+          else resolve();
+        });
+      });
+      return closed;
+    },
+  };
 }

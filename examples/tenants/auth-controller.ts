@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { defineController, post } from '../../lib/index.js';
+import { Public, type AuthService, type TokenPair } from '../../lib/auth/index.js';
+import { auth } from './claims.js';
+
+const SignIn = z.object({ identifier: z.string().min(1).max(320), password: z.string().min(1).max(1024) });
+const RefreshBody = z.object({ refreshToken: z.string().min(1).max(256) });
+
+/** TokenPair with its dates as ISO strings, as the HTTP API returns it. */
+function toJson(pair: TokenPair) {
+  return {
+    accessToken: pair.accessToken,
+    refreshToken: pair.refreshToken,
+    accessTokenExpiresAt: pair.accessTokenExpiresAt.toISOString(),
+    refreshTokenExpiresAt: pair.refreshTokenExpiresAt.toISOString(),
+  };
+}
+
+/** Sign-in, refresh and sign-out over HTTP. Public: they are how a caller gets a credential. */
+export const authController = defineController({
+  name: 'AuthController',
+  prefix: '/auth',
+  inject: [auth.AUTH_SERVICE],
+  metadata: [Public()],
+  routes: (service: AuthService) => ({
+    signIn: post('/sign-in', { body: SignIn }, async (ctx) => toJson(await service.signIn(ctx.body.identifier, ctx.body.password))),
+    refresh: post('/refresh', { body: RefreshBody }, async (ctx) => toJson(await service.refresh(ctx.body.refreshToken))),
+    signOut: post('/sign-out', { body: RefreshBody }, async (ctx) => {
+      await service.signOut(ctx.body.refreshToken);
+    }),
+  }),
+});

@@ -1,0 +1,6 @@
+import { createAccessLog, createApp } from '../../lib/index.js';
+import { runApp } from '../shared/run-app.js';
+import { readTenantsConfig } from './config.js';
+import { createTenantsModule } from './tenants-module.js';
+
+await runApp(await createApp(createTenantsModule(readTenantsConfig(process.env)), { onResponse: [createAccessLog()] }), 'tenants');

@@ -1,0 +1,61 @@
+import type { Clock } from '../clock.js';
+import type { ClassProvider } from '../di/provider.js';
+import type { ModuleInput } from '../di/module.js';
+import type { ClassToken } from '../di/token.js';
+import type { HmacAlgorithm } from './jwt/index.js';
+import type { CredentialStore, RefreshTokenStore } from './issuing/index.js';
+import type { PasswordHasher } from './password/index.js';
+
+/**
+ * A store given as an injectable class: a class with no constructor parameters, a decorated
+ * `@Injectable()` class, or `defineProvider(Class, [deps])`. Its dependencies are resolved inside
+ * the auth module, which sees the modules listed in the matching `imports`.
+ *
+ * @example
+ * const store: StoreClass<RefreshTokenStore> = defineProvider(PgRefreshTokenStore, [DB]);
+ */
+export type StoreClass<T> = ClassToken<T> | ClassProvider<T>;
+
+/**
+ * Options of token issuing; omit them for a verify-only auth module.
+ *
+ * @example
+ * issuing: { credentialStore: AccountsStore, refreshTokenStore: InMemoryRefreshTokenStore, imports: [DbModule] }
+ */
+export interface IssuingOptions<Claims> {
+  readonly imports?: readonly ModuleInput[];
+  readonly credentialStore: StoreClass<CredentialStore<Claims>>;
+  readonly refreshTokenStore: StoreClass<RefreshTokenStore>;
+  /** Seconds; default 900. */
+  readonly accessTokenTtl?: number;
+  /** Seconds; default 2592000 (30 days). */
+  readonly refreshTokenTtl?: number;
+  /** Seconds after a rotation during which replaying the old token is refused without revoking the family; default 0. */
+  readonly refreshReuseGraceSeconds?: number;
+  /** Password backend for sign-in; default: the process-wide default (native Argon2id on Node when available, else WASM). */
+  readonly passwordHasher?: PasswordHasher;
+}
+
+/**
+ * Options of `AuthModule.forRoot`.
+ *
+ * @example
+ * AuthModule.forRoot({ secret: process.env.AUTH_SECRET!, issuer: 'my-api', audience: 'my-api', protectAllRoutes: true });
+ */
+export interface AuthModuleOptions<Claims, ApiKeys = never> {
+  /** HMAC secret; at least 32 (HS256), 48 (HS384) or 64 (HS512) bytes of UTF-8. */
+  readonly secret: string;
+  readonly algorithm?: HmacAlgorithm;
+  /** Expected `iss`, and signed into issued tokens. */
+  readonly issuer?: string;
+  /** Expected `aud` (any of them), and signed into issued tokens. */
+  readonly audience?: string | readonly string[];
+  /** When true, the guards and `AUTH_SERVICE` are visible in every module without importing the auth module. */
+  readonly global?: boolean;
+  /** When true, every route needs a credential unless marked `Public()`. */
+  readonly protectAllRoutes?: boolean;
+  readonly issuing?: IssuingOptions<Claims>;
+  readonly apiKeys?: ApiKeys;
+  /** The clock for expiry, rotation and caching; default the system clock. */
+  readonly clock?: Clock;
+}

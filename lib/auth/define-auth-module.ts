@@ -1,0 +1,209 @@
+import type { z } from 'zod';
+import type { Guard } from '../app/guard.js';
+import { systemClock } from '../clock.js';
+import { defineModule, type ModuleDefinition } from '../di/module.js';
+import { defineFactory, defineProvider, type ProviderInput } from '../di/provider.js';
+import { createToken, type Token } from '../di/token.js';
+import { ForbiddenException, UnauthorizedException } from '../http/http-exception.js';
+import { createStateKey, type RequestContext } from '../http/request-context.js';
+import { readAccessRules } from './auth-metadata.js';
+import type { AuthModuleOptions, StoreClass } from './auth-options.js';
+import { bearerFailure, readBearerToken } from './bearer-token.js';
+import { TokenIssuingService, type CredentialStore, type RefreshTokenStore, type TokenPair } from './issuing/index.js';
+import { assertSecretLength, createAccessTokenVerifier, createTokenSigner, type AccessTokenVerifier } from './jwt/index.js';
+
+/**
+ * The programmatic auth operations, resolved through the `AUTH_SERVICE` token.
+ *
+ * @example
+ * const pair = await auth.signIn('alice@acme.test', password);
+ */
+export interface AuthService {
+  signIn(identifier: string, password: string): Promise<TokenPair>;
+  refresh(refreshToken: string): Promise<TokenPair>;
+  signOut(refreshToken: string): Promise<void>;
+  issueTokens(subject: string): Promise<TokenPair>;
+  revokeAllSessions(subject: string): Promise<void>;
+}
+
+/** What the guards share: the verifier and the claims schema bound to this auth module. */
+interface AuthRuntime<Claims> {
+  readonly verifier: AccessTokenVerifier;
+  authenticateBearer(ctx: RequestContext): Claims;
+}
+
+function toProvider<T>(token: Token<T>, store: StoreClass<T>): ProviderInput {
+  return typeof store === 'function'
+    ? { provide: token, useClass: store as never }
+    : { provide: token, useClass: store.useClass, inject: store.inject ?? [] };
+}
+
+/** The role claim, if the claims carry one. */
+function rolesOf(claims: unknown): readonly unknown[] {
+  const roles = (claims as { roles?: unknown } | null)?.roles;
+  return Array.isArray(roles) ? roles : [];
+}
+
+/**
+ * Everything the auth module offers, bound to one claims schema. Call it once per app.
+ *
+ * @example
+ * const Claims = z.object({ sub: z.string(), roles: z.array(z.string()) });
+ * export const { AuthModule, AuthGuard, JwtAuthGuard, createRolesGuard, getCurrentUser, AUTH_SERVICE } = defineAuthModule(Claims);
+ */
+export function defineAuthModule<S extends z.ZodType>(claimsSchema: S) {
+  type Claims = z.output<S>;
+  const CURRENT_USER = createStateKey<Claims>('auth:current-user');
+  const AUTH_RUNTIME = createToken<AuthRuntime<Claims>>('AuthRuntime');
+  const AUTH_SERVICE = createToken<AuthService>('AUTH_SERVICE');
+  const CREDENTIAL_STORE = createToken<CredentialStore<Claims>>('CredentialStore');
+  const REFRESH_TOKEN_STORE = createToken<RefreshTokenStore>('RefreshTokenStore');
+
+  /**
+   * Accepts `Authorization: Bearer <access token>` only (never an API key, on purpose) and puts
+   * the validated claims in the context. Every failure is the same 401.
+   */
+  class JwtAuthGuard implements Guard {
+    constructor(private readonly runtime: AuthRuntime<Claims>) {}
+    canActivate(ctx: RequestContext): boolean {
+      ctx.set(CURRENT_USER, this.runtime.authenticateBearer(ctx));
+      return true;
+    }
+  }
+
+  /**
+   * Authenticates every route not marked `Public()` (with a bearer token), then enforces
+   * `Roles(...)` (403 without one of them). Apply it with `UseGuards(AuthGuard)` or everywhere
+   * with `protectAllRoutes: true`.
+   */
+  class AuthGuard implements Guard {
+    constructor(private readonly runtime: AuthRuntime<Claims>) {}
+    canActivate(ctx: RequestContext): boolean {
+      const rules = readAccessRules(ctx.route);
+      if (rules.isPublic) return true;
+      const claims = this.runtime.authenticateBearer(ctx);
+      ctx.set(CURRENT_USER, claims);
+      if (rules.roles && !rolesOf(claims).some((role) => rules.roles?.includes(role as string))) {
+        throw new ForbiddenException('Missing a required role');
+      }
+      return true;
+    }
+  }
+
+  /**
+   * A guard class requiring at least one of `roles`. It reads the user put in the context by
+   * `JwtAuthGuard`, so list it after that guard; without a user it answers 401, with a user
+   * lacking the roles 403. It has no dependencies, so any module can use it.
+   *
+   * @example
+   * get('/admin', { guards: [JwtAuthGuard, createRolesGuard('admin')] }, handler);
+   */
+  function createRolesGuard(...roles: [string, ...string[]]): new () => Guard {
+    const required = Object.freeze([...roles]);
+    return class RolesGuard implements Guard {
+      canActivate(ctx: RequestContext): boolean {
+        const user = ctx.get(CURRENT_USER);
+        if (user === undefined) throw new UnauthorizedException('Authentication required', undefined, { 'www-authenticate': 'Bearer' });
+        if (!rolesOf(user).some((role) => required.includes(role as string))) throw new ForbiddenException('Missing a required role');
+        return true;
+      }
+    };
+  }
+
+  /**
+   * The claims of the authenticated caller; undefined outside a request or before a guard ran.
+   *
+   * @example
+   * get('/me', { guards: [JwtAuthGuard] }, (ctx) => getCurrentUser(ctx));
+   */
+  function getCurrentUser(ctx: Pick<RequestContext, 'get'> | undefined): Claims | undefined {
+    return ctx?.get(CURRENT_USER);
+  }
+
+  function createRuntime(options: AuthModuleOptions<Claims, unknown>): AuthRuntime<Claims> {
+    const clock = options.clock ?? systemClock;
+    const verifier = createAccessTokenVerifier({
+      secret: options.secret,
+      algorithm: options.algorithm ?? 'HS256',
+      issuer: options.issuer,
+      audience: options.audience,
+      clock,
+    });
+    // The verifier's cache hands back the same payload object for a repeated token, so the
+    // schema runs once per token rather than once per request.
+    const parsed = new WeakMap<object, Claims>();
+    return {
+      verifier,
+      authenticateBearer(ctx) {
+        const token = readBearerToken(ctx.header('authorization'));
+        if (token === undefined) throw bearerFailure();
+        const result = verifier.verifySync(token);
+        if (!result.ok) throw bearerFailure();
+        const cached = parsed.get(result.payload);
+        if (cached !== undefined) return cached;
+        const claims = claimsSchema.safeParse(result.payload);
+        if (!claims.success) throw bearerFailure();
+        parsed.set(result.payload, claims.data);
+        return claims.data;
+      },
+    };
+  }
+
+  const AuthModule = {
+    /**
+     * The auth module for an app. Throws `AuthConfigError` right away for a secret shorter
+     * than the algorithm needs.
+     *
+     * @example
+     * imports: [AuthModule.forRoot({ secret, issuing: { credentialStore: Accounts, refreshTokenStore: InMemoryRefreshTokenStore } })]
+     */
+    forRoot(options: AuthModuleOptions<Claims, unknown>): ModuleDefinition {
+      const algorithm = options.algorithm ?? 'HS256';
+      assertSecretLength(options.secret, algorithm);
+      const clock = options.clock ?? systemClock;
+      const providers: ProviderInput[] = [
+        defineFactory(AUTH_RUNTIME, [], () => createRuntime(options)),
+        defineProvider(JwtAuthGuard, [AUTH_RUNTIME]),
+        defineProvider(AuthGuard, [AUTH_RUNTIME]),
+      ];
+      const exports: Token<unknown>[] | (typeof JwtAuthGuard | typeof AuthGuard)[] = [];
+      const exported: unknown[] = [JwtAuthGuard, AuthGuard, AUTH_RUNTIME];
+      const issuing = options.issuing;
+      if (issuing) {
+        const signer = createTokenSigner({ secret: options.secret, algorithm, issuer: options.issuer, audience: options.audience, clock });
+        const accessTokenTtl = issuing.accessTokenTtl ?? 900;
+        providers.push(
+          toProvider(CREDENTIAL_STORE, issuing.credentialStore),
+          toProvider(REFRESH_TOKEN_STORE, issuing.refreshTokenStore),
+          defineFactory(AUTH_SERVICE, [CREDENTIAL_STORE, REFRESH_TOKEN_STORE], (credentialStore, refreshTokenStore) =>
+            new TokenIssuingService<Claims>({
+              claimsSchema,
+              credentialStore,
+              refreshTokenStore,
+              accessTokens: {
+                sign: async (claims, subject) => signer.sign({ ...claims, sub: subject }, { ttlSeconds: accessTokenTtl, type: 'access' }),
+              },
+              accessTokenTtl,
+              refreshTokenTtl: issuing.refreshTokenTtl,
+              refreshReuseGraceSeconds: issuing.refreshReuseGraceSeconds,
+              clock,
+              passwordHasher: issuing.passwordHasher,
+            }),
+          ),
+        );
+        exported.push(AUTH_SERVICE);
+      }
+      void exports;
+      return defineModule({
+        name: 'AuthModule',
+        global: options.global ?? false,
+        imports: [...(issuing?.imports ?? [])],
+        providers,
+        exports: exported as never,
+        appGuards: options.protectAllRoutes ? [AuthGuard] : [],
+      });
+    },
+  };
+
+  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, createRolesGuard, getCurrentUser, AUTH_SERVICE });
+}

@@ -1,0 +1,127 @@
+import type { Clock } from '../../clock.js';
+import type { NewRefreshToken, RefreshTokenRecord, RefreshTokenSuccessor } from './refresh-token-record.js';
+
+/**
+ * A stored refresh token as the in-memory stores' `records()` snapshot shows it: every field
+ * present, for assertions in tests.
+ *
+ * @example
+ * const active = store.records().filter((r) => r.rotatedAt === null && r.revokedAt === null);
+ */
+export interface StoredRefreshToken extends RefreshTokenRecord {
+  readonly tokenHash: string;
+  readonly familyId: string | null;
+  readonly rotatedAt: Date | null;
+  readonly revokedAt: Date | null;
+}
+
+/** Internal row: times as epoch milliseconds, so no Date object is ever shared with a caller. */
+interface Row {
+  readonly subject: string;
+  readonly familyId: string | null;
+  readonly expiresAtMs: number;
+  rotatedAtMs: number | null;
+  revokedAtMs: number | null;
+}
+
+/**
+ * The shared engine of the in-memory refresh-token stores. Every method is synchronous and does
+ * its whole read-check-write without yielding, which is what makes each store operation atomic
+ * under interleaved async callers: JavaScript runs one synchronous block at a time.
+ * Not exported from the package; use the store classes.
+ *
+ * @example
+ * const table = new InMemoryRefreshTokenTable(systemClock);
+ * table.create(hash, { subject: 'u', familyId: 'f', expiresAt });
+ * table.markRotated(hash); // true, then false forever after
+ */
+export class InMemoryRefreshTokenTable {
+  readonly #rows = new Map<string, Row>();
+  readonly #clock: Clock;
+
+  constructor(clock: Clock) {
+    this.#clock = clock;
+  }
+
+  create(tokenHash: string, token: NewRefreshToken): void {
+    const row = toRow(token);
+    checkHash(tokenHash);
+    // Hashes of 256-bit random tokens never collide; a duplicate is a caller bug. The message
+    // leaves the hash out, like every message here.
+    if (this.#rows.has(tokenHash)) throw new Error('A refresh token with this hash is already stored');
+    this.#rows.set(tokenHash, row);
+  }
+
+  find(tokenHash: string): RefreshTokenRecord | undefined {
+    const row = this.#rows.get(tokenHash);
+    return row === undefined ? undefined : toRecord(tokenHash, row);
+  }
+
+  markRotated(tokenHash: string): boolean {
+    const row = this.#rows.get(tokenHash);
+    if (row === undefined || row.rotatedAtMs !== null || row.revokedAtMs !== null) return false;
+    row.rotatedAtMs = this.#clock.now();
+    return true;
+  }
+
+  rotate(oldTokenHash: string, next: RefreshTokenSuccessor): boolean {
+    // Validate everything before changing anything, so a bad successor leaves the old token alone.
+    const successor = toRow(next);
+    checkHash(next.tokenHash);
+    if (this.#rows.has(next.tokenHash)) throw new Error('A refresh token with this hash is already stored');
+    const old = this.#rows.get(oldTokenHash);
+    if (old === undefined || old.rotatedAtMs !== null || old.revokedAtMs !== null) return false;
+    old.rotatedAtMs = this.#clock.now();
+    this.#rows.set(next.tokenHash, successor);
+    return true;
+  }
+
+  revoke(tokenHash: string): void {
+    const row = this.#rows.get(tokenHash);
+    // Already revoked keeps its first revokedAt: the audit trail shows when it really ended.
+    if (row !== undefined && row.revokedAtMs === null) row.revokedAtMs = this.#clock.now();
+  }
+
+  revokeAllForSubject(subject: string): void {
+    this.#revokeWhere((row) => row.subject === subject);
+  }
+
+  revokeFamily(familyId: string): void {
+    this.#revokeWhere((row) => row.familyId !== null && row.familyId === familyId);
+  }
+
+  /** A frozen copy of every row, in insertion order. */
+  records(): readonly StoredRefreshToken[] {
+    return Object.freeze([...this.#rows].map(([tokenHash, row]) => toRecord(tokenHash, row)));
+  }
+
+  #revokeWhere(matches: (row: Row) => boolean): void {
+    const now = this.#clock.now();
+    for (const row of this.#rows.values()) {
+      if (row.revokedAtMs === null && matches(row)) row.revokedAtMs = now;
+    }
+  }
+}
+
+function checkHash(tokenHash: unknown): void {
+  if (typeof tokenHash !== 'string' || tokenHash === '') throw new TypeError('tokenHash must be a non-empty string');
+}
+
+function toRow(token: NewRefreshToken): Row {
+  if (typeof token.subject !== 'string') throw new TypeError('subject must be a string');
+  const expiresAtMs = token.expiresAt instanceof Date ? token.expiresAt.getTime() : Number.NaN;
+  if (!Number.isFinite(expiresAtMs)) throw new TypeError('expiresAt must be a valid Date');
+  const familyId = typeof token.familyId === 'string' ? token.familyId : null;
+  return { subject: token.subject, familyId, expiresAtMs, rotatedAtMs: null, revokedAtMs: null };
+}
+
+function toRecord(tokenHash: string, row: Row): StoredRefreshToken {
+  return Object.freeze({
+    tokenHash,
+    subject: row.subject,
+    familyId: row.familyId,
+    expiresAt: new Date(row.expiresAtMs),
+    rotatedAt: row.rotatedAtMs === null ? null : new Date(row.rotatedAtMs),
+    revokedAt: row.revokedAtMs === null ? null : new Date(row.revokedAtMs),
+  });
+}

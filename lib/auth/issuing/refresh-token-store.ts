@@ -1,0 +1,39 @@
+import type { Awaitable } from './awaitable.js';
+import type { NewRefreshToken, RefreshTokenRecord, RefreshTokenSuccessor } from './refresh-token-record.js';
+
+/**
+ * Persistence for refresh tokens, keyed by the SHA-256 hash of each token (the store never sees
+ * a raw token). Methods may be sync or async.
+ *
+ * | Operation | Contract |
+ * |---|---|
+ * | `create` | stores a new active token |
+ * | `find` | the record, or null/undefined |
+ * | `markRotated` | atomic compare-and-set: marks an active (not rotated, not revoked) token rotated, stamping `rotatedAt`, and answers true; answers false changing nothing otherwise (also for an unknown hash) |
+ * | `revoke` | stamps `revokedAt`; a no-op for unknown or already-revoked hashes |
+ * | `revokeAllForSubject` | revokes every token of the subject |
+ * | `rotate` (optional) | atomically: the `markRotated` compare-and-set on the old token plus `create` of the successor; false having changed nothing when the old token was already rotated or revoked. When present, refresh uses it instead of create + markRotated |
+ * | `revokeFamily` (optional) | revokes every token with that `familyId`. When absent, reuse of a rotated token revokes every token of the subject instead |
+ *
+ * Leave optional operations out entirely (do not set them to `undefined`-returning stubs): their
+ * presence is how the service chooses a strategy.
+ *
+ * @example
+ * class PgRefreshTokenStore implements RefreshTokenStore {
+ *   async markRotated(tokenHash: string) {
+ *     const r = await sql`UPDATE refresh_tokens SET rotated_at = now()
+ *                         WHERE token_hash = ${tokenHash} AND rotated_at IS NULL AND revoked_at IS NULL`;
+ *     return r.count === 1;
+ *   }
+ *   // ...
+ * }
+ */
+export interface RefreshTokenStore {
+  create(tokenHash: string, token: NewRefreshToken): Awaitable<void>;
+  find(tokenHash: string): Awaitable<RefreshTokenRecord | null | undefined>;
+  markRotated(tokenHash: string): Awaitable<boolean>;
+  revoke(tokenHash: string): Awaitable<void>;
+  revokeAllForSubject(subject: string): Awaitable<void>;
+  rotate?(oldTokenHash: string, next: RefreshTokenSuccessor): Awaitable<boolean>;
+  revokeFamily?(familyId: string): Awaitable<void>;
+}

@@ -1,0 +1,83 @@
+import type { Clock } from '../../clock.js';
+import type { PasswordHasher } from '../password/index.js';
+import type { AccessTokenSigner } from './access-token-signer.js';
+import type { CredentialStore } from './credential-store.js';
+import type { PasswordVerifier } from './password-verifier.js';
+import type { RefreshTokenStore } from './refresh-token-store.js';
+import type { ClaimsSchema } from './validate-claims.js';
+
+/** Default access-token lifetime, seconds (15 minutes). @example DEFAULT_ACCESS_TOKEN_TTL_SECONDS; // 900 */
+export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 900;
+/** Default refresh-token lifetime, seconds (30 days). @example DEFAULT_REFRESH_TOKEN_TTL_SECONDS; // 2592000 */
+export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 2_592_000;
+/** Default reuse grace window, seconds: off. @example DEFAULT_REFRESH_REUSE_GRACE_SECONDS; // 0 */
+export const DEFAULT_REFRESH_REUSE_GRACE_SECONDS = 0;
+
+/**
+ * Construction options of `TokenIssuingService`. Every `undefined` takes the default, so the auth
+ * module can pass its own optional settings straight through.
+ *
+ * @example
+ * const options: TokenIssuingServiceOptions<Claims> = {
+ *   claimsSchema: Claims, credentialStore: accounts, refreshTokenStore: new InMemoryRefreshTokenStore(),
+ *   accessTokens: { sign: async (claims, sub) => signer.sign({ ...claims, sub }, { ttlSeconds: 900, type: 'access' }) },
+ * };
+ */
+export interface TokenIssuingServiceOptions<Claims> {
+  readonly claimsSchema: ClaimsSchema<Claims>;
+  readonly credentialStore: CredentialStore<Claims>;
+  readonly refreshTokenStore: RefreshTokenStore;
+  readonly accessTokens: AccessTokenSigner<Claims>;
+  /**
+   * Seconds; default 900. The signer computes access-token expiry itself; this value is
+   * validated and exposed (`settings.accessTokenTtl`) so one options object describes both.
+   */
+  readonly accessTokenTtl?: number | undefined;
+  /** Seconds a refresh token lives from its issue; default 2592000 (30 days). */
+  readonly refreshTokenTtl?: number | undefined;
+  /** Seconds after a rotation during which a replay of the old token is refused without revoking anything; default 0 (off). */
+  readonly refreshReuseGraceSeconds?: number | undefined;
+  /** Default: the system clock. */
+  readonly clock?: Clock | undefined;
+  /** Default: Argon2id via `passwordHasher` or the process-wide default hasher, with its cached dummy hash. */
+  readonly passwordVerifier?: PasswordVerifier | undefined;
+  /** A hasher to build the default verifier from; ignored when `passwordVerifier` is given. */
+  readonly passwordHasher?: PasswordHasher | undefined;
+}
+
+/**
+ * The validated durations a service runs with.
+ *
+ * @example
+ * service.settings.refreshTokenTtl; // 2592000
+ */
+export interface TokenIssuingSettings {
+  readonly accessTokenTtl: number;
+  readonly refreshTokenTtl: number;
+  readonly refreshReuseGraceSeconds: number;
+}
+
+/**
+ * Applies defaults and rejects nonsense durations at construction rather than at the first
+ * sign-in: TTLs must be positive finite numbers, the grace window a finite number >= 0.
+ *
+ * @example
+ * resolveTokenIssuingSettings({ refreshTokenTtl: 3600 }); // { accessTokenTtl: 900, refreshTokenTtl: 3600, refreshReuseGraceSeconds: 0 }
+ */
+export function resolveTokenIssuingSettings(
+  options: Pick<TokenIssuingServiceOptions<unknown>, 'accessTokenTtl' | 'refreshTokenTtl' | 'refreshReuseGraceSeconds'>,
+): TokenIssuingSettings {
+  const accessTokenTtl = options.accessTokenTtl ?? DEFAULT_ACCESS_TOKEN_TTL_SECONDS;
+  const refreshTokenTtl = options.refreshTokenTtl ?? DEFAULT_REFRESH_TOKEN_TTL_SECONDS;
+  const refreshReuseGraceSeconds = options.refreshReuseGraceSeconds ?? DEFAULT_REFRESH_REUSE_GRACE_SECONDS;
+  if (!(Number.isFinite(accessTokenTtl) && accessTokenTtl > 0)) {
+    throw new RangeError(`accessTokenTtl must be a positive number of seconds, got ${accessTokenTtl}`);
+  }
+  if (!(Number.isFinite(refreshTokenTtl) && refreshTokenTtl > 0)) {
+    throw new RangeError(`refreshTokenTtl must be a positive number of seconds, got ${refreshTokenTtl}`);
+  }
+  if (!(Number.isFinite(refreshReuseGraceSeconds) && refreshReuseGraceSeconds >= 0)) {
+    throw new RangeError(`refreshReuseGraceSeconds must be a number of seconds >= 0, got ${refreshReuseGraceSeconds}`);
+  }
+  return Object.freeze({ accessTokenTtl, refreshTokenTtl, refreshReuseGraceSeconds });
+}

@@ -1,0 +1,248 @@
+import { systemClock } from '../../clock.js';
+import type { Clock } from '../../clock.js';
+import type { AccessTokenSigner } from './access-token-signer.js';
+import type { CredentialStore } from './credential-store.js';
+import { generateRefreshToken, isWellFormedRefreshToken } from './generate-refresh-token.js';
+import { hashRefreshToken } from './hash-refresh-token.js';
+import { invalidCredentials } from './invalid-credentials.js';
+import { createDefaultPasswordVerifier } from './password-verifier.js';
+import type { PasswordVerifier } from './password-verifier.js';
+import type { NewRefreshToken, RefreshTokenRecord } from './refresh-token-record.js';
+import { isWithinReuseGrace, refreshTokenState } from './refresh-token-state.js';
+import type { RefreshTokenStore } from './refresh-token-store.js';
+import { resolveTokenIssuingSettings } from './token-issuing-options.js';
+import type { TokenIssuingServiceOptions, TokenIssuingSettings } from './token-issuing-options.js';
+import type { TokenPair } from './token-pair.js';
+import { validateLoadedClaims } from './validate-claims.js';
+import type { ClaimsSchema } from './validate-claims.js';
+
+/**
+ * Sign-in, refresh with rotation, sign-out and session revocation, exactly per the refresh-token
+ * state table of SPEC.md:
+ *
+ * | State | refresh(token) does |
+ * |---|---|
+ * | unknown, revoked, expired | 401 `Invalid credentials`; nothing changes |
+ * | rotated, within the grace window | 401; nothing changes |
+ * | rotated, outside the grace window (reuse) | revokes the token's family (`revokeFamily`), or every token of the subject when the store cannot; 401 |
+ * | active | rotates: the successor (same family) is stored and the old token marked rotated, atomically with `rotate`, else successor first then the `markRotated` compare-and-set; losing the compare-and-set is a 401 |
+ *
+ * Every client-facing refusal is the same `UnauthorizedException('Invalid credentials')`. Server
+ * faults (claims failing the schema, `issueTokens` for an account that cannot sign in, store
+ * errors) are plain Errors. No error message carries a token, hash, password or claim value.
+ * Only SHA-256 hashes of refresh tokens (see `hashRefreshToken`) reach the store.
+ *
+ * @example
+ * const auth = new TokenIssuingService({ claimsSchema: Claims, credentialStore: accounts, refreshTokenStore: new InMemoryRefreshTokenStore(), accessTokens: signer });
+ * const pair = await auth.signIn('alice@acme.test', 'tessera-demo-password');
+ * const next = await auth.refresh(pair.refreshToken);
+ * await auth.signOut(next.refreshToken);
+ */
+export class TokenIssuingService<Claims> {
+  /** The durations in effect, defaults applied. */
+  readonly settings: TokenIssuingSettings;
+  readonly #claimsSchema: ClaimsSchema<Claims>;
+  readonly #credentials: CredentialStore<Claims>;
+  readonly #refreshTokens: RefreshTokenStore;
+  readonly #accessTokens: AccessTokenSigner<Claims>;
+  readonly #clock: Clock;
+  readonly #passwords: PasswordVerifier;
+
+  constructor(options: TokenIssuingServiceOptions<Claims>) {
+    this.settings = resolveTokenIssuingSettings(options);
+    this.#claimsSchema = options.claimsSchema;
+    this.#credentials = options.credentialStore;
+    this.#refreshTokens = options.refreshTokenStore;
+    this.#accessTokens = options.accessTokens;
+    this.#clock = options.clock ?? systemClock;
+    this.#passwords = options.passwordVerifier ?? createDefaultPasswordVerifier(options.passwordHasher);
+  }
+
+  /**
+   * Signs in with an identifier and password and starts a new token family.
+   *
+   * @throws UnauthorizedException `Invalid credentials` for an unknown identifier, a wrong
+   * password or an account that cannot sign in now (loadClaims empty), identical in all three.
+   * @throws Error when the loaded claims fail the claims schema (a server fault).
+   * @example
+   * const { accessToken, refreshToken } = await auth.signIn('alice@acme.test', password);
+   */
+  async signIn(identifier: string, password: string): Promise<TokenPair> {
+    const account = await this.#credentials.findByIdentifier(identifier);
+    // Exactly one real verification on every path: for an unknown identifier it runs against the
+    // cached dummy hash, so the response time does not tell whether the account exists.
+    const phc = account == null ? await this.#passwords.dummyHash() : account.passwordHash;
+    const passwordMatches = await this.#passwords.verify(password, phc);
+    if (account == null || !passwordMatches) throw invalidCredentials();
+    const claims = await this.#loadClaims(account.subject);
+    if (claims === undefined) throw invalidCredentials();
+    return this.#startFamily(account.subject, claims);
+  }
+
+  /**
+   * Issues a token pair (a new family) for a subject authenticated by other means (a magic link,
+   * an external identity provider). No password is checked: the caller vouches for the subject.
+   *
+   * @throws Error when loadClaims returns nothing (the caller should not have asked) or the claims
+   * fail the schema.
+   * @example
+   * const pair = await auth.issueTokens(userIdFromOidc);
+   */
+  async issueTokens(subject: string): Promise<TokenPair> {
+    const claims = await this.#loadClaims(subject);
+    if (claims === undefined) {
+      throw new Error('issueTokens: CredentialStore.loadClaims returned nothing for this subject, so it cannot be issued tokens');
+    }
+    return this.#startFamily(subject, claims);
+  }
+
+  /**
+   * Exchanges a refresh token for a new pair, rotating it (see the class table).
+   *
+   * @throws UnauthorizedException `Invalid credentials` for a malformed, unknown, revoked,
+   * expired or rotated token, when the account cannot sign in now, or when a concurrent refresh
+   * of the same token won.
+   * @throws Error when the loaded claims fail the claims schema.
+   * @example
+   * const next = await auth.refresh(pair.refreshToken);
+   */
+  async refresh(refreshToken: string): Promise<TokenPair> {
+    // Not one of our tokens: refuse before hashing or a store round trip.
+    if (!isWellFormedRefreshToken(refreshToken)) throw invalidCredentials();
+    const tokenHash = hashRefreshToken(refreshToken);
+    const record = await this.#refreshTokens.find(tokenHash);
+    if (record == null) throw invalidCredentials();
+    const now = this.#clock.now();
+    switch (refreshTokenState(record, now)) {
+      case 'revoked':
+      case 'expired':
+        throw invalidCredentials();
+      case 'rotated':
+        if (!isWithinReuseGrace(record.rotatedAt, now, this.settings.refreshReuseGraceSeconds)) {
+          // A rotated token came back: whoever holds it is not (only) the legitimate client.
+          await this.#revokeAfterReuse(record);
+        }
+        throw invalidCredentials();
+      case 'active':
+        return this.#rotate(tokenHash, record, now);
+    }
+  }
+
+  /**
+   * Revokes one refresh token. Idempotent: unknown, malformed and already-revoked tokens are a
+   * no-op, and it never reveals which it was.
+   *
+   * @example
+   * await auth.signOut(pair.refreshToken);
+   */
+  async signOut(refreshToken: string): Promise<void> {
+    if (!isWellFormedRefreshToken(refreshToken)) return;
+    await this.#refreshTokens.revoke(hashRefreshToken(refreshToken));
+  }
+
+  /**
+   * Revokes every refresh token of a subject, e.g. after a password change or when disabling the
+   * account. Access tokens already issued stay valid until they expire.
+   *
+   * @example
+   * await auth.revokeAllSessions(user.id);
+   */
+  async revokeAllSessions(subject: string): Promise<void> {
+    await this.#refreshTokens.revokeAllForSubject(subject);
+  }
+
+  /** Validated claims, or undefined when the account cannot sign in now. */
+  async #loadClaims(subject: string): Promise<(Claims & Record<string, unknown>) | undefined> {
+    const loaded = await this.#credentials.loadClaims(subject);
+    if (loaded == null) return undefined;
+    return validateLoadedClaims(this.#claimsSchema, loaded);
+  }
+
+  async #startFamily(subject: string, claims: Claims & Record<string, unknown>): Promise<TokenPair> {
+    const now = this.#clock.now();
+    const access = await this.#accessTokens.sign(claims, subject);
+    const refresh = this.#newRefreshToken(subject, crypto.randomUUID(), now);
+    await this.#refreshTokens.create(refresh.tokenHash, refresh.record);
+    return pairOf(access, refresh);
+  }
+
+  async #rotate(tokenHash: string, record: RefreshTokenRecord, now: number): Promise<TokenPair> {
+    const claims = await this.#loadClaims(record.subject);
+    if (claims === undefined) throw invalidCredentials();
+    // Signed before the store changes, so a signer failure leaves the old token usable.
+    const access = await this.#accessTokens.sign(claims, record.subject);
+    // A store that ignores families may return none; the successor then starts one (a store that
+    // ignores families also has no revokeFamily, so reuse revokes by subject anyway).
+    const familyId = typeof record.familyId === 'string' && record.familyId !== '' ? record.familyId : crypto.randomUUID();
+    const successor = this.#newRefreshToken(record.subject, familyId, now);
+    const store = this.#refreshTokens;
+
+    if (typeof store.rotate === 'function') {
+      // One atomic step: mark the old token rotated and store the successor, or change nothing.
+      const rotated = await store.rotate(tokenHash, { tokenHash: successor.tokenHash, ...successor.record });
+      if (!rotated) throw invalidCredentials();
+      return pairOf(access, successor);
+    }
+
+    // Successor first: if anything fails between the two steps, the old token is still active
+    // and the client can retry; the reverse order could strand it with no usable token.
+    await store.create(successor.tokenHash, successor.record);
+    let won: boolean;
+    try {
+      won = await store.markRotated(tokenHash);
+    } catch (error) {
+      // Nobody will ever receive the successor; revoke it best-effort and report the store error.
+      await this.#revokeQuietly(successor.tokenHash);
+      throw error;
+    }
+    if (!won) {
+      // A concurrent refresh of the same token won the compare-and-set. Our successor is an
+      // orphan nobody holds: revoke it so each token has at most one active successor.
+      await store.revoke(successor.tokenHash);
+      throw invalidCredentials();
+    }
+    return pairOf(access, successor);
+  }
+
+  async #revokeAfterReuse(record: RefreshTokenRecord): Promise<void> {
+    const store = this.#refreshTokens;
+    const familyId = record.familyId;
+    if (typeof store.revokeFamily === 'function' && typeof familyId === 'string' && familyId !== '') {
+      await store.revokeFamily(familyId);
+    } else {
+      // Without family revocation the only safe scope is everything the subject holds.
+      await store.revokeAllForSubject(record.subject);
+    }
+  }
+
+  async #revokeQuietly(tokenHash: string): Promise<void> {
+    try {
+      await this.#refreshTokens.revoke(tokenHash);
+    } catch {
+      // The store is already failing; the original error is the one worth reporting.
+    }
+  }
+
+  #newRefreshToken(subject: string, familyId: string, now: number): IssuedRefreshToken {
+    const token = generateRefreshToken();
+    const expiresAt = new Date(now + this.settings.refreshTokenTtl * 1000);
+    return { token, tokenHash: hashRefreshToken(token), record: { subject, familyId, expiresAt } };
+  }
+}
+
+/** A refresh token just made: the raw value goes to the client, the hash and record to the store. */
+interface IssuedRefreshToken {
+  readonly token: string;
+  readonly tokenHash: string;
+  readonly record: NewRefreshToken;
+}
+
+function pairOf(access: { token: string; expiresAt: Date }, refresh: IssuedRefreshToken): TokenPair {
+  return {
+    accessToken: access.token,
+    accessTokenExpiresAt: access.expiresAt,
+    refreshToken: refresh.token,
+    // A copy, so the caller mutating its Date cannot touch what an in-memory store may hold.
+    refreshTokenExpiresAt: new Date(refresh.record.expiresAt.getTime()),
+  };
+}

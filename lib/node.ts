@@ -1,0 +1,45 @@
+// The `tessera/node` entry point: the Node server adapter. Explicit named exports only.
+// `app.listen(port)` loads the same code on demand; import this entry for the options.
+
+/**
+ * Serves an app on Node's `http` module with timeouts, lazy `100 Continue` and graceful close.
+ *
+ * @example
+ * import { serve } from 'tessera/node';
+ * const server = await serve(app, { port: 8080, host: '0.0.0.0' });
+ * await server.close();
+ */
+export { serve } from './adapters/node/serve.js';
+
+/**
+ * Options of `serve`: port, host, the slow-client timeouts, body draining and the error logger.
+ *
+ * @example
+ * const options: ServeOptions = { port: 0, headersTimeout: 5_000, requestTimeout: 20_000 };
+ */
+export type { ServeOptions } from './adapters/node/serve.js';
+
+/**
+ * What `serve` resolves to: port, host, url, `close({ forceAfterMs })` and the `http.Server`.
+ *
+ * @example
+ * const server: NodeServer = await serve(app, { port: 0 });
+ * server.server.on('upgrade', onUpgrade);
+ */
+export type { NodeServer } from './adapters/node/serve.js';
+
+/**
+ * A `request` listener for a server you create yourself, such as `https.createServer`.
+ *
+ * @example
+ * https.createServer({ key, cert }, createRequestListener(app)).listen(443);
+ */
+export { createRequestListener, type RequestListenerOptions } from './adapters/node/serve.js';
+
+/**
+ * The core's IncomingRequest over a Node request/response pair, for adapters of your own.
+ *
+ * @example
+ * const outcome = await app.handle(incomingFromNodeRequest(req, res));
+ */
+export { incomingFromNodeRequest, type NodeIncomingOptions } from './adapters/node/node-incoming.js';

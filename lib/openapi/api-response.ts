@@ -1,0 +1,64 @@
+import { createMetadataKey, type MetadataEntry, type MetadataKey } from '../metadata.js';
+import type { Schema } from '../routing/route.js';
+import { OpenApiGenerationError } from './openapi-generation-error.js';
+
+/**
+ * One declared response.
+ *
+ * @example
+ * const notFound: ApiResponseOptions = { status: 404, description: 'No such post' };
+ */
+export interface ApiResponseOptions {
+  readonly status: number;
+  /** Default: the status's reason phrase (`Not Found`). */
+  readonly description?: string;
+  /**
+   * The body, output side. Statuses 400 and above are `application/problem+json` and default to
+   * the Problem schema; below 400 the body is `application/json` and absent without a schema.
+   */
+  readonly schema?: Schema;
+}
+
+const PREFIX = 'openapi:response:';
+const keys = new Map<number, MetadataKey<ApiResponseOptions>>();
+
+/**
+ * Declares a response of an operation (on a route) or of every operation of a controller. Each
+ * status has its own metadata key (`openapi:response:<status>`), so any number stack in both
+ * styles; for the same status the route's declaration wins over the controller's, and a later
+ * builder entry (or a higher decorator) wins over an earlier one.
+ *
+ * @example
+ * del('/:id', { metadata: [ApiResponse({ status: 204 }), ApiResponse({ status: 404 })] }, handler);
+ * class PostsController { @ApiResponse({ status: 404, description: 'No such post' }) @Get(':id') get() {} }
+ */
+export function ApiResponse(options: ApiResponseOptions): MetadataEntry<ApiResponseOptions> {
+  const { status } = options;
+  if (!Number.isInteger(status) || status < 100 || status > 599) {
+    throw new OpenApiGenerationError(`ApiResponse: status must be an integer from 100 to 599, got ${String(status)}.`);
+  }
+  let key = keys.get(status);
+  if (!key) keys.set(status, (key = createMetadataKey<ApiResponseOptions>(`${PREFIX}${status}`)));
+  return key.with(Object.freeze({ ...options }));
+}
+
+/**
+ * The declared responses of a route by status: controller declarations overlaid by the route's.
+ *
+ * @example
+ * readApiResponses(route.controllerMetadata, route.metadata).get(404)?.description;
+ */
+export function readApiResponses(
+  controllerMetadata: Readonly<Record<string, unknown>>,
+  routeMetadata: Readonly<Record<string, unknown>>,
+): Map<number, ApiResponseOptions> {
+  const responses = new Map<number, ApiResponseOptions>();
+  for (const record of [controllerMetadata, routeMetadata]) {
+    for (const id of Object.keys(record)) {
+      if (!id.startsWith(PREFIX)) continue;
+      const value = record[id] as ApiResponseOptions;
+      responses.set(value.status, value);
+    }
+  }
+  return responses;
+}

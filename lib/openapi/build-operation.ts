@@ -1,0 +1,145 @@
+import type { Schema } from '../routing/route.js';
+import { statusText } from '../http/status-text.js';
+import type { OpenApiOperation, OpenApiParameter, OpenApiResponse } from './openapi-document.js';
+import type { PlannedOperation } from './operation-plan.js';
+import { PROBLEM_REF } from './problem-schema.js';
+import type { SchemaComponents } from './schema-components.js';
+import type { ConvertedSchema } from './schema-conversion.js';
+
+/** The converted schemas of one operation (first pass), by role. */
+export interface OperationSchemas {
+  readonly body: ConvertedSchema | undefined;
+  readonly query: ConvertedSchema | undefined;
+  readonly response: ConvertedSchema | undefined;
+  readonly declared: ReadonlyMap<number, ConvertedSchema>;
+}
+
+/** Statuses whose responses never carry a body. */
+const NO_CONTENT = new Set([204, 205, 304]);
+
+const problemContent = () => ({ 'application/problem+json': { schema: { $ref: PROBLEM_REF } } });
+
+/**
+ * The OpenAPI operation of a planned route, its schemas already converted (second pass).
+ *
+ * @example
+ * paths[op.path][op.method] = buildOperation(op, schemas, components);
+ */
+export function buildOperation(op: PlannedOperation, schemas: OperationSchemas, components: SchemaComponents): OpenApiOperation {
+  const { route, operationId } = op;
+  const parameters: OpenApiParameter[] = route.params
+    .filter((name) => name !== '*')
+    .map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  if (schemas.query) parameters.push(...queryParameters(schemas.query, components, `${operationId}_query`));
+
+  // Built field by field in the order readers expect, omitting what is absent.
+  const operation: Partial<OpenApiOperation> & Pick<OpenApiOperation, 'operationId'> = { operationId };
+  if (op.summary !== undefined) operation.summary = op.summary;
+  if (op.description !== undefined) operation.description = op.description;
+  operation.tags = [...op.tags];
+  if (op.deprecated !== undefined) operation.deprecated = op.deprecated;
+  if (parameters.length > 0) operation.parameters = parameters;
+  if (schemas.body && route.body) {
+    operation.requestBody = {
+      required: !acceptsUndefined(route.body),
+      content: { 'application/json': { schema: components.place(schemas.body, `${operationId}_body`) } },
+    };
+  }
+  operation.responses = buildResponses(op, schemas, components);
+  if (op.security !== undefined) operation.security = op.security.map((requirement) => ({ ...requirement }));
+  return operation as OpenApiOperation;
+}
+
+/**
+ * One parameter per property of an object query schema (input side), `required` from its
+ * `required` list. Anything else (a record, a union) cannot be split into named parameters, so it
+ * is one free-form `query` parameter with `style: form, explode: true`, which is how OpenAPI says
+ * "these keys and values are the query string".
+ */
+function queryParameters(query: ConvertedSchema, components: SchemaComponents, hint: string): OpenApiParameter[] {
+  const object = query.selfReferencing ? undefined : components.dereferenceRoot(query);
+  const properties = object?.properties;
+  const splittable =
+    object !== undefined &&
+    object.type === 'object' &&
+    typeof properties === 'object' && properties !== null &&
+    object.anyOf === undefined && object.oneOf === undefined && object.allOf === undefined;
+  if (!splittable) {
+    return [{ name: 'query', in: 'query', required: false, schema: components.place(query, hint), style: 'form', explode: true }];
+  }
+  const required = new Set(Array.isArray(object.required) ? (object.required as unknown[]) : []);
+  return Object.entries(properties as Record<string, unknown>).map(([name, part]) => {
+    const schema = components.placePart(query, part, `${hint}_${name}`);
+    const parameter: OpenApiParameter = { name, in: 'query', required: required.has(name), schema };
+    if (typeof schema.description === 'string') parameter.description = schema.description;
+    return parameter;
+  });
+}
+
+/**
+ * The success response under the route's status (output side of `response`), declared
+ * ApiResponses over it, 400 for routes that validate input, and `default` for problem+json.
+ */
+function buildResponses(op: PlannedOperation, schemas: OperationSchemas, components: SchemaComponents): Record<string, OpenApiResponse> {
+  const { route, operationId } = op;
+  const byStatus = new Map<number, OpenApiResponse>();
+  const declaresSuccess = [...op.responses.keys()].some((status) => status >= 200 && status < 300);
+
+  if (schemas.response && !NO_CONTENT.has(route.status)) {
+    byStatus.set(route.status, {
+      description: statusText(route.status),
+      content: { 'application/json': { schema: components.place(schemas.response, `${operationId}_response`) } },
+    });
+  } else if (NO_CONTENT.has(route.status)) {
+    byStatus.set(route.status, { description: statusText(route.status) });
+  } else if (!declaresSuccess) {
+    // No response schema: the handler may return any JSON value (sent with the route's status)
+    // or undefined (sent as 204), and nothing static tells which. Document both, honestly.
+    byStatus.set(route.status, { description: statusText(route.status), content: { 'application/json': { schema: {} } } });
+    byStatus.set(204, { description: statusText(204) });
+  }
+
+  if (route.body || route.query) {
+    byStatus.set(400, { description: 'Bad Request: the request failed validation; `issues` lists why.', content: problemContent() });
+  }
+
+  for (const [status, declared] of op.responses) {
+    const response: OpenApiResponse = { description: declared.description ?? statusText(status) };
+    const converted = schemas.declared.get(status);
+    if (NO_CONTENT.has(status)) {
+      // a body is impossible whatever was declared
+    } else if (status >= 400) {
+      response.content = converted
+        ? { 'application/problem+json': { schema: components.place(converted, `${operationId}_response${status}`) } }
+        : problemContent();
+    } else if (converted) {
+      response.content = { 'application/json': { schema: components.place(converted, `${operationId}_response${status}`) } };
+    }
+    byStatus.set(status, response);
+  }
+
+  const responses: Record<string, OpenApiResponse> = {};
+  for (const status of [...byStatus.keys()].sort((a, b) => a - b)) responses[String(status)] = byStatus.get(status) as OpenApiResponse;
+  responses.default = { description: 'Error: an RFC 9457 problem details object.', content: problemContent() };
+  return responses;
+}
+
+const bodyOptional = new WeakMap<Schema, boolean>();
+
+/**
+ * Whether a body schema accepts a missing body (the framework passes `undefined` for an empty
+ * one), decided by asking the schema itself. A schema that cannot answer synchronously (async
+ * refinements) counts as requiring a body.
+ */
+function acceptsUndefined(schema: Schema): boolean {
+  let optional = bodyOptional.get(schema);
+  if (optional === undefined) {
+    try {
+      optional = schema.safeParse(undefined).success;
+    } catch {
+      optional = false;
+    }
+    bodyOptional.set(schema, optional);
+  }
+  return optional;
+}

@@ -1,0 +1,86 @@
+import type { Schema } from '../routing/route.js';
+import { buildOperation, type OperationSchemas } from './build-operation.js';
+import type { JsonSchema, OpenApiDocument, OpenApiPathItem } from './openapi-document.js';
+import { resolveOptions, type OpenApiDocumentOptions, type RouteSource } from './openapi-options.js';
+import { planOperations } from './operation-plan.js';
+import { createProblemReporter, type ProblemReporter } from './problem-reporter.js';
+import { problemSchema } from './problem-schema.js';
+import { createSchemaComponents } from './schema-components.js';
+import { convertSchema, type ConvertedSchema, type SchemaSide } from './schema-conversion.js';
+
+/**
+ * Builds the OpenAPI 3.1 document of an app from its public route table. A pure function: it
+ * serves nothing, bundles no UI, and returns a fresh plain object each call (schema conversions
+ * are cached per schema object, so repeated calls are cheap).
+ *
+ * Throws OpenApiGenerationError when a security requirement names a scheme missing from
+ * `securitySchemes`, when two operations share an operationId, and with
+ * `onUnrepresentable: 'throw'` for a schema JSON Schema cannot express.
+ *
+ * @example
+ * const app = await createApp(createBlogModule());
+ * const doc = generateOpenApiDocument(app, { title: 'Tessera blog', version: '1.0.0' });
+ * doc.paths['/posts/{id}']?.get?.operationId; // 'PostsController_get'
+ */
+export function generateOpenApiDocument(source: RouteSource, options: OpenApiDocumentOptions): OpenApiDocument {
+  const settings = resolveOptions(options);
+  const planned = planOperations(source.routes, settings);
+  const report = createProblemReporter(settings);
+  const problem = problemSchema();
+  const components = createSchemaComponents({ Problem: JSON.stringify(problem) }, report);
+
+  // First pass: convert everything, so that each named schema's input and output sides are
+  // both known before any name is settled.
+  const reported = new Set<ConvertedSchema>();
+  const convert = (schema: Schema | undefined, side: SchemaSide, where: string): ConvertedSchema | undefined => {
+    if (schema === undefined) return undefined;
+    const converted = convertSchema(schema, side);
+    if (!reported.has(converted)) {
+      // Once per schema per document, naming the first route that uses it.
+      reported.add(converted);
+      reportProblems(converted, where, report);
+    }
+    components.collect(converted, side, where);
+    return converted;
+  };
+  const converted: OperationSchemas[] = planned.map((op) => {
+    const declared = new Map<number, ConvertedSchema>();
+    for (const [status, response] of op.responses) {
+      const schema = convert(response.schema, 'output', `${op.where} response ${status}`);
+      if (schema) declared.set(status, schema);
+    }
+    return {
+      body: convert(op.route.body, 'input', `${op.where} request body`),
+      query: convert(op.route.query, 'input', `${op.where} query`),
+      response: convert(op.route.response, 'output', `${op.where} response`),
+      declared,
+    };
+  });
+  components.assignNames();
+
+  const paths: Record<string, OpenApiPathItem> = {};
+  planned.forEach((op, index) => {
+    const item = (paths[op.path] ??= {});
+    item[op.method] = buildOperation(op, converted[index] as OperationSchemas, components);
+  });
+
+  const schemas: Record<string, JsonSchema> = { ...components.schemas, Problem: problem };
+  const sorted = Object.fromEntries(Object.keys(schemas).sort().map((name) => [name, schemas[name] as JsonSchema]));
+  const info: OpenApiDocument['info'] = { title: settings.title, version: settings.version };
+  if (settings.description !== undefined) info.description = settings.description;
+  const document: OpenApiDocument = {
+    openapi: '3.1.0',
+    info,
+    ...(settings.security !== undefined ? { security: settings.security } : {}),
+    paths,
+    components: {
+      schemas: { ...sorted, Problem: problem },
+      ...(settings.securitySchemes !== undefined ? { securitySchemes: settings.securitySchemes } : {}),
+    },
+  };
+  return document;
+}
+
+function reportProblems(converted: ConvertedSchema, where: string, report: ProblemReporter): void {
+  for (const problem of converted.problems) report(where, problem);
+}

@@ -1,0 +1,82 @@
+import { readMetadata } from '../metadata.js';
+import type { RouteInfo } from '../routing/route-info.js';
+import { API_OPERATION, type ApiOperationOptions } from './api-operation.js';
+import { readApiResponses, type ApiResponseOptions } from './api-response.js';
+import { API_SECURITY } from './api-security.js';
+import { API_TAGS } from './api-tags.js';
+import { defaultOperationId, defaultTag } from './operation-defaults.js';
+import type { OpenApiMethod, SecurityRequirement } from './openapi-document.js';
+import { OpenApiGenerationError } from './openapi-generation-error.js';
+import type { ResolvedOptions } from './openapi-options.js';
+import { toOpenApiPath } from './path-template.js';
+import { assertKnownSchemes, toSecurityRequirements } from './security-requirement.js';
+
+/** Everything about one operation that needs no schema conversion. */
+export interface PlannedOperation {
+  readonly route: RouteInfo;
+  /** `Controller.route (METHOD /path)`, for messages. */
+  readonly where: string;
+  readonly path: string;
+  readonly method: OpenApiMethod;
+  readonly operationId: string;
+  readonly summary: string | undefined;
+  readonly description: string | undefined;
+  readonly deprecated: boolean | undefined;
+  readonly tags: string[];
+  readonly security: SecurityRequirement[] | undefined;
+  readonly responses: ReadonlyMap<number, ApiResponseOptions>;
+}
+
+/**
+ * The cheap half of generation: path templates, operation metadata, operation ids and security,
+ * with every configuration check (unknown scheme, duplicate operationId). `serveOpenApi` runs it
+ * at mount time so that these mistakes fail at boot.
+ *
+ * @example
+ * const operations = planOperations(app.routes, resolveOptions(options));
+ */
+export function planOperations(routes: readonly RouteInfo[], options: ResolvedOptions): PlannedOperation[] {
+  const planned: PlannedOperation[] = [];
+  const ids = new Map<string, string>();
+  for (const route of routes) {
+    const path = toOpenApiPath(route.path);
+    if (path === undefined) continue;
+    const where = `${route.controller}.${route.name} (${route.method} ${route.path})`;
+
+    // A controller's ApiOperation supplies defaults; its operationId cannot be shared, so it is ignored.
+    const controllerOp = readMetadata(route.controllerMetadata, API_OPERATION);
+    const routeOp: ApiOperationOptions = readMetadata(route.metadata, API_OPERATION) ?? {};
+    const operationId = routeOp.operationId ?? defaultOperationId(route.controller, route.name);
+    const clash = ids.get(operationId);
+    if (clash !== undefined) {
+      throw new OpenApiGenerationError(
+        `Duplicate operationId '${operationId}': ${clash} and ${where}. Set a unique one with ApiOperation({ operationId }).`,
+      );
+    }
+    ids.set(operationId, where);
+
+    const tags = [...(readMetadata(route.controllerMetadata, API_TAGS) ?? []), ...(readMetadata(route.metadata, API_TAGS) ?? [])];
+
+    const declared = route.metadata[API_SECURITY.id] !== undefined ? readMetadata(route.metadata, API_SECURITY) : readMetadata(route.controllerMetadata, API_SECURITY);
+    let security: SecurityRequirement[] | undefined;
+    if (declared !== undefined) {
+      security = declared === false ? [] : toSecurityRequirements(declared);
+      assertKnownSchemes(security, options.schemeNames, `ApiSecurity on ${where}`);
+    }
+
+    planned.push({
+      route,
+      where,
+      path,
+      method: route.method.toLowerCase() as OpenApiMethod,
+      operationId,
+      summary: routeOp.summary ?? controllerOp?.summary,
+      description: routeOp.description ?? controllerOp?.description,
+      deprecated: routeOp.deprecated ?? controllerOp?.deprecated,
+      tags: tags.length === 0 ? [defaultTag(route.controller)] : [...new Set(tags)],
+      security,
+      responses: readApiResponses(route.controllerMetadata, route.metadata),
+    });
+  }
+  return planned;
+}
