@@ -4,7 +4,7 @@ import { Public, type AuthService, type TokenPair } from '../../lib/auth/index.j
 import { auth } from './claims.js';
 
 const SignIn = z.object({ identifier: z.string().min(1).max(320), password: z.string().min(1).max(1024) });
-const RefreshBody = z.object({ refreshToken: z.string().min(1).max(256) });
+const RefreshBody = z.object({ refreshToken: z.string().min(1).max(8192) });
 
 /** TokenPair with its dates as ISO strings, as the HTTP API returns it. */
 function toJson(pair: TokenPair) {
