@@ -5,6 +5,8 @@ import type { ClassToken } from '../di/token.js';
 import type { HmacAlgorithm } from './jwt/index.js';
 import type { CredentialStore, RefreshTokenStore } from './issuing/index.js';
 import type { PasswordHasher } from './password/index.js';
+import type { ApiKeyStore } from './api-keys/index.js';
+import type { TrustedProxyMatcher } from './network/index.js';
 
 /**
  * A store given as an injectable class: a class with no constructor parameters, a decorated
@@ -37,12 +39,43 @@ export interface IssuingOptions<Claims> {
 }
 
 /**
+ * How the client address is decided for API keys with `allowedCidrs`.
+ *
+ * @example
+ * clientIp: { trustedProxyHops: 1, isTrustedProxy: ['10.0.0.0/8'] }
+ */
+export interface ClientIpOptions {
+  /** How many proxies append to X-Forwarded-For in front of the app; 0 (default) ignores the header. */
+  readonly trustedProxyHops?: number;
+  /** Which peers are your proxies (CIDR list or predicate); a request from any other peer cannot use X-Forwarded-For. */
+  readonly isTrustedProxy?: TrustedProxyMatcher | readonly string[];
+}
+
+/**
+ * Options of machine API keys; omit them to ignore the `x-api-key` header entirely.
+ *
+ * @example
+ * apiKeys: { store: PgApiKeyStore, imports: [DbModule], cacheSeconds: 60, scopedRoutesOnly: true }
+ */
+export interface ApiKeyOptions {
+  readonly store: StoreClass<ApiKeyStore>;
+  readonly imports?: readonly ModuleInput[];
+  readonly clientIp?: ClientIpOptions;
+  /** Seconds a found key record is kept in this process; 0 (default) reads the store every time. A revoked key may be accepted for up to this long. */
+  readonly cacheSeconds?: number;
+  /** `touch` is called at most once per key per this many seconds; default 300. */
+  readonly lastUsedIntervalSeconds?: number;
+  /** When true, a key is refused (403) on every route without `RequireScopes`; public routes stay public. */
+  readonly scopedRoutesOnly?: boolean;
+}
+
+/**
  * Options of `AuthModule.forRoot`.
  *
  * @example
  * AuthModule.forRoot({ secret: process.env.AUTH_SECRET!, issuer: 'my-api', audience: 'my-api', protectAllRoutes: true });
  */
-export interface AuthModuleOptions<Claims, ApiKeys = never> {
+export interface AuthModuleOptions<Claims> {
   /** HMAC secret; at least 32 (HS256), 48 (HS384) or 64 (HS512) bytes of UTF-8. */
   readonly secret: string;
   readonly algorithm?: HmacAlgorithm;
@@ -55,7 +88,7 @@ export interface AuthModuleOptions<Claims, ApiKeys = never> {
   /** When true, every route needs a credential unless marked `Public()`. */
   readonly protectAllRoutes?: boolean;
   readonly issuing?: IssuingOptions<Claims>;
-  readonly apiKeys?: ApiKeys;
+  readonly apiKeys?: ApiKeyOptions;
   /** The clock for expiry, rotation and caching; default the system clock. */
   readonly clock?: Clock;
 }

