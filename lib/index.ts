@@ -15,6 +15,7 @@ export {
   type ClassProvider,
   type FactoryProvider,
   type ValueProvider,
+  type ExistingProvider,
   type Constructor,
 } from './di/provider.js';
 export { createToken, type Token, type InjectionToken, type ClassToken, type TokenValue } from './di/token.js';

@@ -5,12 +5,20 @@
  * | --- | --- |
  * | AUTH_SECRET | a development secret (with a loud warning) |
  * | REFRESH_REUSE_GRACE_SECONDS | 0 |
+ * | API_KEY_RATE_LIMIT | 100 requests per window, per key |
+ * | API_KEY_RATE_WINDOW_MS | 60000 |
+ * | API_KEY_CACHE_SECONDS | 0 (every request reads the key store) |
+ * | TRUSTED_PROXY_HOPS | 0 (X-Forwarded-For ignored) |
  */
 export interface TenantsConfig {
   readonly secret: string;
   readonly issuer: 'tessera-tenants';
   readonly audience: 'tessera-tenants-api';
   readonly refreshReuseGraceSeconds: number;
+  readonly apiKeyRateLimit: number;
+  readonly apiKeyRateWindowMs: number;
+  readonly apiKeyCacheSeconds: number;
+  readonly trustedProxyHops: number;
 }
 
 /** Never use this outside development: it is public in this repository. */
@@ -40,5 +48,9 @@ export function readTenantsConfig(env: Record<string, string | undefined>, warn:
     issuer: 'tessera-tenants',
     audience: 'tessera-tenants-api',
     refreshReuseGraceSeconds: nonNegativeInteger('REFRESH_REUSE_GRACE_SECONDS', env.REFRESH_REUSE_GRACE_SECONDS, 0),
+    apiKeyRateLimit: nonNegativeInteger('API_KEY_RATE_LIMIT', env.API_KEY_RATE_LIMIT, 100),
+    apiKeyRateWindowMs: nonNegativeInteger('API_KEY_RATE_WINDOW_MS', env.API_KEY_RATE_WINDOW_MS, 60_000) || 60_000,
+    apiKeyCacheSeconds: nonNegativeInteger('API_KEY_CACHE_SECONDS', env.API_KEY_CACHE_SECONDS, 0),
+    trustedProxyHops: nonNegativeInteger('TRUSTED_PROXY_HOPS', env.TRUSTED_PROXY_HOPS, 0),
   };
 }

@@ -1,6 +1,7 @@
 import { createAccessLog, createApp } from '../../lib/index.js';
 import { runApp } from '../shared/run-app.js';
 import { readTenantsConfig } from './config.js';
+import { auth } from './claims.js';
 import { createTenantsModule } from './tenants-module.js';
 
-await runApp(await createApp(createTenantsModule(readTenantsConfig(process.env)), { onResponse: [createAccessLog()] }), 'tenants');
+await runApp(await createApp(createTenantsModule(readTenantsConfig(process.env)), { onResponse: [createAccessLog({ fields: (ctx) => ({ keyId: auth.getCurrentApiKey(ctx)?.id }) })] }), 'tenants');

@@ -1,10 +1,13 @@
 import { defineController, del, get, patch, post } from '../../lib/index.js';
-import { Roles } from '../../lib/auth/index.js';
+import { RequireScopes, Roles } from '../../lib/auth/index.js';
 import { CreatePost, Post, PostList, UpdatePost } from '../blog/post-schemas.js';
 import { TenancyGuard } from './tenancy-guard.js';
 import { TenantPosts } from './tenant-posts.js';
 
-/** A tenant's blog: members read and write their own tenant's posts; deleting needs `owner`. */
+/**
+ * A tenant's blog: members read and write their own tenant's posts; deleting needs `owner`.
+ * API keys need `posts:read` to read and `posts:write` to write (tokens are not held to scopes).
+ */
 export const tenantPostsController = defineController({
   name: 'TenantPostsController',
   prefix: '/tenants/:tenantId/posts',
@@ -12,10 +15,10 @@ export const tenantPostsController = defineController({
   guards: [TenancyGuard],
   metadata: [Roles('member', 'owner')],
   routes: (posts) => ({
-    list: get('/', { response: PostList }, (ctx) => posts.of(ctx.params.tenantId as string).list()),
-    get: get('/:id', { response: Post }, (ctx) => posts.of(ctx.params.tenantId as string).get(ctx.params.id)),
-    create: post('/', { body: CreatePost, response: Post, status: 201 }, (ctx) => posts.of(ctx.params.tenantId as string).create(ctx.body)),
-    update: patch('/:id', { body: UpdatePost, response: Post }, (ctx) => posts.of(ctx.params.tenantId as string).update(ctx.params.id, ctx.body)),
-    remove: del('/:id', { metadata: [Roles('owner')] }, (ctx) => posts.of(ctx.params.tenantId as string).remove(ctx.params.id)),
+    list: get('/', { response: PostList, metadata: [RequireScopes('posts:read')] }, (ctx) => posts.of(ctx.params.tenantId as string).list()),
+    get: get('/:id', { response: Post, metadata: [RequireScopes('posts:read')] }, (ctx) => posts.of(ctx.params.tenantId as string).get(ctx.params.id)),
+    create: post('/', { body: CreatePost, response: Post, status: 201, metadata: [RequireScopes('posts:write')] }, (ctx) => posts.of(ctx.params.tenantId as string).create(ctx.body)),
+    update: patch('/:id', { body: UpdatePost, response: Post, metadata: [RequireScopes('posts:write')] }, (ctx) => posts.of(ctx.params.tenantId as string).update(ctx.params.id, ctx.body)),
+    remove: del('/:id', { metadata: [Roles('owner'), RequireScopes('posts:write')] }, (ctx) => posts.of(ctx.params.tenantId as string).remove(ctx.params.id)),
   }),
 });

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { ClassProvider } from '../di/provider.js';
+import type { ClassProvider, ExistingProvider } from '../di/provider.js';
 import type { ModuleInput } from '../di/module.js';
 import type { ClassToken } from '../di/token.js';
 import type { HmacAlgorithm } from './jwt/index.js';
@@ -10,13 +10,14 @@ import type { TrustedProxyMatcher } from './network/index.js';
 
 /**
  * A store given as an injectable class: a class with no constructor parameters, a decorated
- * `@Injectable()` class, or `defineProvider(Class, [deps])`. Its dependencies are resolved inside
- * the auth module, which sees the modules listed in the matching `imports`.
+ * `@Injectable()` class, or `defineProvider(Class, [deps])`; or `{ useExisting: token }` to share
+ * an instance another module exports. Dependencies are resolved inside the auth module, which
+ * sees the modules listed in the matching `imports`.
  *
  * @example
  * const store: StoreClass<RefreshTokenStore> = defineProvider(PgRefreshTokenStore, [DB]);
  */
-export type StoreClass<T> = ClassToken<T> | ClassProvider<T>;
+export type StoreClass<T> = ClassToken<T> | ClassProvider<T> | Omit<ExistingProvider<T>, 'provide'>;
 
 /**
  * Options of token issuing; omit them for a verify-only auth module.

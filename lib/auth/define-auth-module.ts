@@ -41,9 +41,9 @@ function apiKeyFailure(): UnauthorizedException {
 }
 
 function toProvider<T>(token: Token<T>, store: StoreClass<T>): ProviderInput {
-  return typeof store === 'function'
-    ? { provide: token, useClass: store as never }
-    : { provide: token, useClass: store.useClass, inject: store.inject ?? [] };
+  if (typeof store === 'function') return { provide: token, useClass: store as never };
+  if ('useExisting' in store) return { provide: token, useExisting: store.useExisting };
+  return { provide: token, useClass: store.useClass, inject: store.inject ?? [] };
 }
 
 /** The role claim, if the claims carry one. */

@@ -158,3 +158,13 @@ describe('cycles and lifecycle', () => {
     expect(events).toEqual(['db:init', 'repo:init', 'repo:destroy', 'db:destroy', 'db:shutdown']);
   });
 });
+
+describe('useExisting', () => {
+  it('aliases a token to the same instance, across modules', async () => {
+    const ALIAS = createToken<Store>('ALIAS');
+    const StoreModule = defineModule({ name: 'StoreModule', providers: [Store], exports: [Store] });
+    const Root = defineModule({ name: 'Root', imports: [StoreModule], providers: [{ provide: ALIAS, useExisting: Store }] });
+    const app = await createApp(Root);
+    expect(app.get(ALIAS)).toBe(app.get(Store));
+  });
+});

@@ -134,6 +134,17 @@ export class Container {
       record.instance = definition.useValue;
       return record.instance;
     }
+    if (definition.kind === 'existing') {
+      record.state = 'building';
+      try {
+        record.instance = await this.build(this.find(record.module, definition.useExisting, name), [...chain, name]);
+      } catch (error) {
+        record.state = 'new';
+        throw error;
+      }
+      record.state = 'built';
+      return record.instance;
+    }
     record.state = 'building';
     const here = [...chain, name];
     try {

@@ -50,6 +50,17 @@ export interface ValueProvider<T> {
 }
 
 /**
+ * A provider that is another token under a second name: both resolve to the same instance.
+ *
+ * @example
+ * const p: ExistingProvider<ApiKeyStore> = { provide: API_KEY_STORE, useExisting: TenantApiKeys };
+ */
+export interface ExistingProvider<T> {
+  readonly provide: InjectionToken<T>;
+  readonly useExisting: InjectionToken<T>;
+}
+
+/**
  * Anything a module's `providers` list accepts: a class with no constructor parameters (or a
  * decorated class), or one of the provider objects.
  *
@@ -60,7 +71,8 @@ export type ProviderInput =
   | ClassToken<unknown>
   | ClassProvider<unknown>
   | FactoryProvider<unknown>
-  | ValueProvider<unknown>;
+  | ValueProvider<unknown>
+  | ExistingProvider<unknown>;
 
 /** The normalized form of a class provider. */
 export interface ClassProviderDefinition {
@@ -74,7 +86,8 @@ export interface ClassProviderDefinition {
 export type ProviderDefinition =
   | ClassProviderDefinition
   | { readonly kind: 'factory'; readonly provide: InjectionToken<unknown>; readonly useFactory: (...deps: never[]) => unknown; readonly inject: readonly InjectionToken<unknown>[] }
-  | { readonly kind: 'value'; readonly provide: InjectionToken<unknown>; readonly useValue: unknown };
+  | { readonly kind: 'value'; readonly provide: InjectionToken<unknown>; readonly useValue: unknown }
+  | { readonly kind: 'existing'; readonly provide: InjectionToken<unknown>; readonly useExisting: InjectionToken<unknown> };
 
 /**
  * A class provider whose dependency list is checked against the constructor's parameters.
@@ -121,6 +134,7 @@ export function normalizeProvider(input: ProviderInput): ProviderDefinition {
     }
     return Object.freeze({ kind: 'class', provide: input, useClass: input as unknown as Constructor<unknown>, inject: [] });
   }
+  if ('useExisting' in input) return Object.freeze({ kind: 'existing', provide: input.provide, useExisting: input.useExisting });
   if ('useValue' in input) return Object.freeze({ kind: 'value', provide: input.provide, useValue: input.useValue });
   if ('useFactory' in input) {
     return Object.freeze({ kind: 'factory', provide: input.provide, useFactory: input.useFactory, inject: input.inject ?? [] });

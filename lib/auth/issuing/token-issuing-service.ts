@@ -118,9 +118,10 @@ export class TokenIssuingService<Claims> {
       case 'expired':
         throw invalidCredentials();
       case 'rotated':
+        if (isWithinReuseGrace(record.rotatedAt, now, this.settings.refreshReuseGraceSeconds)) return this.#rotate(tokenHash, record, now);
         if (!isWithinReuseGrace(record.rotatedAt, now, this.settings.refreshReuseGraceSeconds)) {
           // A rotated token came back: whoever holds it is not (only) the legitimate client.
-          void record;
+          await this.#revokeAfterReuse(record);
         }
         throw invalidCredentials();
       case 'active':

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { BadRequestException, defineController, del, ForbiddenException, get, NotFoundException, post, type Guard, type RequestContext } from '../../lib/index.js';
+import { InvalidCidrError, parseAllowedCidrs, Roles } from '../../lib/auth/index.js';
+import { auth } from './claims.js';
+import { TenancyGuard } from './tenancy-guard.js';
+import { TenantApiKeys } from './tenant-api-keys.js';
+
+/** Keys never manage keys: creating, listing and revoking need a signed-in person. */
+class TokenOnlyGuard implements Guard {
+  canActivate(ctx: RequestContext): boolean {
+    if (auth.getCurrentApiKey(ctx) !== undefined) throw new ForbiddenException('API keys cannot manage API keys');
+    return true;
+  }
+}
+
+const CreateApiKey = z.object({
+  name: z.string().min(1).max(100),
+  scopes: z.array(z.enum(['posts:read', 'posts:write'])).max(10),
+  expiresAt: z.iso.datetime({ offset: true }).optional(),
+  allowedCidrs: z.array(z.string().max(64)).max(32).optional(),
+});
+
+/** API keys of a tenant; only its owners, signed in with a token, may manage them. */
+export const apiKeysController = defineController({
+  name: 'ApiKeysController',
+  prefix: '/tenants/:tenantId/api-keys',
+  inject: [TenantApiKeys],
+  guards: [TokenOnlyGuard, TenancyGuard],
+  metadata: [Roles('owner')],
+  routes: (keys) => ({
+    create: post('/', { body: CreateApiKey, status: 201 }, (ctx) => {
+      let allowedCidrs: string[];
+      try {
+        allowedCidrs = parseAllowedCidrs(ctx.body.allowedCidrs);
+      } catch (error) {
+        // The message names the network probably meant (10.1.2.3/24 -> 10.1.2.0/24); it is safe to show.
+        if (error instanceof InvalidCidrError) throw new BadRequestException(error.message);
+        throw error;
+      }
+      const expiresAt = ctx.body.expiresAt === undefined ? null : new Date(ctx.body.expiresAt);
+      return keys.create({ tenantId: ctx.params.tenantId as string, name: ctx.body.name, scopes: ctx.body.scopes, expiresAt, allowedCidrs });
+    }),
+    list: get('/', (ctx) => keys.listForTenant(ctx.params.tenantId as string)),
+    revoke: del('/:id', (ctx) => {
+      if (!keys.revokeForTenant(ctx.params.tenantId as string, ctx.params.id)) throw new NotFoundException('No such API key');
+    }),
+  }),
+});

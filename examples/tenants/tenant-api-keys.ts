@@ -1,0 +1,71 @@
+import type { Clock } from '../../lib/index.js';
+import { generateApiKey, InMemoryApiKeyStore, type ApiKeyRecord } from '../../lib/auth/index.js';
+import type { Claims } from './claims.js';
+
+/** What the API shows about a key: never the key, the secret or its hash. */
+export interface ApiKeySummary {
+  readonly id: string;
+  readonly name: string;
+  readonly scopes: readonly string[];
+  readonly createdAt: string;
+  readonly expiresAt: string | null;
+  readonly revokedAt: string | null;
+  readonly allowedCidrs: readonly string[] | null;
+  readonly lastUsedAt: string | null;
+}
+
+/**
+ * The tenants app's key store: the reference in-memory store plus a name and creation time per
+ * key. A key's claims carry its tenant, so the tenancy guard treats keys and tokens alike.
+ */
+export class TenantApiKeys extends InMemoryApiKeyStore {
+  private readonly details = new Map<string, { name: string; tenantId: string; createdAt: Date }>();
+  private clock: Clock = { now: () => Date.now() };
+
+  /** Uses the app's clock for creation and revocation times. */
+  useClock(clock: Clock): this {
+    this.clock = clock;
+    return this;
+  }
+
+  create(input: { tenantId: string; name: string; scopes: readonly string[]; expiresAt: Date | null; allowedCidrs: readonly string[] | null }): { id: string; key: string } {
+    const generated = generateApiKey();
+    const claims: Claims = { sub: `api-key:${generated.id}`, roles: ['member'], tenantId: input.tenantId };
+    const record: ApiKeyRecord = {
+      id: generated.id,
+      secretHash: generated.secretHash,
+      claims,
+      scopes: [...input.scopes],
+      expiresAt: input.expiresAt,
+      revokedAt: null,
+      allowedCidrs: input.allowedCidrs && input.allowedCidrs.length > 0 ? [...input.allowedCidrs] : null,
+    };
+    this.add(record);
+    this.details.set(record.id, { name: input.name, tenantId: input.tenantId, createdAt: new Date(this.clock.now()) });
+    return { id: generated.id, key: generated.key };
+  }
+
+  listForTenant(tenantId: string): ApiKeySummary[] {
+    return this.list()
+      .filter((record) => this.details.get(record.id)?.tenantId === tenantId)
+      .map((record) => {
+        const details = this.details.get(record.id);
+        return {
+          id: record.id,
+          name: details?.name ?? '',
+          scopes: record.scopes ?? [],
+          createdAt: (details?.createdAt ?? new Date(0)).toISOString(),
+          expiresAt: record.expiresAt?.toISOString() ?? null,
+          revokedAt: record.revokedAt?.toISOString() ?? null,
+          allowedCidrs: record.allowedCidrs ?? null,
+          lastUsedAt: this.lastUsedAt(record.id)?.toISOString() ?? null,
+        };
+      });
+  }
+
+  /** Revokes a key of this tenant; false when the tenant has no such key. The record stays for audit. */
+  revokeForTenant(tenantId: string, id: string): boolean {
+    if (this.details.get(id)?.tenantId !== tenantId) return false;
+    return this.revoke(id, new Date(this.clock.now())) || true;
+  }
+}
