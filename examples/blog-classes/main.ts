@@ -1,5 +1,8 @@
 import { createAccessLog, createApp } from '../../lib/index.js';
 import { runApp } from '../shared/run-app.js';
+import { serveBlogOpenApi } from '../blog/openapi.js';
 import { createClassBlogModule } from './blog-module.js';
 
-await runApp(await createApp(createClassBlogModule(), { onResponse: [createAccessLog()] }), 'blog-classes');
+const app = await createApp(createClassBlogModule(), { onResponse: [createAccessLog()] });
+serveBlogOpenApi(app);
+await runApp(app, 'blog-classes');

@@ -1,6 +1,7 @@
 import { defineController, defineModule, defineProvider, del, get, patch, post, systemClock, type Clock } from '../../lib/index.js';
 import { CreatePost, Post, PostList, UpdatePost } from './post-schemas.js';
 import { CLOCK, PostsStore } from './posts-store.js';
+import { POST_DELETED, POST_NOT_FOUND } from './openapi.js';
 
 /** The blog's CRUD routes under `/posts`. */
 export const postsController = defineController({
@@ -9,10 +10,10 @@ export const postsController = defineController({
   inject: [PostsStore],
   routes: (store) => ({
     list: get('/', { response: PostList }, () => store.list()),
-    get: get('/:id', { response: Post }, (ctx) => store.get(ctx.params.id)),
+    get: get('/:id', { response: Post, metadata: [POST_NOT_FOUND] }, (ctx) => store.get(ctx.params.id)),
     create: post('/', { body: CreatePost, response: Post, status: 201 }, (ctx) => store.create(ctx.body)),
-    update: patch('/:id', { body: UpdatePost, response: Post }, (ctx) => store.update(ctx.params.id, ctx.body)),
-    remove: del('/:id', (ctx) => store.remove(ctx.params.id)),
+    update: patch('/:id', { body: UpdatePost, response: Post, metadata: [POST_NOT_FOUND] }, (ctx) => store.update(ctx.params.id, ctx.body)),
+    remove: del('/:id', { metadata: [POST_DELETED, POST_NOT_FOUND] }, (ctx) => store.remove(ctx.params.id)),
   }),
 });
 

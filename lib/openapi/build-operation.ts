@@ -46,7 +46,7 @@ export function buildOperation(op: PlannedOperation, schemas: OperationSchemas, 
     };
   }
   operation.responses = buildResponses(op, schemas, components);
-  if (op.security !== undefined) operation.security = op.security.map((requirement) => ({ ...requirement }));
+  if (op.security !== undefined) operation.security = op.security;
   return operation as OpenApiOperation;
 }
 
@@ -57,10 +57,9 @@ export function buildOperation(op: PlannedOperation, schemas: OperationSchemas, 
  * "these keys and values are the query string".
  */
 function queryParameters(query: ConvertedSchema, components: SchemaComponents, hint: string): OpenApiParameter[] {
-  const object = query.selfReferencing ? undefined : components.dereferenceRoot(query);
-  const properties = object?.properties;
+  const object = components.dereferenceRoot(query);
+  const properties = object.properties;
   const splittable =
-    object !== undefined &&
     object.type === 'object' &&
     typeof properties === 'object' && properties !== null &&
     object.anyOf === undefined && object.oneOf === undefined && object.allOf === undefined;

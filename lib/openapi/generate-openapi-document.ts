@@ -1,12 +1,13 @@
 import type { Schema } from '../routing/route.js';
 import { buildOperation, type OperationSchemas } from './build-operation.js';
 import type { JsonSchema, OpenApiDocument, OpenApiPathItem } from './openapi-document.js';
+import { OpenApiGenerationError } from './openapi-generation-error.js';
 import { resolveOptions, type OpenApiDocumentOptions, type RouteSource } from './openapi-options.js';
 import { planOperations } from './operation-plan.js';
 import { createProblemReporter, type ProblemReporter } from './problem-reporter.js';
 import { problemSchema } from './problem-schema.js';
 import { createSchemaComponents } from './schema-components.js';
-import { convertSchema, type ConvertedSchema, type SchemaSide } from './schema-conversion.js';
+import { convertSchema, convertSchemas, tracksUnrepresentable, type ConvertedSchema, type SchemaScope, type SchemaSide } from './schema-conversion.js';
 
 /**
  * Builds the OpenAPI 3.1 document of an app from its public route table. A pure function: it
@@ -25,21 +26,34 @@ import { convertSchema, type ConvertedSchema, type SchemaSide } from './schema-c
 export function generateOpenApiDocument(source: RouteSource, options: OpenApiDocumentOptions): OpenApiDocument {
   const settings = resolveOptions(options);
   const planned = planOperations(source.routes, settings);
+  if (settings.onUnrepresentable !== 'open' && !tracksUnrepresentable()) {
+    throw new OpenApiGenerationError(
+      `onUnrepresentable '${settings.onUnrepresentable}' needs a zod release whose toJSONSchema accepts a function for \`unrepresentable\` (zod 4.6 does); upgrade zod or use 'open'.`,
+    );
+  }
   const report = createProblemReporter(settings);
   const problem = problemSchema();
   const components = createSchemaComponents({ Problem: JSON.stringify(problem) }, report);
 
-  // First pass: convert everything, so that each named schema's input and output sides are
-  // both known before any name is settled.
-  const reported = new Set<ConvertedSchema>();
+  // Convert every schema in one go per side (uncached ones in a single zod run), then walk the
+  // operations registering named schemas, so that each one's input and output sides are both
+  // known before any name is settled.
+  const inputs: Schema[] = [];
+  const outputs: Schema[] = [];
+  for (const op of planned) {
+    if (op.route.body) inputs.push(op.route.body);
+    if (op.route.query) inputs.push(op.route.query);
+    if (op.route.response) outputs.push(op.route.response);
+    for (const response of op.responses.values()) if (response.schema) outputs.push(response.schema);
+  }
+  convertSchemas(inputs, 'input');
+  convertSchemas(outputs, 'output');
+
+  const reportOnce = createOncePerDocument(report);
   const convert = (schema: Schema | undefined, side: SchemaSide, where: string): ConvertedSchema | undefined => {
     if (schema === undefined) return undefined;
     const converted = convertSchema(schema, side);
-    if (!reported.has(converted)) {
-      // Once per schema per document, naming the first route that uses it.
-      reported.add(converted);
-      reportProblems(converted, where, report);
-    }
+    reportOnce(converted, where);
     components.collect(converted, side, where);
     return converted;
   };
@@ -81,6 +95,24 @@ export function generateOpenApiDocument(source: RouteSource, options: OpenApiDoc
   return document;
 }
 
-function reportProblems(converted: ConvertedSchema, where: string, report: ProblemReporter): void {
-  for (const problem of converted.problems) report(where, problem);
+/**
+ * Reports a conversion's problems once per document, naming the first route that uses it; a
+ * problem inside a shared named schema is reported once, not once per route using it.
+ */
+function createOncePerDocument(report: ProblemReporter): (converted: ConvertedSchema, where: string) => void {
+  const roots = new Set<ConvertedSchema>();
+  const defs = new Map<SchemaScope, Set<string>>();
+  return (converted, where) => {
+    if (!roots.has(converted)) {
+      roots.add(converted);
+      for (const problem of converted.problems) report(where, problem);
+    }
+    let done = defs.get(converted.scope);
+    if (!done) defs.set(converted.scope, (done = new Set()));
+    for (const name of converted.reaches) {
+      if (done.has(name)) continue;
+      done.add(name);
+      for (const problem of converted.scope.defProblems[name] ?? []) report(where, `in schema ${name}: ${problem}`);
+    }
+  };
 }

@@ -1,5 +1,5 @@
 import type { JsonSchema } from './openapi-document.js';
-import { isAnonymousDef, type ConvertedSchema, type SchemaSide } from './schema-conversion.js';
+import { decodePointer, isAnonymousDef, type ConvertedSchema, type SchemaScope, type SchemaSide } from './schema-conversion.js';
 
 /**
  * Places converted schemas in one document: decides the `components.schemas` name of every
@@ -33,7 +33,7 @@ interface Variant {
   readonly id: string;
   readonly text: string;
   readonly json: JsonSchema;
-  readonly converted: ConvertedSchema;
+  readonly scope: SchemaScope;
   readonly sides: Set<SchemaSide>;
   readonly where: string;
   name?: string;
@@ -71,7 +71,7 @@ export function createSchemaComponents(
   const taken = new Map<string, string>(Object.entries(reserved));
   const emitted = new Set<string>();
   const variants = new Map<string, Variant[]>();
-  const anonymous = new WeakMap<ConvertedSchema, Map<string, string>>();
+  const anonymous = new WeakMap<SchemaScope, Map<string, string>>();
 
   /** The name itself if free or holding the same JSON, else the first free `name_<n>`. */
   const claim = (preferred: string, text: string): string => {
@@ -86,12 +86,12 @@ export function createSchemaComponents(
     }
   };
 
-  const register = (converted: ConvertedSchema, id: string, side: SchemaSide, where: string): Variant => {
-    const text = converted.defTexts[id] as string;
+  const register = (scope: SchemaScope, id: string, side: SchemaSide, where: string): Variant => {
+    const text = scope.defTexts[id] as string;
     let list = variants.get(id);
     if (!list) variants.set(id, (list = []));
     let variant = list.find((v) => v.text === text);
-    if (!variant) list.push((variant = { id, text, json: converted.defs[id] as JsonSchema, converted, sides: new Set(), where }));
+    if (!variant) list.push((variant = { id, text, json: scope.defs[id] as JsonSchema, scope, sides: new Set(), where }));
     variant.sides.add(side);
     return variant;
   };
@@ -116,52 +116,51 @@ export function createSchemaComponents(
     }
   };
 
-  const emit = (name: string, converted: ConvertedSchema, json: JsonSchema, hint: string): void => {
+  const emit = (name: string, scope: SchemaScope, json: JsonSchema, hint: string): void => {
     if (emitted.has(name)) return;
     emitted.add(name); // before rewriting: a recursive schema refers to itself
-    schemas[name] = rewrite(converted, json, hint, false) as JsonSchema;
+    schemas[name] = rewrite(scope, json, hint, false) as JsonSchema;
   };
 
-  const anonymousName = (converted: ConvertedSchema, local: string, hint: string): string => {
-    let names = anonymous.get(converted);
-    if (!names) anonymous.set(converted, (names = new Map()));
+  /** A cycle-breaking def without an id, named after the use that placed it first. */
+  const anonymousName = (scope: SchemaScope, local: string, base: string): string => {
+    let names = anonymous.get(scope);
+    if (!names) anonymous.set(scope, (names = new Map()));
     let name = names.get(local);
     if (name === undefined) {
-      const base = componentName(local === '#' ? hint : `${hint}_${local.replace(/^__schema/, '')}`);
-      const json = local === '#' ? converted.root : (converted.defs[local] as JsonSchema);
-      names.set(local, (name = claim(base, JSON.stringify(json))));
-      emit(name, converted, json, hint);
+      const json = scope.defs[local] as JsonSchema;
+      names.set(local, (name = claim(componentName(base), scope.defTexts[local] ?? JSON.stringify(json))));
+      emit(name, scope, json, base);
     }
     return name;
   };
 
-  const rewriteRef = (converted: ConvertedSchema, ref: string, hint: string): string => {
-    if (ref === '#') return COMPONENTS + anonymousName(converted, '#', hint);
+  const rewriteRef = (scope: SchemaScope, ref: string, hint: string): string => {
     if (!ref.startsWith(LOCAL_DEFS)) return ref;
-    const local = ref.slice(LOCAL_DEFS.length).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (converted.defs[local] === undefined) return ref;
-    if (isAnonymousDef(local)) return COMPONENTS + anonymousName(converted, local, hint);
-    let variant = variants.get(local)?.find((v) => v.text === converted.defTexts[local]);
+    const local = decodePointer(ref.slice(LOCAL_DEFS.length));
+    if (scope.defs[local] === undefined) return ref;
+    if (isAnonymousDef(local)) return COMPONENTS + anonymousName(scope, local, `${hint}_${local.replace(/^__schema/, '')}`);
+    let variant = variants.get(local)?.find((v) => v.text === scope.defTexts[local]);
     if (!variant) {
       // Placed without being collected first: still correct, just named without the input/output split.
-      variant = register(converted, local, 'output', hint);
+      variant = register(scope, local, 'output', hint);
       nameVariants(local, variants.get(local) as Variant[]);
     }
     const name = variant.name as string;
-    emit(name, variant.converted, variant.json, hint);
+    emit(name, variant.scope, variant.json, hint);
     return COMPONENTS + name;
   };
 
-  const rewrite = (converted: ConvertedSchema, value: unknown, hint: string, nameMap: boolean): unknown => {
-    if (Array.isArray(value)) return value.map((item) => rewrite(converted, item, hint, false));
+  const rewrite = (scope: SchemaScope, value: unknown, hint: string, nameMap: boolean): unknown => {
+    if (Array.isArray(value)) return value.map((item) => rewrite(scope, item, hint, false));
     if (value === null || typeof value !== 'object') return value;
     const out: Record<string, unknown> = {};
     for (const [key, child] of Object.entries(value)) {
       let next: unknown;
-      if (nameMap) next = rewrite(converted, child, hint, false);
-      else if (key === '$ref' && typeof child === 'string') next = rewriteRef(converted, child, hint);
+      if (nameMap) next = rewrite(scope, child, hint, false);
+      else if (key === '$ref' && typeof child === 'string') next = rewriteRef(scope, child, hint);
       else if (LITERALS.has(key)) next = copy(child);
-      else next = rewrite(converted, child, hint, NAME_MAPS.has(key));
+      else next = rewrite(scope, child, hint, NAME_MAPS.has(key));
       setOwn(out, key, next);
     }
     return out;
@@ -170,26 +169,35 @@ export function createSchemaComponents(
   return {
     schemas,
     collect(converted, side, where) {
-      for (const id of Object.keys(converted.defs)) if (!isAnonymousDef(id)) register(converted, id, side, where);
+      for (const id of converted.reaches) if (!isAnonymousDef(id)) register(converted.scope, id, side, where);
     },
     assignNames() {
       for (const [id, list] of variants) nameVariants(id, list);
     },
     place(converted, hint) {
-      if (converted.selfReferencing) return { $ref: COMPONENTS + anonymousName(converted, '#', hint) };
-      return rewrite(converted, converted.root, hint, false) as JsonSchema;
+      // A recursive schema without an id is a bare reference to a cycle-breaking def: that
+      // component takes the use's own name (`PostsController_tree_response`).
+      const local = bareLocalRef(converted.root);
+      if (local !== undefined && isAnonymousDef(local) && converted.scope.defs[local] !== undefined) {
+        return { $ref: COMPONENTS + anonymousName(converted.scope, local, hint) };
+      }
+      return rewrite(converted.scope, converted.root, hint, false) as JsonSchema;
     },
     placePart(converted, part, hint) {
-      return rewrite(converted, part, hint, false) as JsonSchema;
+      return rewrite(converted.scope, part, hint, false) as JsonSchema;
     },
     dereferenceRoot(converted) {
-      const ref = converted.root.$ref;
-      if (typeof ref === 'string' && ref.startsWith(LOCAL_DEFS) && Object.keys(converted.root).length === 1) {
-        return converted.defs[ref.slice(LOCAL_DEFS.length)] ?? converted.root;
-      }
-      return converted.root;
+      const local = bareLocalRef(converted.root);
+      return (local === undefined ? undefined : converted.scope.defs[local]) ?? converted.root;
     },
   };
+}
+
+/** The local def a schema consisting of nothing but `$ref: '#/$defs/<name>'` points at. */
+function bareLocalRef(json: JsonSchema): string | undefined {
+  const ref = json.$ref;
+  if (typeof ref !== 'string' || !ref.startsWith(LOCAL_DEFS) || Object.keys(json).length !== 1) return undefined;
+  return decodePointer(ref.slice(LOCAL_DEFS.length));
 }
 
 function copy(value: unknown): unknown {

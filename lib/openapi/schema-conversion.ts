@@ -1,4 +1,4 @@
-import { toJSONSchema } from 'zod';
+import { toJSONSchema, z } from 'zod';
 import type { Schema } from '../routing/route.js';
 import type { JsonSchema } from './openapi-document.js';
 
@@ -6,31 +6,68 @@ import type { JsonSchema } from './openapi-document.js';
 export type SchemaSide = 'input' | 'output';
 
 /**
+ * The shared part of one zod conversion run: the schemas zod extracted into `$defs` (those with
+ * `.meta({ id })`, and anonymous ones that break a cycle), with what each needs to be placed.
+ */
+export interface SchemaScope {
+  readonly defs: Readonly<Record<string, JsonSchema>>;
+  /** `JSON.stringify` of each def, to tell same-named schemas from different runs apart cheaply. */
+  readonly defTexts: Readonly<Record<string, string>>;
+  /** Unrepresentable parts inside each def. */
+  readonly defProblems: Readonly<Record<string, readonly string[]>>;
+  /** The defs each def refers to directly. */
+  readonly defRefs: Readonly<Record<string, readonly string[]>>;
+}
+
+/**
  * One schema converted to JSON Schema, before it is placed in a document. References are still
- * zod's local ones (`#/$defs/<name>`, or `#` for a root that refers to itself); the document
- * assembly rewrites them to `#/components/schemas/<name>`.
+ * zod's local ones (`#/$defs/<name>`, into `scope`); the document assembly rewrites them.
  */
 export interface ConvertedSchema {
   readonly root: JsonSchema;
-  readonly defs: Readonly<Record<string, JsonSchema>>;
-  /** `JSON.stringify` of each def, to tell same-named schemas apart cheaply. */
-  readonly defTexts: Readonly<Record<string, string>>;
-  /** The root contains `$ref: '#'` and so must become a named component itself. */
-  readonly selfReferencing: boolean;
-  /** Parts JSON Schema cannot express, documented as open schemas (`{}`). */
+  readonly scope: SchemaScope;
+  /** Unrepresentable parts of the root itself (documented as `{}`), as `path: reason`. */
   readonly problems: readonly string[];
+  /** Every def the root reaches, directly or through other defs. */
+  readonly reaches: readonly string[];
 }
 
 /**
  * Conversions are cached per schema object and side for the life of the schema (a WeakMap, so
  * nothing leaks): a schema shared by many routes, or many generations, is converted once. The
  * entries are mode-independent (problems are recorded, not acted on), so every
- * `onUnrepresentable` mode can share them; callers must not mutate what they get back.
+ * `onUnrepresentable` mode shares them; callers must not mutate what they get back.
  */
-const cache = new WeakMap<Schema, { input?: ConvertedSchema; output?: ConvertedSchema }>();
+const cache = { input: new WeakMap<Schema, ConvertedSchema>(), output: new WeakMap<Schema, ConvertedSchema>() };
 
 /** zod's local ids for schemas extracted only to break a cycle; every other def has a user id. */
 const ANONYMOUS_DEF = /^__schema\d+$/;
+const LOCAL_DEFS = '#/$defs/';
+/** Set by `override` on the JSON of an unrepresentable part, found and removed afterwards. */
+const MARK = '~tessera:unrepresentable';
+
+let tracking: boolean | undefined;
+
+/**
+ * Whether the installed zod reports unrepresentable parts to a function (`unrepresentable:
+ * (ctx) => ...`, added during zod 4; 4.6 has it). Older 4.x releases treat the function like
+ * `'any'` and report nothing, which `open` mode can live with but `warn` and `throw` cannot.
+ *
+ * @example
+ * if (!tracksUnrepresentable()) console.warn('upgrade zod to report unrepresentable schemas');
+ */
+export function tracksUnrepresentable(): boolean {
+  if (tracking === undefined) {
+    let called = false;
+    try {
+      toJSONSchema(z.bigint(), { unrepresentable: () => ((called = true), 'any') });
+    } catch {
+      called = false;
+    }
+    tracking = called;
+  }
+  return tracking;
+}
 
 /**
  * Whether a def name came from zod (a cycle without an id) rather than from `.meta({ id })`.
@@ -43,58 +80,161 @@ export function isAnonymousDef(name: string): boolean {
 }
 
 /**
- * Converts a zod schema to JSON Schema 2020-12 with the framework's rules: `z.date()` is a
+ * Converts zod schemas to JSON Schema 2020-12 with the framework's rules: `z.date()` is a
  * date-time string, other unrepresentable parts become `{}` and are recorded, `$schema` is
  * dropped, schemas with `.meta({ id })` come back as defs, and a schema that cannot be converted
  * at all becomes an open schema whose description says why.
  *
+ * Uncached schemas are converted in one zod run, as the properties of a synthetic object: zod's
+ * converter has a large fixed cost per call and per visit, so one run over everything (where
+ * shared sub-schemas are visited once) is several times faster than a run per schema. If that
+ * run fails (two different schemas with one id, say), each schema is converted on its own, so a
+ * failure stays with the schema that caused it.
+ *
  * @example
- * convertSchema(z.object({ at: z.date() }), 'output').root;
- * // { type: 'object', properties: { at: { type: 'string', format: 'date-time' } }, ... }
+ * const [converted] = convertSchemas([z.object({ at: z.date() })], 'output');
+ * converted.root; // { type: 'object', properties: { at: { type: 'string', format: 'date-time' } }, ... }
  */
-export function convertSchema(schema: Schema, side: SchemaSide): ConvertedSchema {
-  let entry = cache.get(schema);
-  if (!entry) cache.set(schema, (entry = {}));
-  return (entry[side] ??= convertUncached(schema, side));
+export function convertSchemas(schemas: readonly Schema[], side: SchemaSide): ConvertedSchema[] {
+  const known = cache[side];
+  const pending = [...new Set(schemas.filter((schema) => !known.has(schema)))];
+  if (pending.length > 0) {
+    let converted: ConvertedSchema[];
+    try {
+      converted = convertTogether(pending, side);
+    } catch {
+      converted = pending.map((schema) => convertAlone(schema, side));
+    }
+    pending.forEach((schema, index) => known.set(schema, converted[index] as ConvertedSchema));
+  }
+  return schemas.map((schema) => known.get(schema) as ConvertedSchema);
 }
 
-function convertUncached(schema: Schema, side: SchemaSide): ConvertedSchema {
-  const problems: string[] = [];
-  let result: JsonSchema;
+/**
+ * The conversion of one schema: from the cache when `convertSchemas` has already seen it.
+ *
+ * @example
+ * convertSchema(Post, 'output').root;
+ */
+export function convertSchema(schema: Schema, side: SchemaSide): ConvertedSchema {
+  return cache[side].get(schema) ?? (convertSchemas([schema], side)[0] as ConvertedSchema);
+}
+
+function convertAlone(schema: Schema, side: SchemaSide): ConvertedSchema {
   try {
-    result = toJSONSchema(schema, {
-      target: 'draft-2020-12',
-      io: side,
-      // The function form records every unrepresentable site and documents it as `{}`, so one
-      // conversion serves all modes. A date is not a problem: `override` gives it its JSON form.
-      unrepresentable: ({ zodSchema, path, message }) => {
-        if (zodSchema._zod.def.type !== 'date') problems.push(`${formatPath(path)}: ${message}`);
-        return 'any';
-      },
-      override: ({ zodSchema, jsonSchema }) => {
-        if (zodSchema._zod.def.type === 'date') {
-          jsonSchema.type = 'string';
-          jsonSchema.format = 'date-time';
-        }
-      },
-    }) as JsonSchema;
+    return convertTogether([schema], side)[0] as ConvertedSchema;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return {
       root: { description: `Open schema: this schema could not be converted to JSON Schema (${reason}).` },
-      defs: {},
-      defTexts: {},
-      selfReferencing: false,
+      scope: { defs: {}, defTexts: {}, defProblems: {}, defRefs: {} },
       problems: [`(whole schema): could not be converted to JSON Schema: ${reason}`],
+      reaches: [],
     };
   }
-  const { $schema: _dropped, $defs, ...root } = result;
-  const defs = ($defs ?? {}) as Record<string, JsonSchema>;
-  const defTexts: Record<string, string> = {};
-  for (const name of Object.keys(defs)) defTexts[name] = JSON.stringify(defs[name]);
-  return { root, defs, defTexts, selfReferencing: JSON.stringify(root).includes('"$ref":"#"'), problems };
 }
 
-function formatPath(path: readonly (string | number)[]): string {
-  return path.length === 0 ? '(root)' : path.join('.');
+function convertTogether(schemas: readonly Schema[], side: SchemaSide): ConvertedSchema[] {
+  const shape: Record<string, Schema> = {};
+  schemas.forEach((schema, index) => (shape[`s${index}`] = schema));
+  const unrepresentable = new Map<unknown, string>();
+  const result = toJSONSchema(z.object(shape), {
+    target: 'draft-2020-12',
+    io: side,
+    // The function form records every unrepresentable site and documents it as `{}`. A date is
+    // not a problem: `override` gives it its JSON form.
+    unrepresentable: ({ zodSchema, message }) => {
+      if (zodSchema._zod.def.type !== 'date') {
+        const earlier = unrepresentable.get(zodSchema);
+        unrepresentable.set(zodSchema, earlier === undefined ? message : `${earlier}; ${message}`);
+      }
+      return 'any';
+    },
+    // Runs on each part's final JSON, which every parent holds or copies: marking it there is
+    // how a problem is traced to exactly the schemas (and paths) that contain it.
+    override: ({ zodSchema, jsonSchema }) => {
+      if (zodSchema._zod.def.type === 'date') {
+        jsonSchema.type = 'string';
+        jsonSchema.format = 'date-time';
+      }
+      const problem = unrepresentable.get(zodSchema);
+      if (problem !== undefined) (jsonSchema as Record<string, unknown>)[MARK] = problem;
+    },
+  }) as JsonSchema;
+
+  const rawDefs = (result.$defs ?? {}) as Record<string, JsonSchema>;
+  const defs: Record<string, JsonSchema> = {};
+  const defTexts: Record<string, string> = {};
+  const defProblems: Record<string, string[]> = {};
+  const defRefs: Record<string, string[]> = {};
+  for (const [name, def] of Object.entries(rawDefs)) {
+    const found = inspect(def);
+    defs[name] = def;
+    defTexts[name] = JSON.stringify(def);
+    defProblems[name] = found.problems;
+    defRefs[name] = found.refs;
+  }
+  const scope: SchemaScope = { defs, defTexts, defProblems, defRefs };
+  const properties = (result.properties ?? {}) as Record<string, JsonSchema>;
+  return schemas.map((_, index) => {
+    const root = properties[`s${index}`] ?? {};
+    const found = inspect(root);
+    return { root, scope, problems: found.problems, reaches: reachable(found.refs, defRefs) };
+  });
+}
+
+/** Strips problem marks (recording where they were) and lists the local defs referred to. */
+function inspect(json: JsonSchema): { problems: string[]; refs: string[] } {
+  const problems: string[] = [];
+  const refs = new Set<string>();
+  // The path is a stack joined only when a mark is found: most walks find none.
+  const path: string[] = [];
+  const walk = (value: unknown): void => {
+    if (value === null || typeof value !== 'object') return;
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index++) {
+        path.push(String(index));
+        walk(value[index]);
+        path.pop();
+      }
+      return;
+    }
+    const record = value as Record<string, unknown>;
+    const mark = record[MARK];
+    if (typeof mark === 'string') {
+      problems.push(`${path.length === 0 ? '(root)' : path.join('.')}: ${mark}`);
+      delete record[MARK];
+    }
+    const ref = record.$ref;
+    if (typeof ref === 'string' && ref.startsWith(LOCAL_DEFS)) refs.add(decodePointer(ref.slice(LOCAL_DEFS.length)));
+    for (const key in record) {
+      path.push(key);
+      walk(record[key]);
+      path.pop();
+    }
+  };
+  walk(json);
+  return { problems, refs: [...refs] };
+}
+
+function reachable(start: readonly string[], defRefs: Readonly<Record<string, readonly string[]>>): string[] {
+  const seen = new Set<string>();
+  const stack = [...start];
+  while (stack.length > 0) {
+    const name = stack.pop() as string;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    stack.push(...(defRefs[name] ?? []));
+  }
+  return [...seen];
+}
+
+/**
+ * A JSON Pointer segment decoded (`~1` is `/`, `~0` is `~`).
+ *
+ * @example
+ * decodePointer('a~1b'); // 'a/b'
+ */
+export function decodePointer(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }

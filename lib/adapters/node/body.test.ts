@@ -126,6 +126,33 @@ describe('serve: request bodies over the limit', () => {
   });
 });
 
+describe('serve: bodies read through a web Request built first', () => {
+  it('applies the limit to the Request body stream and still reuses the connection', async () => {
+    server = await serve(
+      {
+        handle: async (incoming) => {
+          incoming.toRequest(); // e.g. a guard that looked at ctx.request
+          try {
+            const bytes = await incoming.readBody(LIMIT);
+            return { status: 200, headers: {}, body: String(bytes.byteLength) };
+          } catch {
+            return { status: 413, headers: {}, body: 'too large' };
+          }
+        },
+      },
+      { port: 0 },
+    );
+    const keepAlive = singleSocketAgent();
+    const chunks = Array.from({ length: 10 }, () => 'u'.repeat(8192));
+    const refused = await rawRequest(`${server.url}/`, { method: 'POST', headers: { 'transfer-encoding': 'chunked' }, chunks, agent: keepAlive });
+    expect(refused.status).toBe(413);
+    const ok = await rawRequest(`${server.url}/`, { method: 'POST', chunks: ['12345'], agent: keepAlive });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toBe('5');
+    expect(ok.reusedSocket).toBe(true);
+  });
+});
+
 describe('serve: bodies nobody reads', () => {
   it('throws away a small unread body and keeps the connection', async () => {
     const s = await start();

@@ -93,6 +93,15 @@ describe('serve: slow clients', () => {
     expect(Date.now() - started).toBeLessThan(2500);
   });
 
+  it('closes a connection that stays silent for idleTimeout, even mid-response', async () => {
+    const s = await start({ idleTimeout: 300 });
+    const res = await fetch(`${s.url}/endless`);
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read(); // 'tick;' and then nothing more, ever
+    await expect(withTimeout(reader.read(), 3000, 'the idle connection to end')).rejects.toThrow(/terminated|other side closed|socket/i);
+    await withTimeout(probes.cancelled.promise, 2000, 'the producer to be cancelled');
+  });
+
   it('sets the keep-alive timeout from the options', async () => {
     const s = await start({ keepAliveTimeout: 1234 });
     expect(s.server.keepAliveTimeout).toBe(1234);

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import { BadRequestException } from '../../http/http-exception.js';
-import { readStreamWithLimit, splitUrl, tooLarge, type IncomingRequest } from '../../http/incoming-request.js';
+import { readStreamWithLimit, tooLarge, type IncomingRequest } from '../../http/incoming-request.js';
+import { bodyStream, collectBody, discardBody, hasBody, streamOfBytes, truncatedBody } from './node-body.js';
+import { absoluteUrl, splitTarget } from './request-target.js';
 
 /** Default for {@link NodeIncomingOptions.drainLimit}: 1 MiB. */
 export const DEFAULT_DRAIN_LIMIT = 1_048_576;
@@ -26,7 +27,7 @@ export interface NodeIncomingOptions {
   readonly drainLimit?: number;
 }
 
-/** What happened to the body: who owns the socket's bytes decides what happens at response time. */
+/** Who owns the rest of the body decides what happens to it when the response goes out. */
 type BodyState =
   | 'unread'
   /** readBody is collecting it. */
@@ -42,19 +43,8 @@ type BodyState =
 
 const EMPTY = new Uint8Array(0);
 
-/** Host header: reg-name, IPv4 or [IPv6], optional port; nothing that could move the path. */
-const VALID_HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(?::\d{0,5})?$/;
-
 function clientGone(): DOMException {
   return new DOMException('The client closed the connection before the response was complete.', 'AbortError');
-}
-
-/** Whether the message carries a body; HTTP/1.1 frames one only with Content-Length or Transfer-Encoding. */
-function hasBody(req: IncomingMessage): boolean {
-  const headers = req.headers;
-  if (headers['transfer-encoding'] !== undefined) return true;
-  const length = headers['content-length'];
-  return length !== undefined && length !== '0';
 }
 
 /**
@@ -82,21 +72,9 @@ export class NodeIncoming implements IncomingRequest {
     this.method = raw.method ?? 'GET';
     this.expectContinue = options?.expectContinue ?? false;
     this.drainLimit = options?.drainLimit ?? DEFAULT_DRAIN_LIMIT;
-    const url = raw.url ?? '/';
-    if (url.charCodeAt(0) === 47 /* '/' */) {
-      const query = url.indexOf('?');
-      this.path = query === -1 ? url : url.slice(0, query);
-      this.search = query === -1 ? '' : url.slice(query + 1);
-    } else if (url.startsWith('http://') || url.startsWith('https://')) {
-      // absolute-form, as sent to proxies
-      const parts = splitUrl(url);
-      this.path = parts.path;
-      this.search = parts.search;
-    } else {
-      // asterisk-form (`OPTIONS *`): no route can match it, and it must not look like '/'.
-      this.path = url;
-      this.search = '';
-    }
+    const target = splitTarget(raw.url ?? '/');
+    this.path = target.path;
+    this.search = target.search;
   }
 
   get clientAddress(): string | undefined {
@@ -126,16 +104,17 @@ export class NodeIncoming implements IncomingRequest {
   }
 
   readBody(limit: number): Promise<Uint8Array> {
-    if (this.request !== undefined) {
-      return readStreamWithLimit(this.request.body, this.header('content-length'), limit);
-    }
     if (this.bodyPromise !== undefined) {
       return this.bodyPromise.then((bytes) => {
         if (bytes.byteLength > limit) throw tooLarge(limit);
         return bytes;
       });
     }
-    this.bodyPromise = this.readFromSocket(limit);
+    // Once a Request exists, its body stream is the one source of truth for the bytes.
+    this.bodyPromise =
+      this.request !== undefined
+        ? readStreamWithLimit(this.request.body, this.header('content-length'), limit)
+        : this.readFromSocket(limit);
     return this.bodyPromise;
   }
 
@@ -147,13 +126,17 @@ export class NodeIncoming implements IncomingRequest {
     for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
     const init: RequestInit & { duplex?: 'half' } = { method: this.method, headers, signal: this.signal };
     if (this.method !== 'GET' && this.method !== 'HEAD' && (this.bodyPromise !== undefined || hasBody(req))) {
-      init.body = this.bodyPromise !== undefined ? streamOfPromise(this.bodyPromise) : this.socketStream();
+      init.body =
+        this.bodyPromise !== undefined
+          ? streamOfBytes(this.bodyPromise)
+          : bodyStream(req, { claim: () => this.claimForStream(), abandon: () => this.abandonBody() });
       init.duplex = 'half';
     }
     try {
-      this.request = new Request(this.absoluteUrl(), init);
+      this.request = new Request(absoluteUrl(req), init);
     } catch (error) {
-      // An unusable Host header or a method fetch refuses (TRACE): the client's fault, not a 500.
+      if (error instanceof BadRequestException) throw error;
+      // A method fetch refuses (TRACE) or a URL it cannot parse: the client's fault, not a 500.
       throw new BadRequestException(error instanceof Error ? error.message : 'The request cannot be represented as a web Request.');
     }
     return this.request;
@@ -165,20 +148,19 @@ export class NodeIncoming implements IncomingRequest {
    * says whether the connection must close instead (a body too big to throw away).
    */
   prepareForResponse(): boolean {
-    const req = this.raw;
     const method = this.method;
     // GET and HEAD bodies are not a thing clients send; Node's own dump covers the odd one.
     if (method === 'GET' || method === 'HEAD') return false;
     const state = this.bodyState;
-    if (state === 'read' || state === 'reading' || state === 'streaming' || state === 'discarding') {
-      return false;
-    }
+    if (state !== 'unread' && state !== 'abandoned') return false;
+    const req = this.raw;
     if (req.readableEnded || !hasBody(req)) return false;
     // Node already closes a connection whose 100-continue was never sent: the body never came.
     if (this.expectContinue && !this.continued) return false;
     const length = req.headers['content-length'];
     if (length !== undefined && Number(length) > this.drainLimit) return true;
-    this.discardBody();
+    this.bodyState = 'discarding';
+    discardBody(req, this.response, this.drainLimit);
     return false;
   }
 
@@ -196,125 +178,26 @@ export class NodeIncoming implements IncomingRequest {
     if (req.destroyed) {
       // Its 'close' has fired already; waiting for events would wait forever.
       this.bodyState = 'abandoned';
-      throw new BadRequestException('The request body ended before it was complete.');
+      throw truncatedBody();
     }
     this.sendContinue();
     this.bodyState = 'reading';
-    return new Promise<Uint8Array>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let total = 0;
-      const cleanup = () => {
-        req.off('data', onData);
-        req.off('end', onEnd);
-        req.off('error', onFailure);
-        req.off('close', onFailure);
-      };
-      const onData = (chunk: Buffer) => {
-        total += chunk.byteLength;
-        if (total > limit) {
-          // Stop here: the bytes already held are dropped and the socket stops being read.
-          cleanup();
-          req.pause();
-          this.abandonBody();
-          reject(tooLarge(limit));
-          return;
-        }
-        chunks.push(chunk);
-      };
-      const onEnd = () => {
-        cleanup();
-        this.bodyState = 'read';
-        resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total));
-      };
-      const onFailure = () => {
-        cleanup();
-        this.bodyState = 'abandoned';
-        // The client went away mid-upload. Nobody will see this answer; a 4xx keeps it out of
-        // the error log, where a client's disconnect does not belong.
-        reject(new BadRequestException('The request body ended before it was complete.'));
-      };
-      req.on('data', onData);
-      req.on('end', onEnd);
-      req.on('error', onFailure);
-      req.on('close', onFailure);
-    });
-  }
-
-  /** The body as a web stream that touches the socket only when someone reads it. */
-  private socketStream(): ReadableStream<Uint8Array> {
-    const req = this.raw;
-    let attached = false;
-    let finished = false;
-    let onData: (chunk: Buffer) => void = () => undefined;
-    let onEnd: () => void = () => undefined;
-    let onFailure: (error?: unknown) => void = () => undefined;
-    const detach = () => {
-      finished = true;
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onFailure);
-      req.off('close', onFailure);
-    };
-    return new ReadableStream<Uint8Array>(
-      {
-        pull: (controller) => {
-          if (!attached) {
-            attached = true;
-            if (this.bodyState === 'discarding' || this.bodyState === 'abandoned' || req.readableEnded || req.destroyed) {
-              finished = true;
-              controller.error(new TypeError('The request body is no longer available.'));
-              return;
-            }
-            this.bodyState = 'streaming';
-            this.sendContinue();
-            onData = (chunk) => {
-              controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-              if ((controller.desiredSize ?? 0) <= 0) req.pause();
-            };
-            onEnd = () => {
-              detach();
-              controller.close();
-            };
-            onFailure = () => {
-              if (finished) return;
-              detach();
-              controller.error(new BadRequestException('The request body ended before it was complete.'));
-            };
-            req.on('data', onData);
-            req.on('end', onEnd);
-            req.on('error', onFailure);
-            req.on('close', onFailure);
-          }
-          if (!finished) req.resume();
-        },
-        cancel: () => {
-          if (finished) return;
-          detach();
-          req.pause();
-          this.abandonBody();
-        },
-      },
-      // Zero: no eager pull, so building the Request does not start reading the socket.
-      { highWaterMark: 0 },
-    );
-  }
-
-  private absoluteUrl(): string {
-    const req = this.raw;
-    const url = req.url ?? '/';
-    if (url.startsWith('http://') || url.startsWith('https://')) return url;
-    const socket = req.socket as Socket & { encrypted?: boolean };
-    const scheme = socket.encrypted === true ? 'https' : 'http';
-    let host = req.headers.host;
-    if (host === undefined || host === '') {
-      // HTTP/1.0 clients may omit Host; the address they reached is the honest fallback.
-      const local = socket.localAddress ?? '127.0.0.1';
-      host = `${local.includes(':') ? `[${local}]` : local}:${socket.localPort ?? 80}`;
-    } else if (!VALID_HOST.test(host)) {
-      // `Host: evil.test/x?` would otherwise move the path the handler sees away from the routed one.
-      throw new BadRequestException('The Host header is not a valid host.');
+    try {
+      const bytes = await collectBody(req, limit);
+      this.bodyState = 'read';
+      return bytes;
+    } catch (error) {
+      this.abandonBody();
+      throw error;
     }
-    return `${scheme}://${host}${url.charCodeAt(0) === 47 ? url : '/'}`;
+  }
+
+  private claimForStream(): boolean {
+    const req = this.raw;
+    if (this.bodyState !== 'unread' || req.readableEnded || req.destroyed) return false;
+    this.bodyState = 'streaming';
+    this.sendContinue();
+    return true;
   }
 
   private sendContinue(): void {
@@ -327,55 +210,11 @@ export class NodeIncoming implements IncomingRequest {
   /** Reading stopped early; if the answer is already on its way, clean up now rather than at write time. */
   private abandonBody(): void {
     this.bodyState = 'abandoned';
-    if (this.response.headersSent) this.discardBody();
+    if (this.response.headersSent) {
+      this.bodyState = 'discarding';
+      discardBody(this.raw, this.response, this.drainLimit);
+    }
   }
-
-  /**
-   * Reads and throws away the rest of the body, up to `drainLimit` bytes, so that the
-   * keep-alive connection stays usable. Past the limit the socket is closed once the response
-   * is out (closing earlier could reset the connection before the client reads the answer).
-   */
-  private discardBody(): void {
-    const req = this.raw;
-    const res = this.response;
-    this.bodyState = 'discarding';
-    if (req.readableEnded) return;
-    let seen = 0;
-    const limit = this.drainLimit;
-    const onData = (chunk: Buffer) => {
-      seen += chunk.byteLength;
-      if (seen <= limit) return;
-      req.off('data', onData);
-      req.pause();
-      const socket = req.socket;
-      if (res.writableFinished) socket.destroy();
-      else res.once('close', () => socket.destroy());
-    };
-    const done = () => {
-      req.off('data', onData);
-      req.off('end', done);
-    };
-    req.on('data', onData);
-    req.on('end', done);
-    req.resume();
-  }
-}
-
-function streamOfPromise(bytes: Promise<Uint8Array>): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        try {
-          const value = await bytes;
-          if (value.byteLength > 0) controller.enqueue(value);
-          controller.close();
-        } catch (error) {
-          controller.error(error);
-        }
-      },
-    },
-    { highWaterMark: 0 },
-  );
 }
 
 /**

@@ -1,7 +1,8 @@
-import { Agent } from 'node:http';
+import { Agent, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../app/app.js';
-import { serve, type NodeServer } from './serve.js';
+import { createRequestListener, serve, type NodeServer } from './serve.js';
 import { createProbes, createTestApp, rawRequest, rawSocket, withTimeout, type Probes } from './test-support.js';
 
 let server: NodeServer | undefined;
@@ -137,6 +138,20 @@ describe('serve: requests and responses over a real socket', () => {
       expect(await res.json()).toEqual({ hello: 'core', query: {} });
     } finally {
       await listening.close();
+    }
+  });
+
+  it('plugs into a server created by hand via createRequestListener', async () => {
+    probes = createProbes();
+    const own = createServer(createRequestListener(await createTestApp(probes)));
+    await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = own.address() as AddressInfo;
+      const res = await fetch(`http://127.0.0.1:${port}/hello/own`);
+      expect(await res.json()).toEqual({ hello: 'own', query: {} });
+    } finally {
+      own.closeAllConnections();
+      await new Promise((resolve) => own.close(resolve));
     }
   });
 

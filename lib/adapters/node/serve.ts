@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { App, ListeningServer } from '../../app/app.js';
 import type { Outcome } from '../../http/plain-response.js';
-import { DEFAULT_DRAIN_LIMIT, NodeIncoming } from './node-incoming.js';
+import { DEFAULT_DRAIN_LIMIT, NodeIncoming, type NodeIncomingOptions } from './node-incoming.js';
 import { writeInternalError, writeOutcome, type ErrorSink } from './write-outcome.js';
 
 /**
@@ -75,29 +75,42 @@ interface Handler {
 
 function createHandler(app: Pick<App, 'handle'>, options: RequestListenerOptions): Handler {
   const sink = options.logger ?? consoleSink;
-  const plain = { drainLimit: options.drainLimit ?? DEFAULT_DRAIN_LIMIT };
-  const continuing = { ...plain, expectContinue: true };
+  const plain: NodeIncomingOptions = { drainLimit: options.drainLimit ?? DEFAULT_DRAIN_LIMIT };
+  const continuing: NodeIncomingOptions = { ...plain, expectContinue: true };
 
-  const dispatch = (req: IncomingMessage, res: ServerResponse, incomingOptions: typeof plain) => {
-    const incoming = new NodeIncoming(req, res, incomingOptions);
-    const fail = (error: unknown) => {
-      sink.error('Unhandled error while serving a request', error);
-      try {
-        writeInternalError(res);
-      } catch {
-        res.destroy();
-      }
-    };
-    const send = (outcome: Outcome) => {
-      const written = writeOutcome(incoming, outcome, handler.closing, sink);
-      if (written !== undefined) written.catch(fail);
-    };
+  const fail = (res: ServerResponse, error: unknown) => {
+    sink.error('Unhandled error while serving a request', error);
     try {
-      const outcome = app.handle(incoming);
-      if (outcome instanceof Promise) outcome.then(send).catch(fail);
-      else send(outcome);
+      writeInternalError(res);
+    } catch {
+      res.destroy();
+    }
+  };
+  const send = (incoming: NodeIncoming, outcome: Outcome) => {
+    try {
+      const written = writeOutcome(incoming, outcome, handler.closing, sink);
+      if (written !== undefined) written.catch((error: unknown) => fail(incoming.response, error));
     } catch (error) {
-      fail(error);
+      fail(incoming.response, error);
+    }
+  };
+  // No closures on the synchronous path: a sync handler's request allocates the incoming and its answer only.
+  const dispatch = (req: IncomingMessage, res: ServerResponse, incomingOptions: NodeIncomingOptions) => {
+    const incoming = new NodeIncoming(req, res, incomingOptions);
+    let outcome: Outcome | Promise<Outcome>;
+    try {
+      outcome = app.handle(incoming);
+    } catch (error) {
+      fail(res, error);
+      return;
+    }
+    if (outcome instanceof Promise) {
+      outcome.then(
+        (value) => send(incoming, value),
+        (error: unknown) => fail(res, error),
+      );
+    } else {
+      send(incoming, outcome);
     }
   };
 

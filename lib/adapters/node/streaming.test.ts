@@ -1,4 +1,4 @@
-import { get as httpGet } from 'node:http';
+import { get as httpGet, type IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serve, type NodeServer } from './serve.js';
 import { createProbes, createTestApp, withTimeout, type Probes } from './test-support.js';
@@ -115,7 +115,7 @@ describe('serve: streams against the raw socket', () => {
       { port: 0 },
     );
     const url = server.url;
-    const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
+    const res = await new Promise<IncomingMessage>((resolve, reject) => {
       httpGet(url, resolve).on('error', reject);
     });
     res.pause();

@@ -1,11 +1,10 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Outcome, PlainResponse } from '../../http/plain-response.js';
+import type { Logger } from '../../http/problem.js';
 import type { NodeIncoming } from './node-incoming.js';
 
 /** Where the writer reports what it cannot send to the client (a stream that failed half-way). */
-export interface ErrorSink {
-  error(message: string, error?: unknown): void;
-}
+export type ErrorSink = Pick<Logger, 'error'>;
 
 const INTERNAL_ERROR_BODY = JSON.stringify({ type: 'about:blank', title: 'Internal Server Error', status: 500 });
 

@@ -1,0 +1,167 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BadRequestException } from '../../http/http-exception.js';
+import { tooLarge } from '../../http/incoming-request.js';
+
+/** Whether the message carries a body; HTTP/1.1 frames one only with Content-Length or Transfer-Encoding. */
+export function hasBody(req: IncomingMessage): boolean {
+  const headers = req.headers;
+  if (headers['transfer-encoding'] !== undefined) return true;
+  const length = headers['content-length'];
+  return length !== undefined && length !== '0';
+}
+
+/** What a client that leaves mid-upload gets: nobody will see it, and a 4xx keeps a disconnect out of the error log. */
+export function truncatedBody(): BadRequestException {
+  return new BadRequestException('The request body ended before it was complete.');
+}
+
+/**
+ * Collects the body with a byte counter. Past `limit` it stops listening and pauses the
+ * message at once, so the bytes beyond the limit are never buffered; the caller decides what
+ * happens to the rest (see {@link discardBody}).
+ */
+export function collectBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+  return new Promise<Uint8Array>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onFailure);
+      req.off('close', onFailure);
+    };
+    const onData = (chunk: Buffer) => {
+      total += chunk.byteLength;
+      if (total > limit) {
+        cleanup();
+        req.pause();
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total));
+    };
+    const onFailure = () => {
+      cleanup();
+      reject(truncatedBody());
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onFailure);
+    req.on('close', onFailure);
+  });
+}
+
+/** Hooks through which the body stream tells its owner who holds the socket's bytes. */
+export interface BodyStreamHooks {
+  /** First pull: returns false when the body is gone already (discarded, or the client left). */
+  claim(): boolean;
+  /** The consumer cancelled before the end: the rest of the body is nobody's now. */
+  abandon(): void;
+}
+
+/**
+ * The body as a web stream that touches the socket only when someone reads it, with
+ * backpressure: the message is paused whenever the stream's queue is full.
+ */
+export function bodyStream(req: IncomingMessage, hooks: BodyStreamHooks): ReadableStream<Uint8Array> {
+  let attached = false;
+  let finished = false;
+  let onData: (chunk: Buffer) => void = () => undefined;
+  let onEnd: () => void = () => undefined;
+  let onFailure: () => void = () => undefined;
+  const detach = () => {
+    finished = true;
+    req.off('data', onData);
+    req.off('end', onEnd);
+    req.off('error', onFailure);
+    req.off('close', onFailure);
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (!attached) {
+          attached = true;
+          if (!hooks.claim()) {
+            finished = true;
+            controller.error(new TypeError('The request body is no longer available.'));
+            return;
+          }
+          onData = (chunk) => {
+            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+            if ((controller.desiredSize ?? 0) <= 0) req.pause();
+          };
+          onEnd = () => {
+            detach();
+            controller.close();
+          };
+          onFailure = () => {
+            if (finished) return;
+            detach();
+            controller.error(truncatedBody());
+          };
+          req.on('data', onData);
+          req.on('end', onEnd);
+          req.on('error', onFailure);
+          req.on('close', onFailure);
+        }
+        if (!finished) req.resume();
+      },
+      cancel() {
+        if (finished) return;
+        detach();
+        req.pause();
+        hooks.abandon();
+      },
+    },
+    // Zero: no eager pull, so building a Request does not start reading the socket.
+    { highWaterMark: 0 },
+  );
+}
+
+/** A body already being read into memory, as a web stream (for a Request built after readBody). */
+export function streamOfBytes(bytes: Promise<Uint8Array>): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const value = await bytes;
+          if (value.byteLength > 0) controller.enqueue(value);
+          controller.close();
+        } catch (error) {
+          controller.error(error);
+        }
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/**
+ * Reads and throws away the rest of a body, up to `limit` bytes, so that the keep-alive
+ * connection stays usable. Past the limit the socket is closed, but only once the response is
+ * out: closing earlier could reset the connection before the client reads the answer.
+ */
+export function discardBody(req: IncomingMessage, res: ServerResponse, limit: number): void {
+  if (req.readableEnded) return;
+  let seen = 0;
+  const onData = (chunk: Buffer) => {
+    seen += chunk.byteLength;
+    if (seen <= limit) return;
+    req.off('data', onData);
+    req.pause();
+    const socket = req.socket;
+    if (res.writableFinished) socket.destroy();
+    else res.once('close', () => socket.destroy());
+  };
+  const done = () => {
+    req.off('data', onData);
+    req.off('end', done);
+  };
+  req.on('data', onData);
+  req.on('end', done);
+  req.resume();
+}

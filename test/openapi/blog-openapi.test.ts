@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { BLOG_OPENAPI_OPTIONS as CLASS_BLOG_OPTIONS } from '../../examples/blog-classes/openapi.js';
+import { createClassBlogModule } from '../../examples/blog-classes/blog-module.js';
+import { createBlogModule } from '../../examples/blog/blog-module.js';
+import { BLOG_OPENAPI_OPTIONS, serveBlogOpenApi } from '../../examples/blog/openapi.js';
+import { GreetingModule } from '../../examples/greeting/greeting-module.js';
+import { createApp } from '../../lib/index.js';
+import { generateOpenApiDocument, serveOpenApi, type OpenApiDocument } from '../../lib/openapi/index.js';
+import { send } from '../http-helpers.js';
+import { validateDocument } from './document-validation.js';
+import { expectGolden } from './golden.js';
+
+async function served(app: Awaited<ReturnType<typeof createApp>>): Promise<OpenApiDocument> {
+  const res = await send(app, 'GET', '/openapi.json');
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('application/json');
+  return res.json as OpenApiDocument;
+}
+
+describe('the example blogs describe themselves', () => {
+  it('builder and class blog serve identical documents at GET /openapi.json', async () => {
+    const builder = await createApp(createBlogModule());
+    const classes = await createApp(createClassBlogModule());
+    serveBlogOpenApi(builder);
+    serveOpenApi(classes, '/openapi.json', CLASS_BLOG_OPTIONS);
+    const fromBuilder = await served(builder);
+    const fromClasses = await served(classes);
+    expect(fromClasses).toEqual(fromBuilder);
+    expect(JSON.stringify(fromClasses)).toBe(JSON.stringify(fromBuilder));
+    expect(fromBuilder).toEqual(generateOpenApiDocument(builder, BLOG_OPENAPI_OPTIONS));
+  });
+
+  it('the blog document matches its reviewed golden file', async () => {
+    const doc = generateOpenApiDocument(await createApp(createBlogModule()), BLOG_OPENAPI_OPTIONS);
+    const { actual, expected } = expectGolden('blog.json', doc);
+    expect(actual).toBe(expected);
+  });
+
+  it('the greeting document matches its reviewed golden file', async () => {
+    const doc = generateOpenApiDocument(await createApp(GreetingModule), { title: 'Tessera greeting', version: '1.0.0' });
+    const { actual, expected } = expectGolden('greeting.json', doc);
+    expect(actual).toBe(expected);
+  });
+
+  it('every example document passes the OpenAPI 3.1 validator and Ajv 2020 strict', async () => {
+    const docs = [
+      generateOpenApiDocument(await createApp(createBlogModule()), BLOG_OPENAPI_OPTIONS),
+      generateOpenApiDocument(await createApp(createClassBlogModule()), BLOG_OPENAPI_OPTIONS),
+      generateOpenApiDocument(await createApp(GreetingModule), { title: 'Tessera greeting', version: '1.0.0' }),
+    ];
+    for (const doc of docs) expect(await validateDocument(doc)).toEqual([]);
+  });
+
+  it('documents the blog routes as SPEC.md lists them', async () => {
+    const doc = generateOpenApiDocument(await createApp(createBlogModule()), BLOG_OPENAPI_OPTIONS);
+    expect(Object.keys(doc.paths)).toEqual(['/posts', '/posts/{id}']);
+    expect(Object.keys(doc.paths['/posts'] ?? {})).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths['/posts/{id}'] ?? {})).toEqual(['get', 'patch', 'delete']);
+    const create = doc.paths['/posts']?.post;
+    expect(Object.keys(create?.responses ?? {})).toEqual(['201', '400', 'default']);
+    expect(create?.requestBody?.required).toBe(true);
+    // CreatePost's input side: body has a default, so only title is required.
+    expect(create?.requestBody?.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreatePost' });
+    expect(doc.components.schemas.CreatePost?.required).toEqual(['title']);
+    expect(doc.paths['/posts/{id}']?.get?.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }]);
+    // The blogs declare DELETE's 204 and the 404 of every lookup with ApiResponse, so no guess is needed.
+    expect(Object.keys(doc.paths['/posts/{id}']?.delete?.responses ?? {})).toEqual(['204', '404', 'default']);
+    expect(Object.keys(doc.paths['/posts/{id}']?.get?.responses ?? {})).toEqual(['200', '404', 'default']);
+    expect(Object.keys(doc.paths['/posts/{id}']?.patch?.responses ?? {})).toEqual(['200', '400', '404', 'default']);
+  });
+});
