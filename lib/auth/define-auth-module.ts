@@ -3,7 +3,7 @@ import type { Guard } from '../app/guard.js';
 import { systemClock } from '../clock.js';
 import { defineModule, type ModuleDefinition } from '../di/module.js';
 import { defineFactory, defineProvider, type ProviderInput } from '../di/provider.js';
-import { createToken, type Token } from '../di/token.js';
+import { createToken, type ClassToken, type Token } from '../di/token.js';
 import { ForbiddenException, ServiceUnavailableException, UnauthorizedException } from '../http/http-exception.js';
 import { createStateKey, type RequestContext } from '../http/request-context.js';
 import { readAccessRules, SCOPES_KEY, type AccessRules } from './auth-metadata.js';
@@ -25,6 +25,29 @@ export interface AuthService {
   signOut(refreshToken: string): Promise<void>;
   issueTokens(subject: string): Promise<TokenPair>;
   revokeAllSessions(subject: string): Promise<void>;
+}
+
+/**
+ * What `defineAuthModule(claimsSchema)` returns: everything bound to that schema.
+ *
+ * @example
+ * const auth: AuthDefinitions<Claims> = defineAuthModule(Claims);
+ */
+export interface AuthDefinitions<Claims> {
+  /** The dynamic module: `AuthModule.forRoot(options)`. */
+  readonly AuthModule: { forRoot(options: AuthModuleOptions<Claims>): ModuleDefinition };
+  /** Bearer tokens only; never API keys. */
+  readonly JwtAuthGuard: ClassToken<Guard>;
+  /** Token or API key, unless `Public()`; then `Roles` and, for keys, `RequireScopes`. */
+  readonly AuthGuard: ClassToken<Guard>;
+  /** A guard class requiring one of `roles`; list it after `JwtAuthGuard`. */
+  readonly createRolesGuard: (...roles: [string, ...string[]]) => new () => Guard;
+  /** The claims of the authenticated caller, or undefined. */
+  readonly getCurrentUser: (ctx: Pick<RequestContext, 'get'> | undefined) => Claims | undefined;
+  /** `{ id, scopes }` of the API key used, or undefined for tokens. */
+  readonly getCurrentApiKey: (ctx: Pick<RequestContext, 'get'> | undefined) => AuthenticatedApiKey | undefined;
+  /** Resolves to the {@link AuthService} when `issuing` is configured; otherwise `MissingProviderError`. */
+  readonly AUTH_SERVICE: Token<AuthService>;
 }
 
 /** What the guards share: the verifier and the claims schema bound to this auth module. */
@@ -59,7 +82,7 @@ function rolesOf(claims: unknown): readonly unknown[] {
  * const Claims = z.object({ sub: z.string(), roles: z.array(z.string()) });
  * export const { AuthModule, AuthGuard, JwtAuthGuard, createRolesGuard, getCurrentUser, AUTH_SERVICE } = defineAuthModule(Claims);
  */
-export function defineAuthModule<S extends z.ZodType>(claimsSchema: S) {
+export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefinitions<z.output<S>> {
   type Claims = z.output<S>;
   const CURRENT_USER = createStateKey<Claims>('auth:current-user');
   const CURRENT_API_KEY = createStateKey<AuthenticatedApiKey>('auth:current-api-key');
@@ -74,7 +97,7 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S) {
    * the validated claims in the context. Every failure is the same 401.
    */
   class JwtAuthGuard implements Guard {
-    constructor(private readonly runtime: AuthRuntime<Claims>) {}
+    constructor(readonly runtime: AuthRuntime<Claims>) {}
     canActivate(ctx: RequestContext): boolean {
       ctx.set(CURRENT_USER, this.runtime.authenticateBearer(ctx));
       return true;
@@ -87,6 +110,32 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S) {
     }
   }
 
+  async function authenticateApiKey(runtime: AuthRuntime<Claims>, apiKeys: ApiKeyAuthenticator<Claims>, ctx: RequestContext, key: string, rules: AccessRules): Promise<boolean> {
+    const result = await apiKeys.authenticate({
+      key,
+      socketAddress: ctx.clientAddress,
+      forwardedFor: ctx.header('x-forwarded-for'),
+    });
+    if (!result.ok) {
+      // Fail closed: a store that cannot answer never lets the request through.
+      if (result.status === 503) throw new ServiceUnavailableException('API key verification is unavailable');
+      throw apiKeyFailure();
+    }
+    ctx.set(CURRENT_USER, result.claims);
+    ctx.set(CURRENT_API_KEY, result.apiKey);
+    requireRole(result.claims, rules);
+    const route = ctx.route;
+    const verdict = checkScopes({
+      routeScopes: route?.metadata[SCOPES_KEY.id] as readonly string[] | undefined,
+      controllerScopes: route?.controllerMetadata[SCOPES_KEY.id] as readonly string[] | undefined,
+      isPublic: false,
+      credential: { kind: 'apiKey', scopes: result.apiKey.scopes },
+      scopedRoutesOnly: runtime.scopedRoutesOnly,
+    });
+    if (verdict !== 'allow') throw new ForbiddenException('The API key lacks a required scope');
+    return true;
+  }
+
   /**
    * Authenticates every route not marked `Public()`, with an API key when the request carries
    * `x-api-key` (and keys are configured; the Authorization header is then not looked at), else
@@ -94,7 +143,7 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S) {
    * (403). Apply it with `UseGuards(AuthGuard)` or everywhere with `protectAllRoutes: true`.
    */
   class AuthGuard implements Guard {
-    constructor(private readonly runtime: AuthRuntime<Claims>) {}
+    constructor(readonly runtime: AuthRuntime<Claims>) {}
 
     canActivate(ctx: RequestContext): boolean | Promise<boolean> {
       const rules = readAccessRules(ctx.route);
@@ -102,7 +151,7 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S) {
       const apiKeys = this.runtime.apiKeys;
       if (apiKeys !== undefined) {
         const key = ctx.header('x-api-key');
-        if (key !== null) return this.withApiKey(apiKeys, ctx, key, rules);
+        if (key !== null) return authenticateApiKey(this.runtime, apiKeys, ctx, key, rules);
       }
       const claims = this.runtime.authenticateBearer(ctx);
       ctx.set(CURRENT_USER, claims);
@@ -111,31 +160,6 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S) {
       return true;
     }
 
-    private async withApiKey(apiKeys: ApiKeyAuthenticator<Claims>, ctx: RequestContext, key: string, rules: AccessRules): Promise<boolean> {
-      const result = await apiKeys.authenticate({
-        key,
-        socketAddress: ctx.clientAddress,
-        forwardedFor: ctx.header('x-forwarded-for'),
-      });
-      if (!result.ok) {
-        // Fail closed: a store that cannot answer never lets the request through.
-        if (result.status === 503) throw new ServiceUnavailableException('API key verification is unavailable');
-        throw apiKeyFailure();
-      }
-      ctx.set(CURRENT_USER, result.claims);
-      ctx.set(CURRENT_API_KEY, result.apiKey);
-      requireRole(result.claims, rules);
-      const route = ctx.route;
-      const verdict = checkScopes({
-        routeScopes: route?.metadata[SCOPES_KEY.id] as readonly string[] | undefined,
-        controllerScopes: route?.controllerMetadata[SCOPES_KEY.id] as readonly string[] | undefined,
-        isPublic: false,
-        credential: { kind: 'apiKey', scopes: result.apiKey.scopes },
-        scopedRoutesOnly: this.runtime.scopedRoutesOnly,
-      });
-      if (verdict !== 'allow') throw new ForbiddenException('The API key lacks a required scope');
-      return true;
-    }
   }
 
   /**
