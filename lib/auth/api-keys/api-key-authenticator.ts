@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { systemClock } from '../../clock.js';
 import type { Clock } from '../../clock.js';
-import { constantTimeEqual } from '../jwt/constant-time-equal.js';
+import { constantTimeEqual } from '../constant-time-equal.js';
 import { createClientAddressReader } from '../network/client-address.js';
 import type { ClientAddressInput, ClientAddressOptions, ClientAddressReader } from '../network/client-address.js';
 import { ApiKeyRecordCache } from './api-key-record-cache.js';

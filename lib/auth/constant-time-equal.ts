@@ -1,10 +1,10 @@
 /**
  * Compares two byte arrays in time that depends only on their length, not on where they first
  * differ, so a caller cannot learn a stored hash byte by byte from response times.
- * The length itself is not secret here: both sides have the length recorded in the stored hash.
+ * The length itself is not secret for any caller: stored hashes, MACs and digests have fixed lengths.
  *
  * @example
- * constantTimeEqual(derived, phc.hash); // true only if every byte matches
+ * constantTimeEqual(derived, stored); // true only if every byte matches
  */
 export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
