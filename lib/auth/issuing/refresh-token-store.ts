@@ -15,6 +15,9 @@ import type { NewRefreshToken, RefreshTokenRecord, RefreshTokenSuccessor } from 
  * | `rotate` (optional) | atomically: the `markRotated` compare-and-set on the old token plus `create` of the successor; false having changed nothing when the old token was already rotated or revoked. When present, refresh uses it instead of create + markRotated |
  * | `revokeFamily` (optional) | revokes every token with that `familyId`. When absent, reuse of a rotated token revokes every token of the subject instead |
  *
+ * The values `create`, `revoke`, `revokeAllForSubject` and `revokeFamily` resolve to are ignored
+ * (typed `unknown` so a store can return its driver's result as is).
+ *
  * Leave optional operations out entirely (do not set them to `undefined`-returning stubs): their
  * presence is how the service chooses a strategy.
  *
@@ -29,11 +32,11 @@ import type { NewRefreshToken, RefreshTokenRecord, RefreshTokenSuccessor } from 
  * }
  */
 export interface RefreshTokenStore {
-  create(tokenHash: string, token: NewRefreshToken): Awaitable<void>;
+  create(tokenHash: string, token: NewRefreshToken): Awaitable<unknown>;
   find(tokenHash: string): Awaitable<RefreshTokenRecord | null | undefined>;
   markRotated(tokenHash: string): Awaitable<boolean>;
-  revoke(tokenHash: string): Awaitable<void>;
-  revokeAllForSubject(subject: string): Awaitable<void>;
+  revoke(tokenHash: string): Awaitable<unknown>;
+  revokeAllForSubject(subject: string): Awaitable<unknown>;
   rotate?(oldTokenHash: string, next: RefreshTokenSuccessor): Awaitable<boolean>;
-  revokeFamily?(familyId: string): Awaitable<void>;
+  revokeFamily?(familyId: string): Awaitable<unknown>;
 }

@@ -130,6 +130,24 @@ describe('refresh without store.rotate: successor first, then the compare-and-se
   });
 });
 
+describe('compare-and-set results are read strictly', () => {
+  it('a markRotated resolving a truthy non-true value (a driver result) counts as lost', async () => {
+    const { service, store } = createHarness({ rotate: false, revokeFamily: false });
+    const pair = await service.signIn(ALICE.identifier, ALICE.password);
+    vi.spyOn(store, 'markRotated').mockResolvedValueOnce({ rowCount: 0 } as unknown as boolean);
+    expectInvalidCredentials(await rejectionOf(service.refresh(pair.refreshToken)));
+  });
+
+  it('a rotate resolving a truthy non-true value counts as lost', async () => {
+    const clock = createManualClock(T0_MS);
+    const store = new InMemoryRefreshTokenStore(clock);
+    vi.spyOn(store, 'rotate').mockResolvedValueOnce(1 as unknown as boolean);
+    const { service } = createHarnessWithStore(store, clock);
+    const pair = await service.signIn(ALICE.identifier, ALICE.password);
+    expectInvalidCredentials(await rejectionOf(service.refresh(pair.refreshToken)));
+  });
+});
+
 describe('refresh with store.rotate', () => {
   it('uses rotate alone (no create or markRotated), passing the old hash and the successor', async () => {
     const clock = createManualClock(T0_MS);

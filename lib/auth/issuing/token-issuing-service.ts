@@ -118,7 +118,6 @@ export class TokenIssuingService<Claims> {
       case 'expired':
         throw invalidCredentials();
       case 'rotated':
-        if (isWithinReuseGrace(record.rotatedAt, now, this.settings.refreshReuseGraceSeconds)) return this.#rotate(tokenHash, record, now);
         if (!isWithinReuseGrace(record.rotatedAt, now, this.settings.refreshReuseGraceSeconds)) {
           // A rotated token came back: whoever holds it is not (only) the legitimate client.
           await this.#revokeAfterReuse(record);
@@ -181,7 +180,8 @@ export class TokenIssuingService<Claims> {
     if (typeof store.rotate === 'function') {
       // One atomic step: mark the old token rotated and store the successor, or change nothing.
       const rotated = await store.rotate(tokenHash, { tokenHash: successor.tokenHash, ...successor.record });
-      if (!rotated) throw invalidCredentials();
+      // Exactly `true` wins: a store leaking a truthy driver result must not let every racer win.
+      if (rotated !== true) throw invalidCredentials();
       return pairOf(access, successor);
     }
 
@@ -196,9 +196,11 @@ export class TokenIssuingService<Claims> {
       await this.#revokeQuietly(successor.tokenHash);
       throw error;
     }
-    if (!won) {
-      // A concurrent refresh of the same token won the compare-and-set. Our successor is an
-      // orphan nobody holds: revoke it so each token has at most one active successor.
+    if (won !== true) {
+      // A concurrent refresh of the same token won the compare-and-set (or a revocation landed
+      // first). Our successor is an orphan nobody holds: revoke it so each token has at most one
+      // active successor. (Should the process die right here, the orphan stays active but is
+      // harmless: its raw value was never returned to anyone.)
       await store.revoke(successor.tokenHash);
       throw invalidCredentials();
     }
