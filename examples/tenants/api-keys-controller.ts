@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { BadRequestException, defineController, del, ForbiddenException, get, NotFoundException, post, type Guard, type RequestContext } from '../../lib/index.js';
 import { InvalidCidrError, parseAllowedCidrs, Roles } from '../../lib/auth/index.js';
+import { ApiResponse } from '../../lib/openapi/index.js';
 import { auth } from './claims.js';
+import { FORBIDDEN, NOT_FOUND, TOKEN_ONLY, UNAUTHORIZED } from './openapi.js';
 import { TenancyGuard } from './tenancy-guard.js';
 import { TenantApiKeys } from './tenant-api-keys.js';
 
@@ -26,7 +28,7 @@ export const apiKeysController = defineController({
   prefix: '/tenants/:tenantId/api-keys',
   inject: [TenantApiKeys],
   guards: [TokenOnlyGuard, TenancyGuard],
-  metadata: [Roles('owner')],
+  metadata: [Roles('owner'), TOKEN_ONLY, UNAUTHORIZED, FORBIDDEN, NOT_FOUND],
   routes: (keys) => ({
     create: post('/', { body: CreateApiKey, status: 201 }, (ctx) => {
       let allowedCidrs: string[];
@@ -41,7 +43,7 @@ export const apiKeysController = defineController({
       return keys.create({ tenantId: ctx.params.tenantId as string, name: ctx.body.name, scopes: ctx.body.scopes, expiresAt, allowedCidrs });
     }),
     list: get('/', (ctx) => keys.listForTenant(ctx.params.tenantId as string)),
-    revoke: del('/:id', (ctx) => {
+    revoke: del('/:id', { metadata: [ApiResponse({ status: 204, description: 'Revoked; the record stays' })] }, (ctx) => {
       if (!keys.revokeForTenant(ctx.params.tenantId as string, ctx.params.id)) throw new NotFoundException('No such API key');
     }),
   }),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineController, post } from '../../lib/index.js';
 import { Public, type AuthService, type TokenPair } from '../../lib/auth/index.js';
 import { auth } from './claims.js';
+import { PUBLIC_OPERATION } from './openapi.js';
 
 const SignIn = z.object({ identifier: z.string().min(1).max(320), password: z.string().min(1).max(1024) });
 const RefreshBody = z.object({ refreshToken: z.string().min(1).max(8192) });
@@ -21,7 +22,7 @@ export const authController = defineController({
   name: 'AuthController',
   prefix: '/auth',
   inject: [auth.AUTH_SERVICE],
-  metadata: [Public()],
+  metadata: [Public(), PUBLIC_OPERATION],
   routes: (service: AuthService) => ({
     signIn: post('/sign-in', { body: SignIn }, async (ctx) => toJson(await service.signIn(ctx.body.identifier, ctx.body.password))),
     refresh: post('/refresh', { body: RefreshBody }, async (ctx) => toJson(await service.refresh(ctx.body.refreshToken))),

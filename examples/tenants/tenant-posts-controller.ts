@@ -1,6 +1,8 @@
 import { defineController, del, get, patch, post } from '../../lib/index.js';
 import { RequireScopes, Roles } from '../../lib/auth/index.js';
+import { ApiResponse } from '../../lib/openapi/index.js';
 import { CreatePost, Post, PostList, UpdatePost } from '../blog/post-schemas.js';
+import { FORBIDDEN, NOT_FOUND, RATE_LIMITED, READ_POSTS, UNAUTHORIZED, WRITE_POSTS } from './openapi.js';
 import { TenancyGuard } from './tenancy-guard.js';
 import { TenantPosts } from './tenant-posts.js';
 
@@ -13,12 +15,12 @@ export const tenantPostsController = defineController({
   prefix: '/tenants/:tenantId/posts',
   inject: [TenantPosts],
   guards: [TenancyGuard],
-  metadata: [Roles('member', 'owner')],
+  metadata: [Roles('member', 'owner'), UNAUTHORIZED, FORBIDDEN, NOT_FOUND, RATE_LIMITED],
   routes: (posts) => ({
-    list: get('/', { response: PostList, metadata: [RequireScopes('posts:read')] }, (ctx) => posts.of(ctx.params.tenantId as string).list()),
-    get: get('/:id', { response: Post, metadata: [RequireScopes('posts:read')] }, (ctx) => posts.of(ctx.params.tenantId as string).get(ctx.params.id)),
-    create: post('/', { body: CreatePost, response: Post, status: 201, metadata: [RequireScopes('posts:write')] }, (ctx) => posts.of(ctx.params.tenantId as string).create(ctx.body)),
-    update: patch('/:id', { body: UpdatePost, response: Post, metadata: [RequireScopes('posts:write')] }, (ctx) => posts.of(ctx.params.tenantId as string).update(ctx.params.id, ctx.body)),
-    remove: del('/:id', { metadata: [Roles('owner'), RequireScopes('posts:write')] }, (ctx) => posts.of(ctx.params.tenantId as string).remove(ctx.params.id)),
+    list: get('/', { response: PostList, metadata: [RequireScopes('posts:read'), READ_POSTS] }, (ctx) => posts.of(ctx.params.tenantId as string).list()),
+    get: get('/:id', { response: Post, metadata: [RequireScopes('posts:read'), READ_POSTS] }, (ctx) => posts.of(ctx.params.tenantId as string).get(ctx.params.id)),
+    create: post('/', { body: CreatePost, response: Post, status: 201, metadata: [RequireScopes('posts:write'), WRITE_POSTS] }, (ctx) => posts.of(ctx.params.tenantId as string).create(ctx.body)),
+    update: patch('/:id', { body: UpdatePost, response: Post, metadata: [RequireScopes('posts:write'), WRITE_POSTS] }, (ctx) => posts.of(ctx.params.tenantId as string).update(ctx.params.id, ctx.body)),
+    remove: del('/:id', { metadata: [Roles('owner'), RequireScopes('posts:write'), WRITE_POSTS, ApiResponse({ status: 204, description: 'Deleted' })] }, (ctx) => posts.of(ctx.params.tenantId as string).remove(ctx.params.id)),
   }),
 });

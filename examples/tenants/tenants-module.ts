@@ -2,7 +2,7 @@ import { createToken, defineController, defineFactory, defineModule, defineProvi
 import { InMemoryRefreshTokenStore } from '../../lib/auth/index.js';
 import { apiKeysController } from './api-keys-controller.js';
 import { authController } from './auth-controller.js';
-import { auth } from './claims.js';
+import { auth, Claims } from './claims.js';
 import type { TenantsConfig } from './config.js';
 import { DemoAccounts } from './demo-accounts.js';
 import { tenantPostsController } from './tenant-posts-controller.js';
@@ -15,7 +15,7 @@ const CLOCK = createToken<Clock>('CLOCK');
 /** `GET /me`: the caller's claims. */
 export const meController = defineController({
   name: 'MeController',
-  routes: () => ({ me: get('/me', (ctx) => auth.getCurrentUser(ctx)) }),
+  routes: () => ({ me: get('/me', { response: Claims }, (ctx) => auth.getCurrentUser(ctx)) }),
 });
 
 /**

@@ -69,3 +69,24 @@ describe('the example blogs describe themselves', () => {
     expect(Object.keys(doc.paths['/posts/{id}']?.patch?.responses ?? {})).toEqual(['200', '400', '404', 'default']);
   });
 });
+
+describe('the tenants app describes itself', () => {
+  it('serves a valid document with bearer and API-key schemes, public auth routes and scoped post routes', async () => {
+    const { createTenantsModule } = await import('../../examples/tenants/tenants-module.js');
+    const { readTenantsConfig } = await import('../../examples/tenants/config.js');
+    const { serveTenantsOpenApi, TENANTS_OPENAPI_OPTIONS } = await import('../../examples/tenants/openapi.js');
+    const app = await createApp(createTenantsModule(readTenantsConfig({ AUTH_SECRET: 'x'.repeat(32) }, () => undefined)));
+    serveTenantsOpenApi(app);
+    const doc = await served(app);
+    expect(await validateDocument(doc)).toEqual([]);
+    expect(Object.keys(doc.components.securitySchemes ?? {})).toEqual(['bearer', 'apiKey']);
+    expect(doc.security).toEqual([{ bearer: [] }, { apiKey: [] }]);
+    expect(doc.paths['/auth/sign-in']?.post?.security).toEqual([]);
+    expect(doc.paths['/tenants/{tenantId}/posts']?.get?.security).toEqual([{ bearer: [] }, { apiKey: ['posts:read'] }]);
+    expect(doc.paths['/tenants/{tenantId}/posts']?.post?.security).toEqual([{ bearer: [] }, { apiKey: ['posts:write'] }]);
+    expect(doc.paths['/tenants/{tenantId}/api-keys']?.post?.security).toEqual([{ bearer: [] }]);
+    expect(Object.keys(doc.paths['/tenants/{tenantId}/posts/{id}']?.delete?.responses ?? {})).toEqual(['204', '401', '403', '404', '429', 'default']);
+    const { actual, expected } = expectGolden('tenants.json', generateOpenApiDocument(app, TENANTS_OPENAPI_OPTIONS));
+    expect(actual).toBe(expected);
+  });
+});
