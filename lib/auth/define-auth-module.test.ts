@@ -265,3 +265,37 @@ describe('AuthGuard', () => {
     expect((await send(app, 'GET', '/p')).status).toBe(200);
   });
 });
+
+describe('issuing boot', () => {
+  it('computes the dummy password hash at boot, so the first unknown-account sign-in does no extra hashing', async () => {
+    const { InMemoryCredentialStore, InMemoryRefreshTokenStore } = await import('./index.js');
+    const calls = { hash: 0, verify: 0 };
+    const passwordHasher = {
+      hash: async (password: string) => {
+        calls.hash++;
+        return `hashed:${password}`;
+      },
+      verify: async (password: string, phc: string) => {
+        calls.verify++;
+        return phc === `hashed:${password}`;
+      },
+    };
+    const auth = defineAuthModule(Claims);
+    const controller = defineController({
+      name: 'SignIn',
+      inject: [auth.AUTH_SERVICE],
+      routes: (service) => ({ signIn: get('/sign-in/:id', async (ctx) => service.signIn(ctx.params.id, 'pw').then(() => 'ok')) }),
+    });
+    const app = await createApp(
+      defineModule({
+        name: 'Root',
+        imports: [auth.AuthModule.forRoot({ secret: SECRET, issuing: { credentialStore: InMemoryCredentialStore, refreshTokenStore: InMemoryRefreshTokenStore, passwordHasher } })],
+        controllers: [controller],
+      }),
+    );
+    expect(calls).toEqual({ hash: 1, verify: 0 });
+    expect((await send(app, 'GET', '/sign-in/nobody')).status).toBe(401);
+    // One real verification against the cached dummy hash, and no hashing on the request path.
+    expect(calls).toEqual({ hash: 1, verify: 1 });
+  });
+});

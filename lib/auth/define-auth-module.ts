@@ -11,6 +11,7 @@ import { ApiKeyAuthenticator, checkScopes, type ApiKeyStore, type AuthenticatedA
 import type { AuthModuleOptions, StoreClass } from './auth-options.js';
 import { bearerFailure, readBearerToken } from './bearer-token.js';
 import { TokenIssuingService, type CredentialStore, type RefreshTokenStore, type TokenPair } from './issuing/index.js';
+import { getDummyPasswordHash } from './password/index.js';
 import { assertSecretLength, createAccessTokenVerifier, createTokenSigner, type AccessTokenVerifier } from './jwt/index.js';
 
 /**
@@ -275,8 +276,11 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
         providers.push(
           toProvider(CREDENTIAL_STORE, issuing.credentialStore),
           toProvider(REFRESH_TOKEN_STORE, issuing.refreshTokenStore),
-          defineFactory(AUTH_SERVICE, [CREDENTIAL_STORE, REFRESH_TOKEN_STORE], (credentialStore, refreshTokenStore) =>
-            new TokenIssuingService<Claims>({
+          defineFactory(AUTH_SERVICE, [CREDENTIAL_STORE, REFRESH_TOKEN_STORE], async (credentialStore, refreshTokenStore) => {
+            // Compute the dummy hash at boot: computed lazily, the first sign-in for an unknown
+            // account would take a hash longer than the others and tell that it is unknown.
+            await getDummyPasswordHash(issuing.passwordHasher);
+            return new TokenIssuingService<Claims>({
               claimsSchema,
               credentialStore,
               refreshTokenStore,
@@ -288,8 +292,8 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
               refreshReuseGraceSeconds: issuing.refreshReuseGraceSeconds,
               clock,
               passwordHasher: issuing.passwordHasher,
-            }),
-          ),
+            });
+          }),
         );
         exported.push(AUTH_SERVICE);
       }

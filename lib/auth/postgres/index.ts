@@ -1,0 +1,20 @@
+// The PostgreSQL stores entry point, `tessera/auth/postgres`. Explicit named exports only. It
+// imports no database driver: give it anything with a `query(text, params)` (pg's Pool, PGlite).
+export type { SqlClient, SqlResult } from './sql-client.js';
+export { SQL_CLIENT } from './sql-client.js';
+export { migrate } from './migrate.js';
+export type { MigrationResult } from './migrate.js';
+export { MIGRATIONS } from './migrations.js';
+export type { Migration } from './migrations.js';
+export { DEFAULT_QUERY_TIMEOUT_MS } from './run-query.js';
+export type { PostgresStoreOptions, StoreFailure } from './run-query.js';
+export { StoreUnavailableError } from './store-unavailable-error.js';
+export { PostgresCredentialStore } from './postgres-credential-store.js';
+export type { PostgresAccount } from './postgres-credential-store.js';
+export { PostgresRefreshTokenStore, MARK_ROTATED_SQL, ROTATE_SQL } from './postgres-refresh-token-store.js';
+export type { PostgresRefreshTokenStoreOptions } from './postgres-refresh-token-store.js';
+export { PostgresApiKeyStore } from './postgres-api-key-store.js';
+export type { NewPostgresApiKey, StoredApiKey } from './postgres-api-key-store.js';
+export type { RateLimitCounter } from './rate-limit-counter.js';
+export { PostgresRateLimitCounter } from './postgres-rate-limit-counter.js';
+export type { PostgresRateLimitCounterOptions } from './postgres-rate-limit-counter.js';

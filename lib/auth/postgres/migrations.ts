@@ -1,0 +1,74 @@
+/**
+ * One schema change. `statements` run in order inside one transaction, together with the row
+ * that records the version, so a migration is applied entirely or not at all.
+ *
+ * @example
+ * const next: Migration = { version: 2, name: 'api key labels', statements: ['ALTER TABLE tessera_api_keys ADD COLUMN label text'] };
+ */
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly statements: readonly string[];
+}
+
+/**
+ * The schema of the PostgreSQL stores, oldest first. Never edit an applied migration: append.
+ *
+ * Tables (all prefixed `tessera_` so they can share a database with the application's own):
+ * - `tessera_accounts`: sign-in accounts; `identifier` stored trimmed and lower-cased, unique.
+ * - `tessera_refresh_tokens`: keyed by the SHA-256 hash of each token; never the token.
+ * - `tessera_api_keys`: keyed by the public key id; the SHA-256 of the secret, never the secret.
+ * - `tessera_rate_limits`: one fixed-window counter per (limiter name, key).
+ *
+ * @example
+ * MIGRATIONS.at(-1)?.version; // the latest schema version
+ */
+export const MIGRATIONS: readonly Migration[] = Object.freeze([
+  {
+    version: 1,
+    name: 'auth stores',
+    statements: [
+      `CREATE TABLE IF NOT EXISTS tessera_accounts (
+         subject text PRIMARY KEY,
+         identifier text NOT NULL UNIQUE,
+         password_hash text NOT NULL,
+         claims jsonb NOT NULL,
+         disabled boolean NOT NULL DEFAULT false,
+         created_at timestamptz NOT NULL DEFAULT now()
+       )`,
+      `CREATE TABLE IF NOT EXISTS tessera_refresh_tokens (
+         token_hash text PRIMARY KEY,
+         subject text NOT NULL,
+         family_id text,
+         expires_at timestamptz NOT NULL,
+         rotated_at timestamptz,
+         revoked_at timestamptz
+       )`,
+      // Partial indexes: revocation only ever looks for tokens not yet revoked.
+      `CREATE INDEX IF NOT EXISTS tessera_refresh_tokens_subject_idx ON tessera_refresh_tokens (subject) WHERE revoked_at IS NULL`,
+      `CREATE INDEX IF NOT EXISTS tessera_refresh_tokens_family_idx ON tessera_refresh_tokens (family_id) WHERE revoked_at IS NULL`,
+      `CREATE INDEX IF NOT EXISTS tessera_refresh_tokens_expires_idx ON tessera_refresh_tokens (expires_at)`,
+      `CREATE TABLE IF NOT EXISTS tessera_api_keys (
+         id text PRIMARY KEY,
+         secret_hash text NOT NULL,
+         claims jsonb NOT NULL,
+         scopes jsonb NOT NULL DEFAULT '[]'::jsonb,
+         expires_at timestamptz,
+         revoked_at timestamptz,
+         allowed_cidrs jsonb,
+         owner text,
+         name text,
+         created_at timestamptz NOT NULL,
+         last_used_at timestamptz
+       )`,
+      `CREATE INDEX IF NOT EXISTS tessera_api_keys_owner_idx ON tessera_api_keys (owner)`,
+      `CREATE TABLE IF NOT EXISTS tessera_rate_limits (
+         name text NOT NULL,
+         key text NOT NULL,
+         window_start_ms bigint NOT NULL,
+         hits integer NOT NULL,
+         PRIMARY KEY (name, key)
+       )`,
+    ],
+  },
+]);

@@ -1,0 +1,96 @@
+import { systemClock } from '../../clock.js';
+import type { Clock } from '../../clock.js';
+import type { RateLimitCounter } from './rate-limit-counter.js';
+import { createQueryRunner } from './run-query.js';
+import type { PostgresStoreOptions, QueryRunner } from './run-query.js';
+import type { SqlClient } from './sql-client.js';
+
+/**
+ * Options of {@link PostgresRateLimitCounter}.
+ *
+ * @example
+ * const options: PostgresRateLimitCounterOptions = { limit: 100, windowMs: 60_000, name: 'api-keys' };
+ */
+export interface PostgresRateLimitCounterOptions extends PostgresStoreOptions {
+  /** Requests allowed per key per window (0 refuses every request). */
+  readonly limit: number;
+  /** Window length, ms. */
+  readonly windowMs: number;
+  /** Separates limiters sharing the table; default `default`. */
+  readonly name?: string | undefined;
+  /** Default the system clock. Its time is sent as a parameter, so tests can drive it. */
+  readonly clock?: Clock | undefined;
+}
+
+/**
+ * One statement counts the hit and reads the window back. The upsert takes the row lock, so
+ * concurrent hits from any number of processes queue on it and each sees the previous count: no
+ * hit is lost and no two callers get the same count. In `DO UPDATE SET`, `r.*` is the row as it
+ * was, so both CASEs test the same (old) window: a window that has ended restarts at `now` with
+ * one hit, else the count goes up.
+ */
+const HIT_SQL = `INSERT INTO tessera_rate_limits AS r (name, key, window_start_ms, hits)
+VALUES ($1, $2, $3::bigint, 1)
+ON CONFLICT (name, key) DO UPDATE SET
+  window_start_ms = CASE WHEN $3::bigint - r.window_start_ms >= $4::bigint THEN $3::bigint ELSE r.window_start_ms END,
+  hits = CASE WHEN $3::bigint - r.window_start_ms >= $4::bigint THEN 1 ELSE LEAST(r.hits, 2147483646) + 1 END
+RETURNING hits, window_start_ms::float8 AS window_start_ms`;
+
+function integerAtLeast(value: number, min: number, name: string): number {
+  if (!(Number.isSafeInteger(value) && value >= min)) throw new RangeError(`${name} must be an integer >= ${min}`);
+  return value;
+}
+
+/**
+ * A fixed-window {@link RateLimitCounter} in the `tessera_rate_limits` table (see `migrate`),
+ * shared by every process on the database: the first hit of a key opens a window of `windowMs`;
+ * up to `limit` hits in it are allowed (0); later ones answer the time left in the window. The
+ * window restarts with the first hit after it ended. Same semantics as the in-memory counter.
+ *
+ * A database failure throws a `StoreUnavailableError` (503): the request fails closed rather
+ * than going unlimited.
+ *
+ * @example
+ * const counter = new PostgresRateLimitCounter(pool, { limit: 100, windowMs: 60_000, name: 'api-keys' });
+ * const waitMs = await counter.hit(keyId); // 0 while within the limit
+ */
+export class PostgresRateLimitCounter implements RateLimitCounter {
+  readonly #run: QueryRunner;
+  readonly #clock: Clock;
+  readonly #name: string;
+  readonly #limit: number;
+  readonly #windowMs: number;
+
+  constructor(client: SqlClient, options: PostgresRateLimitCounterOptions) {
+    this.#run = createQueryRunner(client, 'rate-limit', options);
+    this.#clock = options.clock ?? systemClock;
+    this.#name = options.name ?? 'default';
+    this.#limit = integerAtLeast(options.limit, 0, 'limit');
+    this.#windowMs = integerAtLeast(options.windowMs, 1, 'windowMs');
+  }
+
+  async hit(key: string): Promise<number> {
+    const now = Math.floor(this.#clock.now());
+    const rows = await this.#run<{ hits: number; window_start_ms: number }>('hit', HIT_SQL, [this.#name, key, now, this.#windowMs]);
+    const row = rows[0];
+    if (row === undefined) throw new Error('rate-limit store: the upsert returned no row');
+    return Number(row.hits) > this.#limit ? Number(row.window_start_ms) + this.#windowMs - now : 0;
+  }
+
+  /**
+   * Deletes this limiter's windows that have ended (they would restart on the next hit anyway);
+   * answers how many. Run it now and then to keep the table as small as the set of active keys.
+   *
+   * @example
+   * setInterval(() => void counter.sweep(), 600_000).unref();
+   */
+  async sweep(): Promise<number> {
+    const rows = await this.#run<{ swept: number }>(
+      'sweep',
+      `WITH gone AS (DELETE FROM tessera_rate_limits WHERE name = $1 AND $2::bigint - window_start_ms >= $3::bigint RETURNING 1)
+       SELECT count(*)::int AS swept FROM gone`,
+      [this.#name, Math.floor(this.#clock.now()), this.#windowMs],
+    );
+    return Number(rows[0]?.swept ?? 0);
+  }
+}

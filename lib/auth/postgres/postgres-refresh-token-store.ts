@@ -1,0 +1,169 @@
+import { systemClock } from '../../clock.js';
+import type { Clock } from '../../clock.js';
+import type { NewRefreshToken, RefreshTokenRecord, RefreshTokenSuccessor } from '../issuing/refresh-token-record.js';
+import type { RefreshTokenStore } from '../issuing/refresh-token-store.js';
+import { createQueryRunner } from './run-query.js';
+import type { PostgresStoreOptions, QueryRunner } from './run-query.js';
+import { readTimestamp, requireValidDate, toTimestampParam } from './row-values.js';
+import type { SqlClient } from './sql-client.js';
+
+/**
+ * Options of {@link PostgresRefreshTokenStore}.
+ *
+ * @example
+ * new PostgresRefreshTokenStore(pool, { clock, queryTimeoutMs: 2_000 });
+ */
+export interface PostgresRefreshTokenStoreOptions extends PostgresStoreOptions {
+  /** Stamps `rotatedAt` and `revokedAt` (sent as parameters, not SQL `now()`); default the system clock. */
+  readonly clock?: Clock | undefined;
+}
+
+interface TokenRow {
+  readonly subject: string;
+  readonly family_id: string | null;
+  readonly expires_at: unknown;
+  readonly rotated_at: unknown;
+  readonly revoked_at: unknown;
+}
+
+/**
+ * The compare-and-set of the state table: only an active token (neither rotated nor revoked)
+ * matches, and the row lock taken by UPDATE makes concurrent callers queue; under READ COMMITTED
+ * each waiter re-checks the WHERE clause against the winner's committed row, finds
+ * `rotated_at` set and matches nothing. So exactly one caller gets a row back.
+ */
+export const MARK_ROTATED_SQL = `UPDATE tessera_refresh_tokens SET rotated_at = $2::timestamptz
+WHERE token_hash = $1 AND rotated_at IS NULL AND revoked_at IS NULL
+RETURNING 1 AS rotated`;
+
+/**
+ * `markRotated` and the successor's INSERT in ONE statement: the INSERT selects from the
+ * UPDATE's RETURNING, so the successor is stored only if this statement won the compare-and-set,
+ * and a failing INSERT (a duplicate hash) aborts the UPDATE with it. No transaction block and no
+ * dedicated connection are needed, and no read-then-write happens in JavaScript.
+ */
+export const ROTATE_SQL = `WITH old AS (
+  UPDATE tessera_refresh_tokens SET rotated_at = $2::timestamptz
+  WHERE token_hash = $1 AND rotated_at IS NULL AND revoked_at IS NULL
+  RETURNING 1
+)
+INSERT INTO tessera_refresh_tokens (token_hash, subject, family_id, expires_at)
+SELECT $3::text, $4::text, $5::text, $6::timestamptz FROM old
+RETURNING 1 AS rotated`;
+
+function checkHash(tokenHash: unknown): asserts tokenHash is string {
+  if (typeof tokenHash !== 'string' || tokenHash === '') throw new TypeError('tokenHash must be a non-empty string');
+}
+
+function checkToken(token: NewRefreshToken): { subject: string; familyId: string | null; expiresAt: string } {
+  if (typeof token.subject !== 'string') throw new TypeError('subject must be a string');
+  const expiresAt = toTimestampParam(requireValidDate(token.expiresAt, 'expiresAt'));
+  return { subject: token.subject, familyId: typeof token.familyId === 'string' ? token.familyId : null, expiresAt };
+}
+
+/**
+ * A {@link RefreshTokenStore} on the `tessera_refresh_tokens` table (see `migrate`), with both
+ * optional operations: an atomic `rotate` and `revokeFamily`. Every operation is one SQL
+ * statement, so it is atomic across connections and processes; see {@link MARK_ROTATED_SQL} and
+ * {@link ROTATE_SQL}. Revocation keeps the first `revokedAt`. Only token hashes are stored.
+ *
+ * Database failures throw a `StoreUnavailableError` (503); a duplicate hash throws a plain Error.
+ *
+ * @example
+ * AuthModule.forRoot({ secret, issuing: {
+ *   credentialStore: { useClass: PostgresCredentialStore, inject: [SQL_CLIENT] },
+ *   refreshTokenStore: { useClass: PostgresRefreshTokenStore, inject: [SQL_CLIENT] },
+ *   imports: [DatabaseModule],
+ * } });
+ */
+export class PostgresRefreshTokenStore implements RefreshTokenStore {
+  readonly #run: QueryRunner;
+  readonly #clock: Clock;
+
+  constructor(client: SqlClient, options: PostgresRefreshTokenStoreOptions = {}) {
+    this.#run = createQueryRunner(client, 'refresh-token', options, () => new Error('A refresh token with this hash is already stored'));
+    this.#clock = options.clock ?? systemClock;
+  }
+
+  async create(tokenHash: string, token: NewRefreshToken): Promise<void> {
+    checkHash(tokenHash);
+    const row = checkToken(token);
+    await this.#run(
+      'create',
+      'INSERT INTO tessera_refresh_tokens (token_hash, subject, family_id, expires_at) VALUES ($1, $2, $3, $4::timestamptz)',
+      [tokenHash, row.subject, row.familyId, row.expiresAt],
+    );
+  }
+
+  async find(tokenHash: string): Promise<RefreshTokenRecord | undefined> {
+    const rows = await this.#run<TokenRow>(
+      'find',
+      'SELECT subject, family_id, expires_at, rotated_at, revoked_at FROM tessera_refresh_tokens WHERE token_hash = $1',
+      [tokenHash],
+    );
+    const row = rows[0];
+    if (row === undefined) return undefined;
+    return {
+      subject: row.subject,
+      familyId: row.family_id,
+      // A NULL expires_at cannot exist (NOT NULL); an unreadable one reads as invalid, i.e. expired.
+      expiresAt: readTimestamp(row.expires_at) ?? new Date(Number.NaN),
+      rotatedAt: readTimestamp(row.rotated_at),
+      revokedAt: readTimestamp(row.revoked_at),
+    };
+  }
+
+  async markRotated(tokenHash: string): Promise<boolean> {
+    const rows = await this.#run('markRotated', MARK_ROTATED_SQL, [tokenHash, this.#now()]);
+    return rows.length === 1;
+  }
+
+  async rotate(oldTokenHash: string, next: RefreshTokenSuccessor): Promise<boolean> {
+    checkHash(next.tokenHash);
+    const row = checkToken(next);
+    const rows = await this.#run('rotate', ROTATE_SQL, [oldTokenHash, this.#now(), next.tokenHash, row.subject, row.familyId, row.expiresAt]);
+    return rows.length === 1;
+  }
+
+  async revoke(tokenHash: string): Promise<void> {
+    // `revoked_at IS NULL`: revoking twice keeps the first moment, for the audit trail.
+    await this.#run('revoke', 'UPDATE tessera_refresh_tokens SET revoked_at = $2::timestamptz WHERE token_hash = $1 AND revoked_at IS NULL', [
+      tokenHash,
+      this.#now(),
+    ]);
+  }
+
+  async revokeAllForSubject(subject: string): Promise<void> {
+    await this.#run('revokeAllForSubject', 'UPDATE tessera_refresh_tokens SET revoked_at = $2::timestamptz WHERE subject = $1 AND revoked_at IS NULL', [
+      subject,
+      this.#now(),
+    ]);
+  }
+
+  async revokeFamily(familyId: string): Promise<void> {
+    await this.#run('revokeFamily', 'UPDATE tessera_refresh_tokens SET revoked_at = $2::timestamptz WHERE family_id = $1 AND revoked_at IS NULL', [
+      familyId,
+      this.#now(),
+    ]);
+  }
+
+  /**
+   * Deletes tokens that expired before `before` and answers how many. Expired tokens are refused
+   * anyway; run this from a scheduled job to keep the table small (keep a margin if you audit).
+   *
+   * @example
+   * await store.purgeExpired(new Date(Date.now() - 7 * 86_400_000));
+   */
+  async purgeExpired(before: Date): Promise<number> {
+    const rows = await this.#run<{ purged: number }>(
+      'purgeExpired',
+      'WITH gone AS (DELETE FROM tessera_refresh_tokens WHERE expires_at < $1::timestamptz RETURNING 1) SELECT count(*)::int AS purged FROM gone',
+      [toTimestampParam(requireValidDate(before, 'before'))],
+    );
+    return Number(rows[0]?.purged ?? 0);
+  }
+
+  #now(): string {
+    return toTimestampParam(new Date(this.#clock.now()));
+  }
+}

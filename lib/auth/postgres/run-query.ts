@@ -1,0 +1,110 @@
+import type { SqlClient } from './sql-client.js';
+import { StoreUnavailableError } from './store-unavailable-error.js';
+
+/**
+ * Default bound on one store query, ms. Sign-in and refresh wait for the store, so a database
+ * that stops answering (a network partition rather than a refused connection) must become a 503
+ * well before a client or a load balancer gives up on the request.
+ *
+ * @example
+ * new PostgresRefreshTokenStore(pool, { queryTimeoutMs: DEFAULT_QUERY_TIMEOUT_MS });
+ */
+export const DEFAULT_QUERY_TIMEOUT_MS = 5_000;
+
+/**
+ * A driver failure, reduced to what is safe to log: the SQLSTATE code (when the server sent one)
+ * and the message. Drivers attach the statement's parameters (PGlite) and the server's `detail`
+ * (pg), which can quote stored values, so neither is kept.
+ *
+ * @example
+ * onError: (failure) => logger.error(`${failure.store}.${failure.operation} failed: ${failure.code ?? ''} ${failure.message}`)
+ */
+export interface StoreFailure {
+  readonly store: string;
+  readonly operation: string;
+  readonly code: string | undefined;
+  readonly message: string;
+}
+
+/**
+ * Options every PostgreSQL store takes.
+ *
+ * @example
+ * const options: PostgresStoreOptions = { queryTimeoutMs: 2_000, onError: (f) => log.warn(f) };
+ */
+export interface PostgresStoreOptions {
+  /** Bound on one query, ms; default {@link DEFAULT_QUERY_TIMEOUT_MS}. 0 turns the bound off. */
+  readonly queryTimeoutMs?: number | undefined;
+  /** Told about every failed query (default: one `console.error` line). Never receives parameters. */
+  readonly onError?: ((failure: StoreFailure) => void) | undefined;
+}
+
+/** Runs one statement for a store; see {@link createQueryRunner}. */
+export type QueryRunner = <Row>(operation: string, text: string, params: unknown[]) => Promise<Row[]>;
+
+/**
+ * SQLSTATE class 23: a broken constraint (a duplicate key, a NOT NULL). That is a caller bug or
+ * a conflict, not an outage, so it must not read as "try again later".
+ */
+function isConstraintViolation(code: string | undefined): boolean {
+  return code !== undefined && code.startsWith('23');
+}
+
+function sanitise(error: unknown): { code: string | undefined; message: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : 'non-Error rejection';
+  return { code: typeof code === 'string' ? code : undefined, message };
+}
+
+function logFailure(failure: StoreFailure): void {
+  console.error(`[tessera/postgres] ${failure.store} store: ${failure.operation} failed: ${failure.code ?? '-'} ${failure.message}`);
+}
+
+/**
+ * Wraps a {@link SqlClient} for one store: every statement is bounded by the timeout, and every
+ * failure is reported to `onError` and rethrown as a {@link StoreUnavailableError} (503), except a
+ * constraint violation, which becomes `onConstraint(operation)` (a plain Error by default).
+ * Internal to the stores.
+ *
+ * @example
+ * const run = createQueryRunner(client, 'refresh-token', options);
+ * const rows = await run<{ one: number }>('markRotated', 'UPDATE ... RETURNING 1 AS one', [hash, at]);
+ */
+export function createQueryRunner(
+  client: SqlClient,
+  store: string,
+  options: PostgresStoreOptions = {},
+  onConstraint: (operation: string) => Error = (operation) => new Error(`${store} store: ${operation} conflicts with stored data`),
+): QueryRunner {
+  const timeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+  if (!(Number.isFinite(timeoutMs) && timeoutMs >= 0)) throw new RangeError('queryTimeoutMs must be a number of milliseconds >= 0');
+  const report = options.onError ?? logFailure;
+
+  return async <Row>(operation: string, text: string, params: unknown[]): Promise<Row[]> => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const pending = client.query<Row>(text, params);
+      const result =
+        timeoutMs === 0
+          ? await pending
+          : await Promise.race([
+              pending,
+              new Promise<never>((_, reject) => {
+                timer = setTimeout(() => reject(Object.assign(new Error(`query timed out after ${timeoutMs} ms`), { code: 'TIMEOUT' })), timeoutMs);
+              }),
+            ]);
+      return result.rows;
+    } catch (error) {
+      const failure = { store, operation, ...sanitise(error) };
+      try {
+        report(failure);
+      } catch {
+        // A failing logger must not replace the store error.
+      }
+      if (isConstraintViolation(failure.code)) throw onConstraint(operation);
+      throw new StoreUnavailableError(store, operation, Object.assign(new Error(failure.message), { code: failure.code }));
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+    }
+  };
+}
