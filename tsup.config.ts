@@ -16,6 +16,8 @@ export default defineConfig({
   splitting: true,
   sourcemap: true,
   clean: true,
+  // auth.cjs uses import.meta.url (worker-password-hasher); without the shim, require('tessera/auth') is a SyntaxError.
+  shims: true,
   target: 'es2022',
   platform: 'neutral',
   external: ['zod', 'jose', '@noble/hashes', 'hash-wasm', '@node-rs/argon2', /^node:/],

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App, ListeningServer } from '../../app/app.js';
 import type { Outcome } from '../../http/plain-response.js';
@@ -152,6 +152,10 @@ function hostForUrl(address: AddressInfo): string {
  * process.on('SIGTERM', () => void server.close({ forceAfterMs: 10_000 }).then(() => app.close()));
  */
 export async function serve(app: Pick<App, 'handle'>, options: ServeOptions = {}): Promise<NodeServer> {
+  // Looked up, not imported: `app.listen` reaches this file through a dynamic import that
+  // bundlers for Workers and browsers inline, and a top-level `node:http` import would then make
+  // every such bundle unloadable (or unbuildable) although it never starts a Node server.
+  const { createServer } = process.getBuiltinModule('node:http');
   const handler = createHandler(app, options);
   const requestTimeout = options.requestTimeout ?? 30_000;
   const server = createServer(

@@ -2,6 +2,7 @@ import { DEFAULT_ARGON2_PARAMETERS, type Argon2Parameters } from './argon2-param
 import { loadNativePasswordHasher } from './native-password-hasher.js';
 import { PasswordHasherUnavailableError } from './password-errors.js';
 import type { Argon2PasswordHasher, PasswordHasherBackend } from './password-hasher.js';
+import { canCompileWebAssembly, createJsPasswordHasher } from './js-password-hasher.js';
 import { createWasmPasswordHasher } from './wasm-password-hasher.js';
 import { createWorkerPasswordHasher } from './worker-password-hasher.js';
 
@@ -13,7 +14,8 @@ import { createWorkerPasswordHasher } from './worker-password-hasher.js';
  */
 export interface CreatePasswordHasherOptions {
   /**
-   * `auto` (default): `native` if `@node-rs/argon2` loads and passes its self-test, else `wasm`.
+   * `auto` (default): `native` if `@node-rs/argon2` loads and passes its self-test, else `wasm`,
+   * else (a runtime that cannot compile WebAssembly, such as Cloudflare Workers) `js`.
    * A named backend is used or the call rejects with `PasswordHasherUnavailableError`.
    */
   backend?: 'auto' | PasswordHasherBackend;
@@ -42,6 +44,8 @@ export async function createPasswordHasher(options: CreatePasswordHasherOptions 
       return createWasmPasswordHasher(parameters);
     case 'native':
       return loadNativePasswordHasher(parameters);
+    case 'js':
+      return createJsPasswordHasher(parameters);
     case 'worker':
       return createWorkerPasswordHasher({ parameters, ...(options.workers === undefined ? {} : { workers: options.workers }) });
     case 'auto':
@@ -51,7 +55,8 @@ export async function createPasswordHasher(options: CreatePasswordHasherOptions 
         if (!(error instanceof PasswordHasherUnavailableError)) throw error;
         // Portable fallback. It blocks the event loop while hashing; on Node without the addon,
         // choose `backend: 'worker'` explicitly to avoid that.
-        return createWasmPasswordHasher(parameters);
+        // Workers refuse to compile WebAssembly at run time: plain JavaScript is all that is left.
+        return canCompileWebAssembly() ? createWasmPasswordHasher(parameters) : createJsPasswordHasher(parameters);
       }
     default:
       throw new RangeError(`Unknown password hasher backend: ${String(backend satisfies never)}`);

@@ -28,7 +28,7 @@ export function getDefaultPasswordHasher(): Promise<PasswordHasher> {
  *
  * @example
  * setDefaultPasswordHasher(await createPasswordHasher({ backend: 'worker' }));
- * setDefaultPasswordHasher(createWasmPasswordHasher()); // e.g. on Cloudflare Workers
+ * setDefaultPasswordHasher(await createPasswordHasher({ backend: 'wasm' })); // e.g. on Deno, without the addon
  */
 export function setDefaultPasswordHasher(hasher: PasswordHasher | undefined): void {
   chosen = hasher;

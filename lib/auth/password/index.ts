@@ -8,6 +8,7 @@ export { createPasswordHasher } from './create-password-hasher.js';
 export type { CreatePasswordHasherOptions } from './create-password-hasher.js';
 export type { PasswordHasher, Argon2PasswordHasher, PasswordHasherBackend } from './password-hasher.js';
 export { createWasmPasswordHasher, wasmArgon2idEngine } from './wasm-password-hasher.js';
+export { createJsPasswordHasher, jsArgon2idEngine, canCompileWebAssembly } from './js-password-hasher.js';
 export { loadNativePasswordHasher } from './native-password-hasher.js';
 export { createWorkerPasswordHasher } from './worker-password-hasher.js';
 export type { WorkerPasswordHasherOptions } from './worker-password-hasher.js';

@@ -25,11 +25,13 @@ export interface PasswordHasher {
  *   blocks the event loop for the whole hash (~55 ms at the default cost).
  * - `native`: `@node-rs/argon2` on libuv's thread pool (Node, Bun). Fast and non-blocking.
  * - `worker`: hash-wasm in a pool of `worker_threads` (Node). Non-blocking without the addon.
+ * - `js`: `@noble/hashes` in plain JavaScript, for runtimes that cannot compile WebAssembly at
+ *   run time (Cloudflare Workers). About four times slower than `wasm`.
  *
  * @example
  * const backend: PasswordHasherBackend = 'native';
  */
-export type PasswordHasherBackend = 'wasm' | 'native' | 'worker';
+export type PasswordHasherBackend = 'wasm' | 'native' | 'worker' | 'js';
 
 /**
  * A built-in Argon2id hasher. Every backend writes the same PHC format and verifies the others'

@@ -1,0 +1,15 @@
+// Bun: `Bun.serve({ fetch: app.fetch })`. Bun passes its server as the second argument, from
+// which the app reads the client address (`server.requestIP(request)`).
+import { createRuntimeApps, readPort, readyLine } from './runtime-apps.js';
+
+// The slice of Bun's API used here, so that this file type-checks without `@types/bun`.
+declare const Bun: {
+  readonly env: Record<string, string | undefined>;
+  serve(options: { hostname: string; port: number; fetch: (request: Request, server: unknown) => Promise<Response> }): { readonly port: number };
+};
+
+const { site, tenants } = await createRuntimeApps(Bun.env);
+const hostname = Bun.env.HOST ?? '127.0.0.1';
+const siteServer = Bun.serve({ hostname, port: readPort(Bun.env, 'SITE_PORT'), fetch: site.fetch });
+const tenantsServer = Bun.serve({ hostname, port: readPort(Bun.env, 'TENANTS_PORT'), fetch: tenants.fetch });
+console.log(readyLine({ site: `http://${hostname}:${siteServer.port}`, tenants: `http://${hostname}:${tenantsServer.port}` }));

@@ -1,0 +1,60 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { build, type BuildOptions, type Metafile } from 'esbuild';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+// What a Workers or browser user's bundler does with the core entry point, `tessera`:
+// dist/index.js bundled for a platform without Node's modules.
+
+const root = join(import.meta.dirname, '..', '..');
+const core = join(root, 'dist', 'index.js');
+
+// Names that exist only in tessera/auth, tessera/openapi or their dependencies.
+const FOREIGN_CODE = ['AuthConfigError', 'hashPassword', 'argon2', 'jwtVerify', 'SignJWT', 'generateOpenApiDocument', 'serveOpenApi', 'toJSONSchema'];
+const FOREIGN_PACKAGES = /node_modules\/(jose|hash-wasm|@noble|@node-rs|zod)\//;
+
+const NEUTRAL: BuildOptions = {
+  entryPoints: [core],
+  bundle: true,
+  write: false,
+  metafile: true,
+  format: 'esm',
+  platform: 'neutral',
+  mainFields: ['module', 'main'],
+  logLevel: 'silent',
+};
+
+/** Every module the bundle took in, and every import it left to the runtime. */
+function modulesOf(metafile: Metafile | undefined): { inputs: string[]; leftImports: string[] } {
+  if (metafile === undefined) throw new Error('esbuild returned no metafile');
+  return {
+    inputs: Object.keys(metafile.inputs),
+    leftImports: Object.values(metafile.outputs).flatMap((output) => output.imports.map((entry) => entry.path)),
+  };
+}
+
+beforeAll(() => {
+  if (!existsSync(core)) throw new Error('dist/ is missing: `npm test` builds it first (npm run build).');
+});
+
+describe('the core entry point, bundled for a platform without Node', () => {
+  // Nothing is marked external: a `node:*` (or `http`) import anywhere, even behind app.listen's
+  // dynamic import, fails the build, as it fails wrangler's.
+  it('bundles with no node:* module and leaves no import to the runtime', async () => {
+    const result = await build(NEUTRAL);
+    const { inputs, leftImports } = modulesOf(result.metafile);
+    expect(inputs.filter((input) => /^(node:|http$)/.test(input))).toEqual([]);
+    expect(leftImports).toEqual([]);
+  });
+
+  it('contains no auth or OpenAPI code and none of their dependencies', async () => {
+    // `http` is left out only so that this runs before the node:http gap above is fixed.
+    const result = await build({ ...NEUTRAL, external: ['http', 'node:*'] });
+    const { inputs } = modulesOf(result.metafile);
+    expect(inputs.filter((input) => FOREIGN_PACKAGES.test(input))).toEqual([]);
+    expect(inputs.filter((input) => /dist\/(auth|openapi|facade)\.js$/.test(input))).toEqual([]);
+    const text = result.outputFiles?.[0]?.text ?? '';
+    expect(text.length).toBeGreaterThan(10_000);
+    expect(FOREIGN_CODE.filter((name) => text.includes(name))).toEqual([]);
+  });
+});

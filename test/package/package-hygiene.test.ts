@@ -1,0 +1,64 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+const entryPoints = Object.keys(manifest.exports).filter((subpath) => subpath !== './package.json');
+const specifierOf = (subpath: string) => (subpath === '.' ? 'tessera' : `tessera${subpath.slice(1)}`);
+
+/** Runs a command with a time limit; resolves with its exit code and output instead of rejecting. */
+function run(command: string, args: readonly string[], timeoutMs: number): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(command, [...args], { cwd: root, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+interface AttwProblem {
+  readonly kind: string;
+  readonly entrypoint?: string;
+  readonly resolutionKind?: string;
+  readonly fileName?: string;
+}
+
+beforeAll(() => {
+  if (!existsSync(join(root, 'dist', 'index.js'))) throw new Error('dist/ is missing: `npm test` builds it first (npm run build).');
+});
+
+describe('the built package', () => {
+  it('passes publint in strict mode (warnings are errors), on the files npm would publish', async () => {
+    const { messages, pkg } = await publint({ pkgDir: root, strict: true, pack: 'npm', level: 'warning' });
+    const problems = messages.map((message) => `${message.type}: ${formatMessage(message, pkg) ?? message.code}`);
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  // Profile node16: `moduleResolution: node10` cannot see subpath exports at all (no "exports"
+  // support), so it is not a target; node16/nodenext from ESM and CJS, and bundler, must be clean.
+  it('passes @arethetypeswrong/cli (profile node16) for every entry point, ESM and CJS', async () => {
+    const result = await run(join(root, 'node_modules', '.bin', 'attw'), ['--pack', '.', '--profile', 'node16', '--format', 'json'], 60_000);
+    const report = JSON.parse(result.stdout) as { analysis: { entrypoints: Record<string, unknown>; problems: AttwProblem[] } };
+    expect(Object.keys(report.analysis.entrypoints).filter((subpath) => subpath !== './package.json')).toEqual(entryPoints);
+    const problems = report.analysis.problems.filter((problem) => problem.resolutionKind !== 'node10');
+    expect(problems).toEqual([]);
+    expect(result.code, result.stderr).toBe(0);
+  }, 60_000);
+  it('loads every entry point with require() on Node', async () => {
+    const script = `for (const s of ${JSON.stringify(entryPoints.map(specifierOf))}) require(s);`;
+    const result = await run(process.execPath, ['-e', script], 30_000);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  }, 30_000);
+
+  it('loads every entry point with import on Node', async () => {
+    const script = `for (const s of ${JSON.stringify(entryPoints.map(specifierOf))}) await import(s);`;
+    const result = await run(process.execPath, ['--input-type=module', '-e', script], 30_000);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  }, 30_000);
+});
