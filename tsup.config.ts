@@ -8,6 +8,7 @@ export default defineConfig({
     index: 'lib/index.ts',
     facade: 'facade/index.ts',
     auth: 'lib/auth/index.ts',
+    'auth-postgres': 'lib/auth/postgres/index.ts',
     openapi: 'lib/openapi/index.ts',
     node: 'lib/node.ts',
   },

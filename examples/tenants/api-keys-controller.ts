@@ -5,7 +5,7 @@ import { ApiResponse } from '../../lib/openapi/index.js';
 import { auth } from './claims.js';
 import { FORBIDDEN, NOT_FOUND, TOKEN_ONLY, UNAUTHORIZED } from './openapi.js';
 import { TenancyGuard } from './tenancy-guard.js';
-import { TenantApiKeys } from './tenant-api-keys.js';
+import { TENANT_KEYS } from './tenant-api-keys.js';
 
 /** Keys never manage keys: creating, listing and revoking need a signed-in person. */
 class TokenOnlyGuard implements Guard {
@@ -26,7 +26,7 @@ const CreateApiKey = z.object({
 export const apiKeysController = defineController({
   name: 'ApiKeysController',
   prefix: '/tenants/:tenantId/api-keys',
-  inject: [TenantApiKeys],
+  inject: [TENANT_KEYS],
   guards: [TokenOnlyGuard, TenancyGuard],
   metadata: [Roles('owner'), TOKEN_ONLY, UNAUTHORIZED, FORBIDDEN, NOT_FOUND],
   routes: (keys) => ({
@@ -43,8 +43,8 @@ export const apiKeysController = defineController({
       return keys.create({ tenantId: ctx.params.tenantId as string, name: ctx.body.name, scopes: ctx.body.scopes, expiresAt, allowedCidrs });
     }),
     list: get('/', (ctx) => keys.listForTenant(ctx.params.tenantId as string)),
-    revoke: del('/:id', { metadata: [ApiResponse({ status: 204, description: 'Revoked; the record stays' })] }, (ctx) => {
-      if (!keys.revokeForTenant(ctx.params.tenantId as string, ctx.params.id)) throw new NotFoundException('No such API key');
+    revoke: del('/:id', { metadata: [ApiResponse({ status: 204, description: 'Revoked; the record stays' })] }, async (ctx) => {
+      if (!(await keys.revokeForTenant(ctx.params.tenantId as string, ctx.params.id))) throw new NotFoundException('No such API key');
     }),
   }),
 });

@@ -1,5 +1,5 @@
-import type { Clock } from '../../lib/index.js';
-import { generateApiKey, InMemoryApiKeyStore, type ApiKeyRecord } from '../../lib/auth/index.js';
+import { createToken, type Clock } from '../../lib/index.js';
+import { generateApiKey, InMemoryApiKeyStore, type ApiKeyRecord, type ApiKeyStore } from '../../lib/auth/index.js';
 import type { Claims } from './claims.js';
 
 /** What the API shows about a key: never the key, the secret or its hash. */
@@ -14,11 +14,35 @@ export interface ApiKeySummary {
   readonly lastUsedAt: string | null;
 }
 
+/** What a tenant owner asks for when creating a key. */
+export interface NewTenantApiKey {
+  readonly tenantId: string;
+  readonly name: string;
+  readonly scopes: readonly string[];
+  readonly expiresAt: Date | null;
+  readonly allowedCidrs: readonly string[] | null;
+}
+
+/**
+ * The tenants app's keys: the store the auth module verifies with, plus what the key routes
+ * manage. In memory ({@link TenantApiKeys}) or in PostgreSQL (`PostgresTenantApiKeys`); either
+ * may answer synchronously or with a promise.
+ */
+export interface TenantKeyDirectory extends ApiKeyStore {
+  create(input: NewTenantApiKey): { id: string; key: string } | Promise<{ id: string; key: string }>;
+  listForTenant(tenantId: string): ApiKeySummary[] | Promise<ApiKeySummary[]>;
+  /** False when the tenant has no such key. The record stays for audit. */
+  revokeForTenant(tenantId: string, id: string): boolean | Promise<boolean>;
+}
+
+/** The key directory the key routes and the auth module share. */
+export const TENANT_KEYS = createToken<TenantKeyDirectory>('TenantKeys');
+
 /**
  * The tenants app's key store: the reference in-memory store plus a name and creation time per
  * key. A key's claims carry its tenant, so the tenancy guard treats keys and tokens alike.
  */
-export class TenantApiKeys extends InMemoryApiKeyStore {
+export class TenantApiKeys extends InMemoryApiKeyStore implements TenantKeyDirectory {
   private readonly details = new Map<string, { name: string; tenantId: string; createdAt: Date }>();
   private clock: Clock = { now: () => Date.now() };
 
@@ -28,7 +52,7 @@ export class TenantApiKeys extends InMemoryApiKeyStore {
     return this;
   }
 
-  create(input: { tenantId: string; name: string; scopes: readonly string[]; expiresAt: Date | null; allowedCidrs: readonly string[] | null }): { id: string; key: string } {
+  create(input: NewTenantApiKey): { id: string; key: string } {
     const generated = generateApiKey();
     const claims: Claims = { sub: `api-key:${generated.id}`, roles: ['member'], tenantId: input.tenantId };
     const record: ApiKeyRecord = {

@@ -1,4 +1,4 @@
-import { createToken, defineController, defineFactory, defineModule, defineProvider, get, systemClock, type Clock } from '../../lib/index.js';
+import { createToken, defineController, defineFactory, defineModule, defineProvider, get, systemClock, type Clock, type ModuleDefinition } from '../../lib/index.js';
 import { InMemoryRefreshTokenStore } from '../../lib/auth/index.js';
 import { apiKeysController } from './api-keys-controller.js';
 import { authController } from './auth-controller.js';
@@ -7,8 +7,9 @@ import type { TenantsConfig } from './config.js';
 import { DemoAccounts } from './demo-accounts.js';
 import { tenantPostsController } from './tenant-posts-controller.js';
 import { TenantPosts } from './tenant-posts.js';
-import { TenantApiKeys } from './tenant-api-keys.js';
-import { ApiKeyRateLimitGuard, FixedWindowCounter } from './rate-limit.js';
+import { TENANT_KEYS, TenantApiKeys } from './tenant-api-keys.js';
+import { ApiKeyRateLimitGuard, FixedWindowCounter, RATE_LIMIT_COUNTER } from './rate-limit.js';
+import type { TenantsStores } from './postgres/tenants-stores.js';
 
 const CLOCK = createToken<Clock>('CLOCK');
 
@@ -19,28 +20,55 @@ export const meController = defineController({
 });
 
 /**
+ * Options of {@link createTenantsModule}.
+ *
+ * @example
+ * const options: TenantsModuleOptions = { stores: (clock) => createPostgresTenantsStores(database, clock, config) };
+ */
+export interface TenantsModuleOptions {
+  readonly clock?: Clock;
+  /**
+   * Where accounts, refresh tokens, API keys and rate limits live, built with the app's clock:
+   * e.g. `createPostgresTenantsStores` (shared by every instance on the database). Omitted:
+   * everything in memory, in this process. A function, so this module never loads the
+   * PostgreSQL code unless asked to.
+   */
+  readonly stores?: (clock: Clock) => TenantsStores;
+}
+
+/** The in-memory stores: one process, lost on restart; for tests and demos. */
+function createInMemoryTenantsStores(ClockModule: ModuleDefinition, config: TenantsConfig): TenantsStores {
+  const module = defineModule({
+    name: 'InMemoryStoresModule',
+    imports: [ClockModule],
+    providers: [
+      // One key store shared by the auth module (verification) and the key routes (management).
+      defineFactory(TenantApiKeys, [CLOCK], (c) => new TenantApiKeys().useClock(c)),
+      { provide: TENANT_KEYS, useExisting: TenantApiKeys },
+      defineFactory(RATE_LIMIT_COUNTER, [CLOCK], (c) => new FixedWindowCounter(config.apiKeyRateLimit, config.apiKeyRateWindowMs, c)),
+    ],
+    exports: [TENANT_KEYS, RATE_LIMIT_COUNTER],
+  });
+  // The refresh-token store stamps rotations with the same clock the auth module reads.
+  return { module, credentialStore: DemoAccounts, refreshTokenStore: defineProvider(InMemoryRefreshTokenStore, [CLOCK]) };
+}
+
+/**
  * The multi-tenant reference app: every route needs a credential (protectAllRoutes) except the
- * public auth routes.
+ * public auth routes. State lives in memory unless `options.stores` says otherwise.
  *
  * @example
  * const app = await createApp(createTenantsModule(readTenantsConfig(process.env)));
  */
-export function createTenantsModule(config: TenantsConfig, options: { clock?: Clock } = {}) {
+export function createTenantsModule(config: TenantsConfig, options: TenantsModuleOptions = {}) {
   const clock = options.clock ?? systemClock;
-  // The refresh-token store stamps rotations with the same clock the auth module reads.
   const ClockModule = defineModule({ name: 'ClockModule', providers: [{ provide: CLOCK, useValue: clock }], exports: [CLOCK] });
-  // One key store shared by the auth module (verification) and the key routes (management).
-  const KeysModule = defineModule({
-    name: 'KeysModule',
-    imports: [ClockModule],
-    providers: [defineFactory(TenantApiKeys, [CLOCK], (c) => new TenantApiKeys().useClock(c))],
-    exports: [TenantApiKeys],
-  });
+  const stores = options.stores === undefined ? createInMemoryTenantsStores(ClockModule, config) : options.stores(clock);
   return defineModule({
     name: 'TenantsModule',
     imports: [
       ClockModule,
-      KeysModule,
+      stores.module,
       auth.AuthModule.forRoot({
         secret: config.secret,
         algorithm: 'HS256',
@@ -49,14 +77,14 @@ export function createTenantsModule(config: TenantsConfig, options: { clock?: Cl
         protectAllRoutes: true,
         clock,
         issuing: {
-          credentialStore: DemoAccounts,
-          refreshTokenStore: defineProvider(InMemoryRefreshTokenStore, [CLOCK]),
-          imports: [ClockModule],
+          credentialStore: stores.credentialStore,
+          refreshTokenStore: stores.refreshTokenStore,
+          imports: [ClockModule, stores.module],
           refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
         },
         apiKeys: {
-          store: { useExisting: TenantApiKeys },
-          imports: [KeysModule],
+          store: { useExisting: TENANT_KEYS },
+          imports: [stores.module],
           cacheSeconds: config.apiKeyCacheSeconds,
           clientIp: { trustedProxyHops: config.trustedProxyHops },
         },
@@ -64,8 +92,7 @@ export function createTenantsModule(config: TenantsConfig, options: { clock?: Cl
     ],
     providers: [
       defineProvider(TenantPosts, [CLOCK]),
-      defineFactory(FixedWindowCounter, [CLOCK], (c) => new FixedWindowCounter(config.apiKeyRateLimit, config.apiKeyRateWindowMs, c)),
-      defineProvider(ApiKeyRateLimitGuard, [FixedWindowCounter]),
+      defineProvider(ApiKeyRateLimitGuard, [RATE_LIMIT_COUNTER]),
     ],
     // Runs after the auth module's guard (modules' app guards run in import order), so only verified keys are counted.
     appGuards: [ApiKeyRateLimitGuard],

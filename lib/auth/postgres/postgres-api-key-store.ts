@@ -88,7 +88,7 @@ function optionalDate(value: Date | null | undefined, name: string): string | nu
  * const keys = new PostgresApiKeyStore(pool);
  * const generated = generateApiKey();
  * await keys.add({ id: generated.id, secretHash: generated.secretHash, claims, scopes: ['posts:read'], owner: 'acme', name: 'ci' });
- * AuthModule.forRoot({ secret, apiKeys: { store: { useClass: PostgresApiKeyStore, inject: [SQL_CLIENT] }, imports: [DatabaseModule] } });
+ * AuthModule.forRoot({ secret, apiKeys: { store: defineProvider(PostgresApiKeyStore, [SQL_CLIENT]), imports: [DatabaseModule] } });
  */
 export class PostgresApiKeyStore implements ApiKeyStore {
   readonly #run: QueryRunner;

@@ -36,6 +36,21 @@ ON CONFLICT (name, key) DO UPDATE SET
   hits = CASE WHEN $3::bigint - r.window_start_ms >= $4::bigint THEN 1 ELSE LEAST(r.hits, 2147483646) + 1 END
 RETURNING hits, window_start_ms::float8 AS window_start_ms`;
 
+/**
+ * One key's window after a hit.
+ *
+ * @example
+ * const window: RateLimitWindow = { hits: 3, resetAtMs: 1_700_000_060_000, waitMs: 0 };
+ */
+export interface RateLimitWindow {
+  /** Hits counted in the current window, this one included. */
+  readonly hits: number;
+  /** When the current window ends (epoch ms); the next hit after it opens a new one. */
+  readonly resetAtMs: number;
+  /** 0 when this hit is within the limit, else ms until `resetAtMs`. */
+  readonly waitMs: number;
+}
+
 function integerAtLeast(value: number, min: number, name: string): number {
   if (!(Number.isSafeInteger(value) && value >= min)) throw new RangeError(`${name} must be an integer >= ${min}`);
   return value;
@@ -70,11 +85,23 @@ export class PostgresRateLimitCounter implements RateLimitCounter {
   }
 
   async hit(key: string): Promise<number> {
+    return (await this.hitWindow(key)).waitMs;
+  }
+
+  /**
+   * Counts one request like `hit`, and answers the whole window: for `RateLimit-*` headers.
+   *
+   * @example
+   * const { hits, resetAtMs, waitMs } = await counter.hitWindow(keyId);
+   */
+  async hitWindow(key: string): Promise<RateLimitWindow> {
     const now = Math.floor(this.#clock.now());
     const rows = await this.#run<{ hits: number; window_start_ms: number }>('hit', HIT_SQL, [this.#name, key, now, this.#windowMs]);
     const row = rows[0];
     if (row === undefined) throw new Error('rate-limit store: the upsert returned no row');
-    return Number(row.hits) > this.#limit ? Number(row.window_start_ms) + this.#windowMs - now : 0;
+    const hits = Number(row.hits);
+    const resetAtMs = Number(row.window_start_ms) + this.#windowMs;
+    return { hits, resetAtMs, waitMs: hits > this.#limit ? resetAtMs - now : 0 };
   }
 
   /**

@@ -32,7 +32,7 @@ interface TokenRow {
  * each waiter re-checks the WHERE clause against the winner's committed row, finds
  * `rotated_at` set and matches nothing. So exactly one caller gets a row back.
  */
-export const MARK_ROTATED_SQL = `UPDATE tessera_refresh_tokens SET rotated_at = $2::timestamptz
+const MARK_ROTATED_SQL = `UPDATE tessera_refresh_tokens SET rotated_at = $2::timestamptz
 WHERE token_hash = $1 AND rotated_at IS NULL AND revoked_at IS NULL
 RETURNING 1 AS rotated`;
 
@@ -42,7 +42,7 @@ RETURNING 1 AS rotated`;
  * and a failing INSERT (a duplicate hash) aborts the UPDATE with it. No transaction block and no
  * dedicated connection are needed, and no read-then-write happens in JavaScript.
  */
-export const ROTATE_SQL = `WITH old AS (
+const ROTATE_SQL = `WITH old AS (
   UPDATE tessera_refresh_tokens SET rotated_at = $2::timestamptz
   WHERE token_hash = $1 AND rotated_at IS NULL AND revoked_at IS NULL
   RETURNING 1
@@ -64,15 +64,17 @@ function checkToken(token: NewRefreshToken): { subject: string; familyId: string
 /**
  * A {@link RefreshTokenStore} on the `tessera_refresh_tokens` table (see `migrate`), with both
  * optional operations: an atomic `rotate` and `revokeFamily`. Every operation is one SQL
- * statement, so it is atomic across connections and processes; see {@link MARK_ROTATED_SQL} and
- * {@link ROTATE_SQL}. Revocation keeps the first `revokedAt`. Only token hashes are stored.
+ * statement, so it is atomic across connections and processes: `markRotated` is a conditional
+ * UPDATE (`... WHERE rotated_at IS NULL AND revoked_at IS NULL RETURNING 1`), and `rotate` is
+ * that UPDATE in a CTE feeding the successor's INSERT. Revocation keeps the first `revokedAt`.
+ * Only token hashes are stored.
  *
  * Database failures throw a `StoreUnavailableError` (503); a duplicate hash throws a plain Error.
  *
  * @example
  * AuthModule.forRoot({ secret, issuing: {
- *   credentialStore: { useClass: PostgresCredentialStore, inject: [SQL_CLIENT] },
- *   refreshTokenStore: { useClass: PostgresRefreshTokenStore, inject: [SQL_CLIENT] },
+ *   credentialStore: defineProvider(PostgresCredentialStore<Claims>, [SQL_CLIENT]),
+ *   refreshTokenStore: defineProvider(PostgresRefreshTokenStore, [SQL_CLIENT]),
  *   imports: [DatabaseModule],
  * } });
  */

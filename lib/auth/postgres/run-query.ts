@@ -35,7 +35,7 @@ export interface StoreFailure {
 export interface PostgresStoreOptions {
   /** Bound on one query, ms; default {@link DEFAULT_QUERY_TIMEOUT_MS}. 0 turns the bound off. */
   readonly queryTimeoutMs?: number | undefined;
-  /** Told about every failed query (default: one `console.error` line). Never receives parameters. */
+  /** Told about every query that failed for a reason other than a broken constraint (default: one `console.error` line). Never receives parameters. */
   readonly onError?: ((failure: StoreFailure) => void) | undefined;
 }
 
@@ -96,12 +96,13 @@ export function createQueryRunner(
       return result.rows;
     } catch (error) {
       const failure = { store, operation, ...sanitise(error) };
+      // A broken constraint is the caller's conflict, reported by the error it gets; not an outage.
+      if (isConstraintViolation(failure.code)) throw onConstraint(operation);
       try {
         report(failure);
       } catch {
         // A failing logger must not replace the store error.
       }
-      if (isConstraintViolation(failure.code)) throw onConstraint(operation);
       throw new StoreUnavailableError(store, operation, Object.assign(new Error(failure.message), { code: failure.code }));
     } finally {
       if (timer !== undefined) clearTimeout(timer);

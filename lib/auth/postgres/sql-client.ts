@@ -30,7 +30,7 @@ export interface SqlClient {
 
 /**
  * A DI token for the application's {@link SqlClient}, so the store classes can be listed as
- * providers: `{ useClass: PostgresRefreshTokenStore, inject: [SQL_CLIENT] }`.
+ * providers: `defineProvider(PostgresRefreshTokenStore, [SQL_CLIENT])`.
  *
  * @example
  * const DatabaseModule = defineModule({ name: 'DatabaseModule', providers: [{ provide: SQL_CLIENT, useValue: pool }], exports: [SQL_CLIENT] });

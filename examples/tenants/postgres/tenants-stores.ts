@@ -1,0 +1,54 @@
+import { createToken, defineFactory, defineModule } from '../../../lib/index.js';
+import type { Clock, ModuleDefinition } from '../../../lib/index.js';
+import type { CredentialStore, RefreshTokenStore, StoreClass } from '../../../lib/auth/index.js';
+import { PostgresRateLimitCounter, PostgresRefreshTokenStore, SQL_CLIENT } from '../../../lib/auth/postgres/index.js';
+import type { PostgresStoreOptions, SqlClient } from '../../../lib/auth/postgres/index.js';
+import type { Claims } from '../claims.js';
+import type { TenantsConfig } from '../config.js';
+import { RATE_LIMIT_COUNTER } from '../rate-limit.js';
+import { TENANT_KEYS } from '../tenant-api-keys.js';
+import { PostgresDemoAccounts } from './postgres-demo-accounts.js';
+import { PostgresTenantApiKeys } from './postgres-tenant-api-keys.js';
+
+/**
+ * The state the tenants app keeps, however it is stored: a module exporting `TENANT_KEYS` and
+ * `RATE_LIMIT_COUNTER`, and the two issuing stores as the auth module takes them.
+ *
+ * @example
+ * const stores: TenantsStores = createPostgresTenantsStores(database, clock, config);
+ */
+export interface TenantsStores {
+  readonly module: ModuleDefinition;
+  readonly credentialStore: StoreClass<CredentialStore<Claims>>;
+  readonly refreshTokenStore: StoreClass<RefreshTokenStore>;
+}
+
+const CREDENTIALS = createToken<CredentialStore<Claims>>('TenantsCredentialStore');
+const REFRESH_TOKENS = createToken<RefreshTokenStore>('TenantsRefreshTokenStore');
+
+/**
+ * Accounts, refresh tokens, API keys and the per-key rate limit in PostgreSQL, so every instance
+ * on the database sees the same sessions, revocations and counts. The database is registered as
+ * a provider (through a factory, so its `onApplicationShutdown` closes it with the app).
+ *
+ * @example
+ * const stores = createPostgresTenantsStores(database, systemClock, config, { queryTimeoutMs: 2000 });
+ */
+export function createPostgresTenantsStores(database: SqlClient, clock: Clock, config: TenantsConfig, options: PostgresStoreOptions = {}): TenantsStores {
+  const module = defineModule({
+    name: 'PostgresStoresModule',
+    providers: [
+      defineFactory(SQL_CLIENT, [], () => database),
+      defineFactory(CREDENTIALS, [SQL_CLIENT], (db) => new PostgresDemoAccounts(db, options)),
+      defineFactory(REFRESH_TOKENS, [SQL_CLIENT], (db) => new PostgresRefreshTokenStore(db, { ...options, clock })),
+      defineFactory(TENANT_KEYS, [SQL_CLIENT], (db) => new PostgresTenantApiKeys(db, clock, options)),
+      defineFactory(
+        RATE_LIMIT_COUNTER,
+        [SQL_CLIENT],
+        (db) => new PostgresRateLimitCounter(db, { ...options, clock, name: 'tenants-api-keys', limit: config.apiKeyRateLimit, windowMs: config.apiKeyRateWindowMs }),
+      ),
+    ],
+    exports: [CREDENTIALS, REFRESH_TOKENS, TENANT_KEYS, RATE_LIMIT_COUNTER],
+  });
+  return { module, credentialStore: { useExisting: CREDENTIALS }, refreshTokenStore: { useExisting: REFRESH_TOKENS } };
+}

@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/** The real PostgreSQL server the tests may use (CI sets it; locally see docs/production.md). */
+export const TEST_DATABASE_URL: string | undefined = process.env.TEST_DATABASE_URL || undefined;
+
+/** How to get one, for every skip message. */
+export const HOW_TO_RUN = 'eval "$(scripts/postgres/start-test-server.sh)" then run the tests again';
+
+/**
+ * Says loudly why real-server tests are skipped, so a run without a server is never mistaken
+ * for a run that passed them. Call at module level, next to `describe.skipIf(!TEST_DATABASE_URL)`.
+ */
+export function warnIfNoServer(what: string): void {
+  if (TEST_DATABASE_URL === undefined) console.warn(`[skipped] ${what}: TEST_DATABASE_URL is not set. ${HOW_TO_RUN}`);
+}
+
+/** A throwaway database on the test server, so parallel test files never see each other's rows. */
+export interface TestDatabase {
+  readonly url: string;
+  drop(): Promise<void>;
+}
+
+/** The same server URL pointing at another database. */
+export function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+/**
+ * Creates a fresh, empty database on the server at `serverUrl` (default TEST_DATABASE_URL).
+ *
+ * @example
+ * const db = await createTestDatabase(); // ... new pg.Pool({ connectionString: db.url }) ...; await db.drop();
+ */
+export async function createTestDatabase(serverUrl = TEST_DATABASE_URL): Promise<TestDatabase> {
+  if (serverUrl === undefined) throw new Error('createTestDatabase needs TEST_DATABASE_URL');
+  // A generated name, never user input: identifiers cannot be parameters.
+  const name = `tessera_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    url: withDatabase(serverUrl, name),
+    async drop() {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+/** Opens `count` separate connections (as `count` processes would have). */
+export async function connectClients(url: string, count: number): Promise<pg.Client[]> {
+  const clients = Array.from({ length: count }, () => new pg.Client({ connectionString: url }));
+  await Promise.all(clients.map((c) => c.connect()));
+  return clients;
+}

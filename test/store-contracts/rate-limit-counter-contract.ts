@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { createManualClock } from '../../lib/index.js';
+import type { Clock } from '../../lib/index.js';
+import type { RateLimitCounter } from '../../lib/auth/postgres/index.js';
+import { T0, uniqueId } from './contract-fixtures.js';
+
+/** Builds a counter allowing `limit` hits per key per `windowMs`, timed by `clock`. */
+export type RateLimitCounterFactory = (limit: number, windowMs: number, clock: Clock) => Promise<RateLimitCounter>;
+
+/**
+ * The fixed-window counter contract shared by the in-memory and the PostgreSQL counters: the
+ * first hit of a key opens a window; `limit` hits in it answer 0, later ones the ms left in it;
+ * the first hit after the window ended opens a new one.
+ *
+ * @example
+ * describeRateLimitCounterContract('in-memory', async (limit, windowMs, clock) => new FixedWindowCounter(limit, windowMs, clock));
+ */
+export function describeRateLimitCounterContract(name: string, make: RateLimitCounterFactory): void {
+  describe(`RateLimitCounter contract: ${name}`, () => {
+    it('allows `limit` hits per window, then answers the time left; keys are independent', async () => {
+      const clock = createManualClock(T0);
+      const counter = await make(2, 10_000, clock);
+      const [key, other] = [uniqueId('key'), uniqueId('key')];
+      expect(await counter.hit(key)).toBe(0);
+      clock.advance(2_500);
+      expect(await counter.hit(key)).toBe(0);
+      expect(await counter.hit(key)).toBe(7_500);
+      clock.advance(1_000);
+      expect(await counter.hit(key)).toBe(6_500);
+      expect(await counter.hit(other)).toBe(0);
+    });
+
+    it('opens a new window with the first hit after the old one ended', async () => {
+      const clock = createManualClock(T0);
+      const counter = await make(1, 10_000, clock);
+      const key = uniqueId('key');
+      expect(await counter.hit(key)).toBe(0);
+      expect(await counter.hit(key)).toBe(10_000);
+      clock.advance(9_999);
+      expect(await counter.hit(key)).toBe(1);
+      clock.advance(1);
+      expect(await counter.hit(key)).toBe(0);
+      clock.advance(3_000);
+      expect(await counter.hit(key)).toBe(7_000);
+    });
+
+    it('concurrent hits are all counted: exactly `limit` of them are allowed', async () => {
+      const clock = createManualClock(T0);
+      const counter = await make(10, 60_000, clock);
+      const key = uniqueId('key');
+      const waits = await Promise.all(Array.from({ length: 40 }, () => counter.hit(key)));
+      expect(waits.filter((w) => w === 0)).toHaveLength(10);
+      expect(waits.filter((w) => w === 60_000)).toHaveLength(30);
+    });
+  });
+}

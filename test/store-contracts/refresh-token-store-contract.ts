@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { createManualClock } from '../../lib/index.js';
+import type { Clock, ManualClock } from '../../lib/index.js';
+import type { NewRefreshToken, RefreshTokenStore } from '../../lib/auth/issuing/index.js';
+import { randomHash, T0, uniqueId } from './contract-fixtures.js';
+
+/** Builds a fresh store whose timestamps come from `clock`. */
+export type RefreshTokenStoreFactory = (clock: Clock) => Promise<RefreshTokenStore>;
+
+/**
+ * The RefreshTokenStore contract (SPEC "Store contracts") for any implementation; the optional
+ * `rotate` and `revokeFamily` are checked when the store has them.
+ *
+ * @example
+ * describeRefreshTokenStoreContract('postgres on PGlite', async (clock) => new PostgresRefreshTokenStore(db, { clock }));
+ */
+export function describeRefreshTokenStoreContract(name: string, make: RefreshTokenStoreFactory): void {
+  const setup = async (): Promise<{ clock: ManualClock; store: RefreshTokenStore }> => {
+    const clock = createManualClock(T0);
+    return { clock, store: await make(clock) };
+  };
+  const token = (subject = uniqueId('s'), familyId = uniqueId('f')): NewRefreshToken => ({ subject, familyId, expiresAt: new Date(T0 + 60_000) });
+
+  describe(`RefreshTokenStore contract: ${name}`, () => {
+    it('create then find returns the record, unchanged by later mutation of the input', async () => {
+      const { store } = await setup();
+      const h = randomHash();
+      const input = token('s1', 'f1');
+      await store.create(h, input);
+      input.expiresAt.setTime(0);
+      const found = await store.find(h);
+      expect(found).toMatchObject({ subject: 's1', familyId: 'f1', expiresAt: new Date(T0 + 60_000) });
+      expect(found?.rotatedAt ?? null).toBeNull();
+      expect(found?.revokedAt ?? null).toBeNull();
+      expect(await store.find(randomHash())).toBeFalsy();
+    });
+
+    it('refuses a duplicate hash and invalid records, with messages free of the hash', async () => {
+      const { store } = await setup();
+      const h = randomHash();
+      await store.create(h, token());
+      const duplicate = await Promise.resolve()
+        .then(() => store.create(h, token()))
+        .then(() => undefined, (error: unknown) => error);
+      expect(duplicate).toBeInstanceOf(Error);
+      expect((duplicate as Error).message).toMatch(/already stored/);
+      expect((duplicate as Error).message).not.toContain(h);
+      await expect(async () => store.create(randomHash(), { subject: 's', familyId: 'f', expiresAt: new Date(Number.NaN) })).rejects.toThrow(TypeError);
+      await expect(async () => store.create('', token())).rejects.toThrow(TypeError);
+    });
+
+    it('markRotated is a compare-and-set stamped with the injected clock: true once, then false; false for unknown and revoked', async () => {
+      const { store, clock } = await setup();
+      const [h1, h2] = [randomHash(), randomHash()];
+      await store.create(h1, token());
+      await store.create(h2, token());
+      clock.advance(5);
+      expect(await store.markRotated(h1)).toBe(true);
+      clock.advance(5);
+      expect(await store.markRotated(h1)).toBe(false);
+      expect((await store.find(h1))?.rotatedAt).toEqual(new Date(T0 + 5));
+      await store.revoke(h2);
+      expect(await store.markRotated(h2)).toBe(false);
+      expect((await store.find(h2))?.rotatedAt ?? null).toBeNull();
+      expect(await store.markRotated(randomHash())).toBe(false);
+    });
+
+    it('concurrent markRotated calls: exactly one wins', async () => {
+      const { store } = await setup();
+      const h = randomHash();
+      await store.create(h, token());
+      const results = await Promise.all(Array.from({ length: 20 }, () => store.markRotated(h)));
+      expect(results.filter((r) => r === true)).toHaveLength(1);
+    });
+
+    it('revoke stamps revokedAt once (the first moment stays); a no-op for unknown hashes', async () => {
+      const { store, clock } = await setup();
+      const h = randomHash();
+      await store.create(h, token());
+      await store.revoke(randomHash());
+      clock.advance(1);
+      await store.revoke(h);
+      clock.advance(1);
+      await store.revoke(h);
+      expect((await store.find(h))?.revokedAt).toEqual(new Date(T0 + 1));
+    });
+
+    it('revokeAllForSubject revokes every token of that subject and nothing else', async () => {
+      const { store } = await setup();
+      const [s1, s2] = [uniqueId('s'), uniqueId('s')];
+      const hashes = [randomHash(), randomHash(), randomHash()] as const;
+      await store.create(hashes[0], token(s1));
+      await store.create(hashes[1], token(s1));
+      await store.create(hashes[2], token(s2));
+      await store.revokeAllForSubject(s1);
+      const revoked = await Promise.all(hashes.map(async (h) => (await store.find(h))?.revokedAt != null));
+      expect(revoked).toEqual([true, true, false]);
+    });
+
+    it('rotate (when present) marks the old token and stores the successor in one step', async (ctx) => {
+      const { store, clock } = await setup();
+      if (store.rotate === undefined) return ctx.skip();
+      const [h1, h2] = [randomHash(), randomHash()];
+      const t = token('s1', 'f1');
+      await store.create(h1, t);
+      clock.advance(7);
+      expect(await store.rotate(h1, { tokenHash: h2, ...t })).toBe(true);
+      expect((await store.find(h1))?.rotatedAt).toEqual(new Date(T0 + 7));
+      const successor = await store.find(h2);
+      expect(successor).toMatchObject({ subject: 's1', familyId: 'f1' });
+      expect(successor?.rotatedAt ?? null).toBeNull();
+    });
+
+    it('rotate (when present) answers false and changes nothing for a rotated, revoked or unknown old token', async (ctx) => {
+      const { store } = await setup();
+      if (store.rotate === undefined) return ctx.skip();
+      const [h1, h2, h3, h4] = [randomHash(), randomHash(), randomHash(), randomHash()];
+      await store.create(h1, token());
+      expect(await store.rotate(h1, { tokenHash: h2, ...token() })).toBe(true);
+      expect(await store.rotate(h1, { tokenHash: h3, ...token() })).toBe(false);
+      await store.revoke(h2);
+      expect(await store.rotate(h2, { tokenHash: h3, ...token() })).toBe(false);
+      expect(await store.rotate(randomHash(), { tokenHash: h4, ...token() })).toBe(false);
+      expect(await store.find(h3)).toBeFalsy();
+      expect(await store.find(h4)).toBeFalsy();
+      expect((await store.find(h2))?.rotatedAt ?? null).toBeNull();
+    });
+
+    it('rotate (when present) changes nothing when the successor cannot be stored', async (ctx) => {
+      const { store } = await setup();
+      if (store.rotate === undefined) return ctx.skip();
+      const [h1, h2] = [randomHash(), randomHash()];
+      await store.create(h1, token());
+      await expect(async () => store.rotate?.(h1, { tokenHash: h1, ...token() })).rejects.toThrow();
+      await expect(async () => store.rotate?.(h1, { tokenHash: h2, subject: 's', familyId: 'f', expiresAt: new Date(Number.NaN) })).rejects.toThrow();
+      expect((await store.find(h1))?.rotatedAt ?? null).toBeNull();
+      expect(await store.find(h2)).toBeFalsy();
+    });
+
+    it('rotate (when present), concurrently on one token: exactly one wins and one successor is stored', async (ctx) => {
+      const { store } = await setup();
+      if (store.rotate === undefined) return ctx.skip();
+      const h = randomHash();
+      const t = token();
+      await store.create(h, t);
+      const successors = Array.from({ length: 20 }, () => randomHash());
+      const results = await Promise.all(successors.map((s) => store.rotate?.(h, { tokenHash: s, ...t })));
+      expect(results.filter((r) => r === true)).toHaveLength(1);
+      const stored = await Promise.all(successors.map(async (s) => (await store.find(s)) != null));
+      expect(stored.filter(Boolean)).toHaveLength(1);
+      expect(stored.indexOf(true)).toBe(results.indexOf(true));
+    });
+
+    it('revokeFamily (when present) revokes every token of one family and nothing else', async (ctx) => {
+      const { store } = await setup();
+      if (store.revokeFamily === undefined) return ctx.skip();
+      const subject = uniqueId('s');
+      const [f1, f2] = [uniqueId('f'), uniqueId('f')];
+      const hashes = [randomHash(), randomHash(), randomHash()] as const;
+      await store.create(hashes[0], token(subject, f1));
+      await store.create(hashes[1], token(subject, f1));
+      await store.create(hashes[2], token(subject, f2));
+      await store.revokeFamily(f1);
+      const revoked = await Promise.all(hashes.map(async (h) => (await store.find(h))?.revokedAt != null));
+      expect(revoked).toEqual([true, true, false]);
+    });
+  });
+}
