@@ -1,19 +1,22 @@
 /**
  * OpenAPI generation for a 1,000-route app: 100 controllers x 10 routes, with body, query and
- * response schemas. Run: npx tsx bench/openapi-generate.ts
+ * response schemas. Run: node --import ./scripts/register-swc.mjs bench/openapi-generate.ts
  *
- * Three figures, because schema conversions are cached per schema object:
+ * Four figures, because schema conversions are cached per schema object:
  * - first: the very first call in the process (cold caches, cold JIT);
  * - cold: a fresh app with fresh schema objects each round (every schema converted again);
+ * - cold, zod only: the same with the fast converter off (every schema through z.toJSONSchema),
+ *   interleaved round by round with `cold` so both see the same machine load;
  * - warm: the same app again (conversions cached; document assembly only).
  * Rounds are repeated and the median reported, with min-max, because this machine is noisy.
  */
 import { z } from 'zod';
 import { createApp, defineController, defineModule, del, get, patch, post, put, type App, type ControllerDefinition } from '../lib/index.js';
 import { generateOpenApiDocument } from '../lib/openapi/index.js';
+import { useFastConversion } from '../lib/openapi/schema-conversion.js';
 
 const CONTROLLERS = 100;
-const ROUNDS = 15;
+const ROUNDS = 21;
 const OPTIONS = { title: 'Bench', version: '1.0.0' };
 
 /** One resource: an entity (named), its create/update inputs and a paging query; plus per-route schemas. */
@@ -85,9 +88,15 @@ const first = time(() => (doc = generateOpenApiDocument(firstApp, OPTIONS)), fir
 
 const cold: number[] = [];
 const coldCpu: number[] = [];
+const zodOnly: number[] = [];
+const zodOnlyCpu: number[] = [];
 for (let round = 0; round < ROUNDS; round++) {
   const app = await buildApp(); // fresh schema objects: nothing cached
   cold.push(time(() => generateOpenApiDocument(app, OPTIONS), coldCpu));
+  const other = await buildApp();
+  const previous = useFastConversion(false);
+  zodOnly.push(time(() => generateOpenApiDocument(other, OPTIONS), zodOnlyCpu));
+  useFastConversion(previous);
 }
 
 const warm: number[] = [];
@@ -99,5 +108,7 @@ console.log(`routes: ${routeCount}, operations: ${operations}, component schemas
 console.log(`first call (cold caches, cold JIT): wall ${first.toFixed(1)} ms, cpu ${(firstCpu[0] ?? 0).toFixed(1)} ms`);
 console.log(`cold (fresh schemas each round):     wall ${summary(cold)}`);
 console.log(`                                     cpu  ${summary(coldCpu)}`);
+console.log(`cold, zod only (fast converter off): wall ${summary(zodOnly)}`);
+console.log(`                                     cpu  ${summary(zodOnlyCpu)}`);
 console.log(`warm (same app, cached conversions): wall ${summary(warm)}`);
 console.log(`                                     cpu  ${summary(warmCpu)}`);

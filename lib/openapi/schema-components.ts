@@ -155,7 +155,10 @@ export function createSchemaComponents(
     if (Array.isArray(value)) return value.map((item) => rewrite(scope, item, hint, false));
     if (value === null || typeof value !== 'object') return value;
     const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(value)) {
+    // for-in, not Object.entries: same keys in the same order for these plain JSON objects,
+    // without an array per key (this copies every schema of the document).
+    for (const key in value) {
+      const child = (value as Record<string, unknown>)[key];
       let next: unknown;
       if (nameMap) next = rewrite(scope, child, hint, false);
       else if (key === '$ref' && typeof child === 'string') next = rewriteRef(scope, child, hint);
@@ -204,7 +207,7 @@ function copy(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(copy);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) setOwn(out, key, copy(child));
+  for (const key in value) setOwn(out, key, copy((value as Record<string, unknown>)[key]));
   return out;
 }
 

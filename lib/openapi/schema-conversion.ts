@@ -1,5 +1,6 @@
 import { toJSONSchema, z } from 'zod';
 import type { Schema } from '../routing/route.js';
+import { fastConvert } from './fast-conversion.js';
 import type { JsonSchema } from './openapi-document.js';
 
 /** Requests are documented from a schema's input side, responses from its output side. */
@@ -85,10 +86,12 @@ export function isAnonymousDef(name: string): boolean {
  * dropped, schemas with `.meta({ id })` come back as defs, and a schema that cannot be converted
  * at all becomes an open schema whose description says why.
  *
- * Uncached schemas are converted in one zod run, as the properties of a synthetic object: zod's
- * converter has a large fixed cost per call and per visit, so one run over everything (where
- * shared sub-schemas are visited once) is several times faster than a run per schema. If that
- * run fails (two different schemas with one id, say), each schema is converted on its own, so a
+ * Uncached schemas are converted in one run, as if by one zod run over all of them. Most go
+ * through a fast converter (`fast-conversion.ts`) that produces exactly zod's output for the node
+ * kinds APIs are made of, several times faster; the rest go through zod, in one run, as the
+ * properties of a synthetic object (zod has a large fixed cost per call and per visit, so one
+ * run over everything is several times faster than a run per schema). If the combined run would
+ * fail (two different schemas with one id, say), each schema is converted on its own, so a
  * failure stays with the schema that caused it.
  *
  * @example
@@ -99,15 +102,110 @@ export function convertSchemas(schemas: readonly Schema[], side: SchemaSide): Co
   const known = cache[side];
   const pending = [...new Set(schemas.filter((schema) => !known.has(schema)))];
   if (pending.length > 0) {
-    let converted: ConvertedSchema[];
-    try {
-      converted = convertTogether(pending, side);
-    } catch {
-      converted = pending.map((schema) => convertAlone(schema, side));
-    }
+    const converted = fastEnabled ? convertPending(pending, side) : convertWithZod(pending, side);
     pending.forEach((schema, index) => known.set(schema, converted[index] as ConvertedSchema));
   }
   return schemas.map((schema) => known.get(schema) as ConvertedSchema);
+}
+
+/**
+ * The fast converter mirrors zod 4.6's converter (`fast-conversion.ts`); under another zod minor
+ * release every schema goes through zod until the equivalence property test has been run
+ * against it and this is widened.
+ */
+const FAST_ZOD_MINOR = { major: 4, minor: 6 };
+let fastEnabled = z.core.version.major === FAST_ZOD_MINOR.major && z.core.version.minor === FAST_ZOD_MINOR.minor;
+
+/**
+ * Turns the fast converter off (every schema then goes through zod) or back on; returns the
+ * previous setting. For equivalence tests and benchmarks; conversions already cached stay.
+ *
+ * @example
+ * const previous = useFastConversion(false);
+ */
+export function useFastConversion(enabled: boolean): boolean {
+  const previous = fastEnabled;
+  fastEnabled = enabled;
+  return previous;
+}
+
+/** The old way: one zod run over all, else each alone. */
+function convertWithZod(pending: readonly Schema[], side: SchemaSide): ConvertedSchema[] {
+  try {
+    return convertTogether(pending, side);
+  } catch {
+    return pending.map((schema) => convertAlone(schema, side));
+  }
+}
+
+/**
+ * The same result as `convertWithZod`, with the fast converter doing what it can. zod's
+ * combined run fails when two different schemas share an id anywhere in it; then every schema is
+ * converted alone. So: a clash among the fast ones means all alone; the rest go through one zod
+ * run that also fails on a clash with an id the fast ones met. (A fast conversion is the same
+ * alone or together: it has no cycle defs and no problems, the only things a shared scope changes.)
+ */
+function convertPending(pending: readonly Schema[], side: SchemaSide): ConvertedSchema[] {
+  const run = fastConvert(pending, side);
+  if (run === undefined) {
+    return pending.map((schema) => {
+      const alone = fastConvert([schema], side);
+      const root = alone?.roots[0];
+      return alone !== undefined && root !== undefined ? fastResults(alone, [root])[0] as ConvertedSchema : convertAlone(schema, side);
+    });
+  }
+  const rest = pending.filter((_, index) => run.roots[index] === undefined);
+  const fast = fastResults(run, run.roots.filter((root): root is JsonSchema => root !== undefined));
+  if (rest.length === 0) return fast;
+  let slow: ConvertedSchema[];
+  try {
+    slow = convertTogether(rest, side, run.ids);
+  } catch {
+    slow = rest.map((schema) => convertAlone(schema, side));
+  }
+  let nextFast = 0;
+  let nextSlow = 0;
+  return run.roots.map((root) => (root === undefined ? slow[nextSlow++] : fast[nextFast++]) as ConvertedSchema);
+}
+
+/** Fast roots with one scope holding every def of their run. */
+function fastResults(run: { readonly defs: Readonly<Record<string, JsonSchema>> }, roots: readonly JsonSchema[]): ConvertedSchema[] {
+  if (roots.length === 0) return [];
+  const defs: Record<string, JsonSchema> = {};
+  const defTexts: Record<string, string> = {};
+  const defProblems: Record<string, readonly string[]> = {};
+  const defRefs: Record<string, readonly string[]> = {};
+  for (const name in run.defs) {
+    const def = run.defs[name] as JsonSchema;
+    defs[name] = def;
+    defTexts[name] = JSON.stringify(def);
+    defProblems[name] = NONE;
+    defRefs[name] = localRefs(def, []);
+  }
+  const scope: SchemaScope = { defs, defTexts, defProblems, defRefs };
+  return roots.map((root) => {
+    const refs = localRefs(root, []);
+    return { root, scope, problems: NONE, reaches: refs.length === 0 ? NONE : reachable(refs, defRefs) };
+  });
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/** The local defs a JSON refers to, in the order `inspect` finds them (a fast conversion has no marks). */
+function localRefs(value: unknown, into: string[]): string[] {
+  if (value === null || typeof value !== 'object') return into;
+  if (Array.isArray(value)) {
+    for (const item of value) localRefs(item, into);
+    return into;
+  }
+  const record = value as Record<string, unknown>;
+  const ref = record.$ref;
+  if (typeof ref === 'string' && ref.startsWith(LOCAL_DEFS)) {
+    const name = decodePointer(ref.slice(LOCAL_DEFS.length));
+    if (!into.includes(name)) into.push(name);
+  }
+  for (const key in record) localRefs(record[key], into);
+  return into;
 }
 
 /**
@@ -134,10 +232,15 @@ function convertAlone(schema: Schema, side: SchemaSide): ConvertedSchema {
   }
 }
 
-function convertTogether(schemas: readonly Schema[], side: SchemaSide): ConvertedSchema[] {
+/**
+ * One zod run over `schemas`. Throws if zod does, and if the run meets an id that `claimed` holds
+ * for a different schema (the fast converter's, which a single zod run would have clashed with).
+ */
+function convertTogether(schemas: readonly Schema[], side: SchemaSide, claimed?: ReadonlyMap<string, unknown>): ConvertedSchema[] {
   const shape: Record<string, Schema> = {};
   schemas.forEach((schema, index) => (shape[`s${index}`] = schema));
   const unrepresentable = new Map<unknown, string>();
+  let clash: string | undefined;
   const result = toJSONSchema(z.object(shape), {
     target: 'draft-2020-12',
     io: side,
@@ -159,8 +262,13 @@ function convertTogether(schemas: readonly Schema[], side: SchemaSide): Converte
       }
       const problem = unrepresentable.get(zodSchema);
       if (problem !== undefined) (jsonSchema as Record<string, unknown>)[MARK] = problem;
+      if (claimed !== undefined && claimed.size > 0) {
+        const id = ownId(zodSchema);
+        if (id !== undefined && claimed.has(id) && claimed.get(id) !== zodSchema) clash = id;
+      }
     },
   }) as JsonSchema;
+  if (clash !== undefined) throw new Error(`Duplicate schema id "${clash}"`);
 
   const rawDefs = (result.$defs ?? {}) as Record<string, JsonSchema>;
   const defs: Record<string, JsonSchema> = {};
@@ -181,6 +289,12 @@ function convertTogether(schemas: readonly Schema[], side: SchemaSide): Converte
     const found = inspect(root);
     return { root, scope, problems: found.problems, reaches: reachable(found.refs, defRefs) };
   });
+}
+
+/** The id a schema's own `.meta()` gives it (zod's duplicate check reads exactly this). */
+function ownId(schema: unknown): string | undefined {
+  const id = (z.globalRegistry as unknown as { _map: WeakMap<object, { id?: unknown } | undefined> })._map.get(schema as object)?.id;
+  return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
 /** Strips problem marks (recording where they were) and lists the local defs referred to. */
@@ -236,5 +350,6 @@ function reachable(start: readonly string[], defRefs: Readonly<Record<string, re
  * decodePointer('a~1b'); // 'a/b'
  */
 export function decodePointer(segment: string): string {
+  if (!segment.includes('~')) return segment;
   return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
