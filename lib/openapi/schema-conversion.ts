@@ -1,6 +1,6 @@
 import { toJSONSchema, z } from 'zod';
 import type { Schema } from '../routing/route.js';
-import { fastConvert } from './fast-conversion.js';
+import { fastConvert } from './fast-conversion/index.js';
 import type { JsonSchema } from './openapi-document.js';
 
 /** Requests are documented from a schema's input side, responses from its output side. */
@@ -87,7 +87,7 @@ export function isAnonymousDef(name: string): boolean {
  * at all becomes an open schema whose description says why.
  *
  * Uncached schemas are converted in one run, as if by one zod run over all of them. Most go
- * through a fast converter (`fast-conversion.ts`) that produces exactly zod's output for the node
+ * through a fast converter (`fast-conversion/`) that produces exactly zod's output for the node
  * kinds APIs are made of, several times faster; the rest go through zod, in one run, as the
  * properties of a synthetic object (zod has a large fixed cost per call and per visit, so one
  * run over everything is several times faster than a run per schema). If the combined run would
@@ -109,7 +109,7 @@ export function convertSchemas(schemas: readonly Schema[], side: SchemaSide): Co
 }
 
 /**
- * The fast converter mirrors zod 4.6's converter (`fast-conversion.ts`); under another zod minor
+ * The fast converter mirrors zod 4.6's converter (`fast-conversion/`); under another zod minor
  * release every schema goes through zod until the equivalence property test has been run
  * against it and this is widened.
  */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createApp, defineController, defineModule, get, post, type RouteDefinition } from '../../lib/index.js';
-import { fastToJsonSchema, fastUnsupportedReason, type FastSide } from '../../lib/openapi/fast-conversion.js';
+import { fastToJsonSchema, fastUnsupportedReason, type FastSide } from '../../lib/openapi/fast-conversion/index.js';
 import { generateOpenApiDocument } from '../../lib/openapi/index.js';
 import { useFastConversion } from '../../lib/openapi/schema-conversion.js';
 import { buildCase, exactDifference, schemaCase, type SchemaCase } from './zod-schema-arbitraries.js';

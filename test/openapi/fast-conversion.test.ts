@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fastConvert, fastToJsonSchema, fastUnsupportedReason, type FastSide } from '../../lib/openapi/fast-conversion.js';
+import { fastConvert, fastToJsonSchema, fastUnsupportedReason, type FastSide } from '../../lib/openapi/fast-conversion/index.js';
 import { convertSchemas, useFastConversion } from '../../lib/openapi/schema-conversion.js';
 import { exactDifference } from '../../property-tests/openapi/zod-schema-arbitraries.js';
 
