@@ -4,7 +4,7 @@ import { ApiResponse } from '../../lib/openapi/index.js';
 import { CreatePost, Post, PostList, UpdatePost } from '../blog/post-schemas.js';
 import { FORBIDDEN, NOT_FOUND, RATE_LIMITED, READ_POSTS, UNAUTHORIZED, WRITE_POSTS } from './openapi.js';
 import { TenancyGuard } from './tenancy-guard.js';
-import { TenantPosts } from './tenant-posts.js';
+import { TENANT_POSTS } from './tenant-posts.js';
 
 /**
  * A tenant's blog: members read and write their own tenant's posts; deleting needs `owner`.
@@ -13,14 +13,15 @@ import { TenantPosts } from './tenant-posts.js';
 export const tenantPostsController = defineController({
   name: 'TenantPostsController',
   prefix: '/tenants/:tenantId/posts',
-  inject: [TenantPosts],
+  inject: [TENANT_POSTS],
   guards: [TenancyGuard],
   metadata: [Roles('member', 'owner'), UNAUTHORIZED, FORBIDDEN, NOT_FOUND, RATE_LIMITED],
+  // The handlers return the repository's promises; the pipeline awaits them before serialising.
   routes: (posts) => ({
-    list: get('/', { response: PostList, metadata: [RequireScopes('posts:read'), READ_POSTS] }, (ctx) => posts.of(ctx.params.tenantId as string).list()),
-    get: get('/:id', { response: Post, metadata: [RequireScopes('posts:read'), READ_POSTS] }, (ctx) => posts.of(ctx.params.tenantId as string).get(ctx.params.id)),
-    create: post('/', { body: CreatePost, response: Post, status: 201, metadata: [RequireScopes('posts:write'), WRITE_POSTS] }, (ctx) => posts.of(ctx.params.tenantId as string).create(ctx.body)),
-    update: patch('/:id', { body: UpdatePost, response: Post, metadata: [RequireScopes('posts:write'), WRITE_POSTS] }, (ctx) => posts.of(ctx.params.tenantId as string).update(ctx.params.id, ctx.body)),
-    remove: del('/:id', { metadata: [Roles('owner'), RequireScopes('posts:write'), WRITE_POSTS, ApiResponse({ status: 204, description: 'Deleted' })] }, (ctx) => posts.of(ctx.params.tenantId as string).remove(ctx.params.id)),
+    list: get('/', { response: PostList, metadata: [RequireScopes('posts:read'), READ_POSTS] }, (ctx) => posts.list(ctx.params.tenantId as string)),
+    get: get('/:id', { response: Post, metadata: [RequireScopes('posts:read'), READ_POSTS] }, (ctx) => posts.get(ctx.params.tenantId as string, ctx.params.id)),
+    create: post('/', { body: CreatePost, response: Post, status: 201, metadata: [RequireScopes('posts:write'), WRITE_POSTS] }, (ctx) => posts.create(ctx.params.tenantId as string, ctx.body)),
+    update: patch('/:id', { body: UpdatePost, response: Post, metadata: [RequireScopes('posts:write'), WRITE_POSTS] }, (ctx) => posts.update(ctx.params.tenantId as string, ctx.params.id, ctx.body)),
+    remove: del('/:id', { metadata: [Roles('owner'), RequireScopes('posts:write'), WRITE_POSTS, ApiResponse({ status: 204, description: 'Deleted' })] }, (ctx) => posts.remove(ctx.params.tenantId as string, ctx.params.id)),
   }),
 });

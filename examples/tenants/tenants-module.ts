@@ -6,7 +6,7 @@ import { auth, Claims } from './claims.js';
 import type { TenantsConfig } from './config.js';
 import { DemoAccounts } from './demo-accounts.js';
 import { tenantPostsController } from './tenant-posts-controller.js';
-import { TenantPosts } from './tenant-posts.js';
+import { InMemoryTenantPosts, TENANT_POSTS } from './tenant-posts.js';
 import { TENANT_KEYS, TenantApiKeys } from './tenant-api-keys.js';
 import { ApiKeyRateLimitGuard, FixedWindowCounter, RATE_LIMIT_COUNTER } from './rate-limit.js';
 import type { TenantsStores } from './postgres/tenants-stores.js';
@@ -28,7 +28,7 @@ export const meController = defineController({
 export interface TenantsModuleOptions {
   readonly clock?: Clock;
   /**
-   * Where accounts, refresh tokens, API keys and rate limits live, built with the app's clock:
+   * Where accounts, refresh tokens, API keys, rate limits and posts live, built with the app's clock:
    * e.g. `createPostgresTenantsStores` (shared by every instance on the database). Omitted:
    * everything in memory, in this process. A function, so this module never loads the
    * PostgreSQL code unless asked to.
@@ -46,8 +46,9 @@ function createInMemoryTenantsStores(ClockModule: ModuleDefinition, config: Tena
       defineFactory(TenantApiKeys, [CLOCK], (c) => new TenantApiKeys().useClock(c)),
       { provide: TENANT_KEYS, useExisting: TenantApiKeys },
       defineFactory(RATE_LIMIT_COUNTER, [CLOCK], (c) => new FixedWindowCounter(config.apiKeyRateLimit, config.apiKeyRateWindowMs, c)),
+      defineFactory(TENANT_POSTS, [CLOCK], (c) => new InMemoryTenantPosts(c)),
     ],
-    exports: [TENANT_KEYS, RATE_LIMIT_COUNTER],
+    exports: [TENANT_KEYS, RATE_LIMIT_COUNTER, TENANT_POSTS],
   });
   // The refresh-token store stamps rotations with the same clock the auth module reads.
   return { module, credentialStore: DemoAccounts, refreshTokenStore: defineProvider(InMemoryRefreshTokenStore, [CLOCK]) };
@@ -90,10 +91,7 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
         },
       }),
     ],
-    providers: [
-      defineProvider(TenantPosts, [CLOCK]),
-      defineProvider(ApiKeyRateLimitGuard, [RATE_LIMIT_COUNTER]),
-    ],
+    providers: [defineProvider(ApiKeyRateLimitGuard, [RATE_LIMIT_COUNTER])],
     // Runs after the auth module's guard (modules' app guards run in import order), so only verified keys are counted.
     appGuards: [ApiKeyRateLimitGuard],
     controllers: [authController, meController, tenantPostsController, apiKeysController],

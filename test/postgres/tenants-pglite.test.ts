@@ -1,5 +1,6 @@
 // examples/tenants on its embedded PGlite database (what `npm run example:tenants` uses without
-// DATABASE_URL): data survives a restart of the app, and the demo accounts are seeded once.
+// DATABASE_URL): data, posts included, survives a restart of the app, and the demo accounts are
+// seeded once.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,6 +63,38 @@ describe('examples/tenants on embedded PGlite (TENANTS_DATA_DIR)', () => {
       // The rotated token is still known as rotated: its replay is reuse; the successor then dies with its family.
       expect((await send(second.app, 'POST', '/auth/refresh', { json: { refreshToken: pair.refreshToken } })).status).toBe(401);
       expect((await send(second.app, 'POST', '/auth/refresh', { json: { refreshToken: rotated.refreshToken } })).status).toBe(401);
+    } finally {
+      await second.app.close();
+    }
+  }, 60_000);
+
+  it('keeps the posts across a restart, and the next id continues the per-tenant counter', async () => {
+    const signIn = async (app: App, identifier: string) => {
+      const { accessToken } = (await send(app, 'POST', '/auth/sign-in', { json: { identifier, password: DEMO_PASSWORD } })).json as { accessToken: string };
+      return { authorization: `Bearer ${accessToken}` };
+    };
+    const first = await boot();
+    const [alice, carol] = [await signIn(first.app, 'alice@acme.test'), await signIn(first.app, 'carol@globex.test')];
+    const create = (app: App, tenant: string, headers: Record<string, string>, title: string) => send(app, 'POST', `/tenants/${tenant}/posts`, { headers, json: { title } });
+    // The first test of this file creates no posts, so acme's counter starts here.
+    expect((await create(first.app, 'acme', alice, 'One')).json).toMatchObject({ id: '1' });
+    expect((await create(first.app, 'acme', alice, 'Two')).json).toMatchObject({ id: '2', title: 'Two', body: '' });
+    expect((await create(first.app, 'globex', carol, 'Globex only')).json).toMatchObject({ id: '1' });
+    expect((await send(first.app, 'PATCH', '/tenants/acme/posts/2', { headers: alice, json: { body: 'edited' } })).status).toBe(200);
+    expect((await send(first.app, 'DELETE', '/tenants/acme/posts/1', { headers: alice })).status).toBe(204);
+    const before = (await send(first.app, 'GET', '/tenants/acme/posts', { headers: alice })).json;
+    await first.app.close();
+
+    const second = await boot();
+    try {
+      const aliceAgain = await signIn(second.app, 'alice@acme.test');
+      expect((await send(second.app, 'GET', '/tenants/acme/posts', { headers: aliceAgain })).json).toEqual(before);
+      expect((await send(second.app, 'GET', '/tenants/acme/posts/2', { headers: aliceAgain })).json).toMatchObject({ title: 'Two', body: 'edited' });
+      expect((await send(second.app, 'GET', '/tenants/acme/posts/1', { headers: aliceAgain })).status).toBe(404);
+      // The deleted id is not handed out again: the counter, not the rows, decides the next id.
+      expect((await create(second.app, 'acme', aliceAgain, 'Three')).json).toMatchObject({ id: '3', title: 'Three' });
+      const carolAgain = await signIn(second.app, 'carol@globex.test');
+      expect((await send(second.app, 'GET', '/tenants/globex/posts', { headers: carolAgain })).json).toEqual([expect.objectContaining({ id: '1', title: 'Globex only' })]);
     } finally {
       await second.app.close();
     }

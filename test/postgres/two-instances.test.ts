@@ -1,5 +1,5 @@
 // Two processes of examples/tenants on one PostgreSQL database, as behind a load balancer:
-// rotation, sign-out, key revocation (cacheSeconds 0) and the per-key rate limit are shared.
+// rotation, sign-out, key revocation (cacheSeconds 0), the per-key rate limit and the posts are shared.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../examples/tenants/demo-accounts.js';
 import { createTestDatabase, TEST_DATABASE_URL, warnIfNoServer } from './support/test-database.js';
@@ -79,5 +79,23 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('two instances of examples/tena
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
     const limited = await request(a.url, 'GET', '/tenants/acme/posts', { headers: { 'x-api-key': key } });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(590);
+  });
+
+  it('a post written on one is read, edited and deleted on the other; concurrent creates on both get distinct ids', async () => {
+    const alice = { authorization: `Bearer ${(await signIn(a)).accessToken}` };
+    const created = await request(a.url, 'POST', '/tenants/acme/posts', { headers: alice, json: { title: 'Shared' } });
+    expect(created.status).toBe(201);
+    const { id } = created.json as { id: string };
+    expect((await request(b.url, 'GET', `/tenants/acme/posts/${id}`, { headers: alice })).json).toEqual(created.json);
+    expect((await request(b.url, 'PATCH', `/tenants/acme/posts/${id}`, { headers: alice, json: { body: 'edited on b' } })).status).toBe(200);
+    expect((await request(a.url, 'GET', `/tenants/acme/posts/${id}`, { headers: alice })).json).toMatchObject({ body: 'edited on b' });
+    expect((await request(a.url, 'DELETE', `/tenants/acme/posts/${id}`, { headers: alice })).status).toBe(204);
+    expect((await request(b.url, 'GET', `/tenants/acme/posts/${id}`, { headers: alice })).status).toBe(404);
+
+    const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => request(i % 2 === 0 ? a.url : b.url, 'POST', '/tenants/acme/posts', { headers: alice, json: { title: `burst ${i}` } })));
+    expect(burst.map((r) => r.status)).toEqual(Array(10).fill(201));
+    const ids = burst.map((r) => Number((r.json as { id: string }).id)).sort((x, y) => x - y);
+    // The ten numbers right after the shared post's: none twice, none skipped.
+    expect(ids).toEqual(Array.from({ length: 10 }, (_, i) => Number(id) + 1 + i));
   });
 });

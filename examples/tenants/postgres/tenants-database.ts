@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import type { OnApplicationShutdown } from '../../../lib/index.js';
 import { migrate } from '../../../lib/auth/postgres/index.js';
 import type { SqlClient, SqlResult } from '../../../lib/auth/postgres/index.js';
+import { migrateTenantPosts } from './tenant-posts-schema.js';
 
 /**
  * Where the tenants app keeps its data, read from the environment.
@@ -85,10 +86,16 @@ function describeUrl(url: string): string {
   }
 }
 
+/** The library's store tables, then the example's posts tables; both idempotent and lock-serialised. */
+async function migrateAll(client: SqlClient): Promise<void> {
+  await migrate(client);
+  await migrateTenantPosts(client);
+}
+
 /**
  * Connects (`DATABASE_URL` through `pg`, else embedded PGlite in `dataDir`) and runs the store
- * migrations, which are idempotent and safe when several instances start at once. The drivers
- * are loaded only when used, so the in-memory tests never load either.
+ * migrations and the posts schema, which are idempotent and safe when several instances start at
+ * once. The drivers are loaded only when used, so the in-memory tests never load either.
  *
  * @example
  * const database = await openTenantsDatabase({ url: undefined, dataDir: '/tmp/tenants', queryTimeoutMs: 2000 });
@@ -102,7 +109,7 @@ export async function openTenantsDatabase(config: TenantsDatabaseConfig): Promis
     const migrator = new pg.Client({ connectionString: config.url, connectionTimeoutMillis: 10_000 });
     await migrator.connect();
     try {
-      await migrate(migrator);
+      await migrateAll(migrator);
     } finally {
       await migrator.end();
     }
@@ -125,7 +132,7 @@ export async function openTenantsDatabase(config: TenantsDatabaseConfig): Promis
     const lite = await PGlite.create(config.dataDir);
     database = new TenantsDatabase(lite, () => lite.close(), `embedded PGlite in ${config.dataDir}`, config.queryTimeoutMs);
     try {
-      await migrate(database);
+      await migrateAll(database);
     } catch (error) {
       await database.onApplicationShutdown();
       throw error;

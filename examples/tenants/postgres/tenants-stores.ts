@@ -7,12 +7,14 @@ import type { Claims } from '../claims.js';
 import type { TenantsConfig } from '../config.js';
 import { RATE_LIMIT_COUNTER } from '../rate-limit.js';
 import { TENANT_KEYS } from '../tenant-api-keys.js';
+import { TENANT_POSTS } from '../tenant-posts.js';
 import { PostgresDemoAccounts } from './postgres-demo-accounts.js';
 import { PostgresTenantApiKeys } from './postgres-tenant-api-keys.js';
+import { PostgresTenantPosts } from './postgres-tenant-posts.js';
 
 /**
- * The state the tenants app keeps, however it is stored: a module exporting `TENANT_KEYS` and
- * `RATE_LIMIT_COUNTER`, and the two issuing stores as the auth module takes them.
+ * The state the tenants app keeps, however it is stored: a module exporting `TENANT_KEYS`,
+ * `RATE_LIMIT_COUNTER` and `TENANT_POSTS`, and the two issuing stores as the auth module takes them.
  *
  * @example
  * const stores: TenantsStores = createPostgresTenantsStores(database, clock, config);
@@ -27,8 +29,8 @@ const CREDENTIALS = createToken<CredentialStore<Claims>>('TenantsCredentialStore
 const REFRESH_TOKENS = createToken<RefreshTokenStore>('TenantsRefreshTokenStore');
 
 /**
- * Accounts, refresh tokens, API keys and the per-key rate limit in PostgreSQL, so every instance
- * on the database sees the same sessions, revocations and counts. The database is registered as
+ * Accounts, refresh tokens, API keys, the per-key rate limit and the posts in PostgreSQL, so every
+ * instance on the database sees the same sessions, revocations, counts and posts. The database is registered as
  * a provider (through a factory, so its `onApplicationShutdown` closes it with the app).
  *
  * @example
@@ -47,8 +49,9 @@ export function createPostgresTenantsStores(database: SqlClient, clock: Clock, c
         [SQL_CLIENT],
         (db) => new PostgresRateLimitCounter(db, { ...options, clock, name: 'tenants-api-keys', limit: config.apiKeyRateLimit, windowMs: config.apiKeyRateWindowMs }),
       ),
+      defineFactory(TENANT_POSTS, [SQL_CLIENT], (db) => new PostgresTenantPosts(db, clock, options)),
     ],
-    exports: [CREDENTIALS, REFRESH_TOKENS, TENANT_KEYS, RATE_LIMIT_COUNTER],
+    exports: [CREDENTIALS, REFRESH_TOKENS, TENANT_KEYS, RATE_LIMIT_COUNTER, TENANT_POSTS],
   });
   return { module, credentialStore: { useExisting: CREDENTIALS }, refreshTokenStore: { useExisting: REFRESH_TOKENS } };
 }

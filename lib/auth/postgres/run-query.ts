@@ -64,7 +64,8 @@ function logFailure(failure: StoreFailure): void {
  * Wraps a {@link SqlClient} for one store: every statement is bounded by the timeout, and every
  * failure is reported to `onError` and rethrown as a {@link StoreUnavailableError} (503), except a
  * constraint violation, which becomes `onConstraint(operation)` (a plain Error by default).
- * Internal to the stores.
+ * The library's stores use it, and so can an application's own PostgreSQL stores, so that a
+ * database outage answers the same 503 on every route.
  *
  * @example
  * const run = createQueryRunner(client, 'refresh-token', options);
