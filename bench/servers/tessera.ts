@@ -1,0 +1,49 @@
+// Tessera, builder API, served by the Node adapter (`tessera/node`'s `serve`). Bundled by
+// bench/run.mjs into bench/.build/tessera.mjs with esbuild (zod and jose stay external, as in
+// dist/), so cold start is measured on plain JS like every other server.
+import { createApp, defineController, defineModule, get, post, type ModuleDefinition, type RouteDefinition } from '../../lib/index.js';
+import { serve } from '../../lib/node.js';
+import { DECOY_ROUTES, createPost, decoyAnswer, fixedPost, host, port, ready, scenario } from './shared.mjs';
+
+async function benchModule(): Promise<ModuleDefinition> {
+  if (scenario === 'hello') {
+    const controller = defineController({
+      name: 'HelloController',
+      prefix: '/hello',
+      routes: () => ({ greet: get('/:name', (ctx) => ({ message: `Hello, ${ctx.params.name}!` })) }),
+    });
+    return defineModule({ name: 'BenchModule', controllers: [controller] });
+  }
+  if (scenario === 'create') {
+    const { CreatePost } = await import('./schemas.mjs');
+    const controller = defineController({
+      name: 'PostsController',
+      prefix: '/posts',
+      routes: () => ({ create: post('/', { body: CreatePost, status: 201 }, (ctx) => createPost(ctx.body)) }),
+    });
+    return defineModule({ name: 'BenchModule', controllers: [controller] });
+  }
+  if (scenario === 'routes') {
+    const controller = defineController({
+      name: 'RoutesController',
+      routes: () => {
+        const routes: Record<string, RouteDefinition> = {};
+        for (const r of DECOY_ROUTES) {
+          routes[`r${r.index}`] = get(r.path, (ctx) => decoyAnswer(r.index, (ctx.params as Record<string, string>).id ?? ''));
+        }
+        routes.post = get('/posts/:id', (ctx) => fixedPost(ctx.params.id));
+        return routes;
+      },
+    });
+    return defineModule({ name: 'BenchModule', controllers: [controller] });
+  }
+  if (scenario === 'me') {
+    const { meModule } = await import('./tessera-auth.js');
+    return meModule();
+  }
+  throw new Error(`unknown scenario ${scenario}`);
+}
+
+const app = await createApp(await benchModule());
+await serve(app, { port, host });
+ready();
