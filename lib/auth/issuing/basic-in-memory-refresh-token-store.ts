@@ -20,31 +20,32 @@ import type { RefreshTokenStore } from './refresh-token-store.js';
  * 'rotate' in store; // false
  */
 export class BasicInMemoryRefreshTokenStore implements RefreshTokenStore {
-  readonly #table: InMemoryRefreshTokenTable;
+  /** Shared with {@link InMemoryRefreshTokenStore}, which adds the optional operations. */
+  protected readonly table: InMemoryRefreshTokenTable;
 
   /** @param clock stamps `rotatedAt` and `revokedAt`; default the system clock. */
   constructor(clock: Clock = systemClock) {
-    this.#table = new InMemoryRefreshTokenTable(clock);
+    this.table = new InMemoryRefreshTokenTable(clock);
   }
 
   async create(tokenHash: string, token: NewRefreshToken): Promise<void> {
-    this.#table.create(tokenHash, token);
+    this.table.create(tokenHash, token);
   }
 
   async find(tokenHash: string): Promise<RefreshTokenRecord | undefined> {
-    return this.#table.find(tokenHash);
+    return this.table.find(tokenHash);
   }
 
   async markRotated(tokenHash: string): Promise<boolean> {
-    return this.#table.markRotated(tokenHash);
+    return this.table.markRotated(tokenHash);
   }
 
   async revoke(tokenHash: string): Promise<void> {
-    this.#table.revoke(tokenHash);
+    this.table.revoke(tokenHash);
   }
 
   async revokeAllForSubject(subject: string): Promise<void> {
-    this.#table.revokeAllForSubject(subject);
+    this.table.revokeAllForSubject(subject);
   }
 
   /**
@@ -54,6 +55,6 @@ export class BasicInMemoryRefreshTokenStore implements RefreshTokenStore {
    * store.records().filter((r) => r.revokedAt === null).length;
    */
   records(): readonly StoredRefreshToken[] {
-    return this.#table.records();
+    return this.table.records();
   }
 }
