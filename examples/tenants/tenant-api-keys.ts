@@ -39,6 +39,30 @@ export interface TenantKeyDirectory extends ApiKeyStore {
 export const TENANT_KEYS = createToken<TenantKeyDirectory>('TenantKeys');
 
 /**
+ * A new key for a tenant: the key to show once, and the record to store (only the secret's
+ * SHA-256 is in it). Keys are members of their tenant, never owners.
+ *
+ * @example
+ * const { key, record } = newTenantKey({ tenantId: 'acme', name: 'ci', scopes: ['posts:read'], expiresAt: null, allowedCidrs: null });
+ */
+export function newTenantKey(input: NewTenantApiKey): { key: string; record: ApiKeyRecord } {
+  const generated = generateApiKey();
+  const claims: Claims = { sub: `api-key:${generated.id}`, roles: ['member'], tenantId: input.tenantId };
+  return {
+    key: generated.key,
+    record: {
+      id: generated.id,
+      secretHash: generated.secretHash,
+      claims,
+      scopes: [...input.scopes],
+      expiresAt: input.expiresAt,
+      revokedAt: null,
+      allowedCidrs: input.allowedCidrs && input.allowedCidrs.length > 0 ? [...input.allowedCidrs] : null,
+    },
+  };
+}
+
+/**
  * The tenants app's key store: the reference in-memory store plus a name and creation time per
  * key. A key's claims carry its tenant, so the tenancy guard treats keys and tokens alike.
  */
@@ -53,20 +77,10 @@ export class TenantApiKeys extends InMemoryApiKeyStore implements TenantKeyDirec
   }
 
   create(input: NewTenantApiKey): { id: string; key: string } {
-    const generated = generateApiKey();
-    const claims: Claims = { sub: `api-key:${generated.id}`, roles: ['member'], tenantId: input.tenantId };
-    const record: ApiKeyRecord = {
-      id: generated.id,
-      secretHash: generated.secretHash,
-      claims,
-      scopes: [...input.scopes],
-      expiresAt: input.expiresAt,
-      revokedAt: null,
-      allowedCidrs: input.allowedCidrs && input.allowedCidrs.length > 0 ? [...input.allowedCidrs] : null,
-    };
+    const { key, record } = newTenantKey(input);
     this.add(record);
     this.details.set(record.id, { name: input.name, tenantId: input.tenantId, createdAt: new Date(this.clock.now()) });
-    return { id: generated.id, key: generated.key };
+    return { id: record.id, key };
   }
 
   listForTenant(tenantId: string): ApiKeySummary[] {

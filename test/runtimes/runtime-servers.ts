@@ -49,7 +49,7 @@ const READY = /tessera-runtime ready (\{.*\})/;
 function probeBinary(binary: string | undefined, args: readonly string[] = ['--version']): Promise<string | undefined> {
   if (binary === undefined) return Promise.resolve('binary not found in node_modules (is the devDependency installed?)');
   return new Promise((resolve) => {
-    execFile(binary, [...args], { timeout: 15_000 }, (error, stdout, stderr) => {
+    execFile(binary, [...args], { timeout: 15_000 }, (error, _stdout, stderr) => {
       if (error === null) resolve(undefined);
       else resolve(`\`${binary} ${args.join(' ')}\` failed: ${(stderr || error.message).trim().split('\n')[0]}`);
     });

@@ -1,9 +1,8 @@
 import type { Clock } from '../../../lib/index.js';
-import { generateApiKey } from '../../../lib/auth/index.js';
 import type { ApiKeyRecord } from '../../../lib/auth/index.js';
 import { PostgresApiKeyStore } from '../../../lib/auth/postgres/index.js';
 import type { PostgresStoreOptions, SqlClient, StoredApiKey } from '../../../lib/auth/postgres/index.js';
-import type { Claims } from '../claims.js';
+import { newTenantKey } from '../tenant-api-keys.js';
 import type { ApiKeySummary, NewTenantApiKey, TenantKeyDirectory } from '../tenant-api-keys.js';
 
 function toSummary(key: StoredApiKey): ApiKeySummary {
@@ -45,21 +44,9 @@ export class PostgresTenantApiKeys implements TenantKeyDirectory {
   }
 
   async create(input: NewTenantApiKey): Promise<{ id: string; key: string }> {
-    const generated = generateApiKey();
-    const claims: Claims = { sub: `api-key:${generated.id}`, roles: ['member'], tenantId: input.tenantId };
-    await this.#keys.add({
-      id: generated.id,
-      secretHash: generated.secretHash,
-      claims,
-      scopes: [...input.scopes],
-      expiresAt: input.expiresAt,
-      revokedAt: null,
-      allowedCidrs: input.allowedCidrs && input.allowedCidrs.length > 0 ? [...input.allowedCidrs] : null,
-      owner: input.tenantId,
-      name: input.name,
-      createdAt: new Date(this.#clock.now()),
-    });
-    return { id: generated.id, key: generated.key };
+    const { key, record } = newTenantKey(input);
+    await this.#keys.add({ ...record, owner: input.tenantId, name: input.name, createdAt: new Date(this.#clock.now()) });
+    return { id: record.id, key };
   }
 
   async listForTenant(tenantId: string): Promise<ApiKeySummary[]> {
