@@ -3,12 +3,18 @@
 // framework per round, frameworks interleaved in an order rotated every round, the server pinned
 // to core 1 and the load generator to core 0, median over rounds with min–max, ratios.
 //
+// The tenants scenarios (issue 5: tenants-bearer, tenants-key-0, tenants-key-60) are Tessera only
+// and interleaved with each other instead of with frameworks.
+//
 //   node bench/run.mjs                       full run, tables + bench/results/latest.{json,md}
 //   node bench/run.mjs profile [scenario]    CPU profile of the Tessera server under load
+//   node bench/run.mjs render                latest.md again from latest.json (no measurement)
 //
 // Env: BENCH_ROUNDS (5), BENCH_DURATION (s, 5), BENCH_WARMUP (s, 1), BENCH_CONNECTIONS (50),
-// BENCH_SCENARIOS (hello,create,routes,me), BENCH_FRAMEWORKS (raw,hono,fastify,express,tessera),
-// BENCH_COLD_ROUNDS (10), BENCH_LOAD (auto | wrk | autocannon; auto = wrk when installed).
+// BENCH_SCENARIOS (hello,create,routes,me,tenants-bearer,tenants-key-0,tenants-key-60),
+// BENCH_FRAMEWORKS (raw,hono,fastify,express,tessera), BENCH_COLD_ROUNDS (10),
+// BENCH_LOAD (auto | wrk | autocannon; auto = wrk when installed), BENCH_MERGE (1: a full-method
+// run of some scenarios is merged into latest.* instead of going to partial.*).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -47,6 +53,12 @@ const SERVER_FILE = {
   tessera: join(buildDir, 'tessera.mjs'),
 };
 
+/**
+ * API_KEY_RATE_LIMIT of the tenants scenarios: far above what one server process can answer in
+ * its life (~100k requests), so the limiter never answers 429, yet it still counts every keyed
+ * request (its cost is in the key figures). The window stays the app's default, 60 s.
+ */
+const TENANTS_RATE_LIMIT = 1_000_000_000;
 const POST_BODY = JSON.stringify({ title: 'Hello', body: 'World' });
 /**
  * The scenarios. `frameworks` is the default set (GET /me is against Hono's and Fastify's JWT
@@ -98,13 +110,48 @@ const SCENARIOS = {
       { path: '/me', auth: 'bad', status: 401 },
     ],
   },
+  // Issue 5: the examples/tenants app (in-memory stores), Tessera only, the same read with a
+  // bearer token and with an API key (record cache off, then 60 s). These three are measured
+  // together, interleaved like the frameworks of one scenario, and reported as one table with
+  // the key's CPU cost over the bearer path. Each server process signs in, creates a posts:read
+  // key and one post at start and prints them (bench/servers/tessera-tenants.ts).
+  'tenants-bearer': tenantsScenario('bearer', 0),
+  'tenants-key-0': tenantsScenario('key', 0),
+  'tenants-key-60': tenantsScenario('key', 60),
 };
+
+function tenantsScenario(credential, cacheSeconds) {
+  const path = '/tenants/acme/posts';
+  const onePost = (json) => (Array.isArray(json) && json.length === 1 && json[0].title === 'Bench post' ? undefined : 'expected the one provisioned post');
+  return {
+    title: credential === 'bearer' ? `GET ${path}, bearer token (tenants app)` : `GET ${path}, API key, cacheSeconds ${cacheSeconds} (tenants app)`,
+    group: 'tenants',
+    method: 'GET',
+    path,
+    credential,
+    serverEnv: { API_KEY_CACHE_SECONDS: String(cacheSeconds), API_KEY_RATE_LIMIT: String(TENANTS_RATE_LIMIT), API_KEY_RATE_WINDOW_MS: '60000' },
+    expectConfig: { apiKeyCacheSeconds: cacheSeconds, apiKeyRateLimit: TENANTS_RATE_LIMIT },
+    frameworks: ['tessera'],
+    checks: [
+      { path, credential: true, status: 200, expect: onePost },
+      { path, status: 401 },
+      { path, credential: 'bad', status: 401 },
+      { path: '/tenants/globex/posts', credential: true, status: 404 },
+      ...(credential === 'key' ? [{ method: 'POST', path, credential: true, body: '{"title":"T"}', headers: { 'content-type': 'application/json' }, status: 403 }] : []),
+    ],
+  };
+}
 
 const scenarioNames = list('BENCH_SCENARIOS') ?? Object.keys(SCENARIOS);
 for (const s of scenarioNames) if (!SCENARIOS[s]) die(`unknown scenario "${s}" (known: ${Object.keys(SCENARIOS).join(', ')})`);
 const frameworkFilter = list('BENCH_FRAMEWORKS');
 if (frameworkFilter) for (const f of frameworkFilter) if (!ALL_FRAMEWORKS.includes(f)) die(`unknown framework "${f}" (known: ${ALL_FRAMEWORKS.join(', ')})`);
-const frameworksOf = (scenario) => (frameworkFilter ? ALL_FRAMEWORKS.filter((f) => frameworkFilter.includes(f)) : SCENARIOS[scenario].frameworks);
+/** Frameworks of a scenario; BENCH_FRAMEWORKS may add any to the shared scenarios, never to a group's (Tessera only). */
+const frameworksOf = (scenario) => {
+  const own = SCENARIOS[scenario].frameworks;
+  if (!frameworkFilter) return own;
+  return (SCENARIOS[scenario].group ? own : ALL_FRAMEWORKS).filter((f) => frameworkFilter.includes(f));
+};
 
 function die(message) {
   console.error(`bench: ${message}`);
@@ -202,13 +249,34 @@ function withAuth(headers, auth) {
   return { ...headers, authorization: `Bearer ${auth === 'bad' ? `${bearer.slice(0, -4)}AAAA` : bearer}` };
 }
 
+/** `bad` spoils the last 4 characters: a well-formed credential that fails verification. */
+const spoil = (text, variant) => (variant === 'bad' ? `${text.slice(0, -4)}AAAA` : text);
+/**
+ * A request's headers: `auth` is the harness's own HS256 token (GET /me); `credential` is the
+ * tenants server's (`credential: true` or `'bad'`), the token or the key it printed at start.
+ */
+function requestHeaders(scenario, server, { headers = {}, auth, credential }) {
+  const withBearer = withAuth(headers, auth);
+  if (!credential) return withBearer;
+  const creds = server.credentials;
+  if (!creds) throw new Error('the server printed no credentials');
+  return SCENARIOS[scenario].credential === 'key'
+    ? { ...withBearer, 'x-api-key': spoil(creds.apiKey, credential) }
+    : { ...withBearer, authorization: `Bearer ${spoil(creds.accessToken, credential)}` };
+}
+
 function deepEqual(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-async function checkServer(scenario, port) {
+async function checkServer(scenario, server) {
+  const expected = SCENARIOS[scenario].expectConfig;
+  if (expected) {
+    const got = server.credentials?.config ?? {};
+    for (const [k, v] of Object.entries(expected)) if (got[k] !== v) throw new Error(`server config ${k}=${got[k]}, expected ${v}`);
+  }
   for (const c of SCENARIOS[scenario].checks) {
-    const res = await httpRequest(port, { method: c.method, path: c.path, body: c.body, headers: withAuth(c.headers ?? {}, c.auth) });
+    const res = await httpRequest(server.port, { method: c.method, path: c.path, body: c.body, headers: requestHeaders(scenario, server, c) });
     const where = `${c.method ?? 'GET'} ${c.path}`;
     if (res.status !== c.status) throw new Error(`${where}: status ${res.status}, expected ${c.status}: ${res.text.slice(0, 200)}`);
     if (c.json || c.match) {
@@ -216,6 +284,10 @@ async function checkServer(scenario, port) {
       const json = JSON.parse(res.text);
       if (c.json && !deepEqual(json, c.json)) throw new Error(`${where}: body ${res.text}, expected ${JSON.stringify(c.json)}`);
       if (c.match) for (const [k, v] of Object.entries(c.match)) if (json[k] !== v) throw new Error(`${where}: ${k}=${json[k]}, expected ${v}`);
+    }
+    if (c.expect) {
+      const problem = c.expect(JSON.parse(res.text));
+      if (problem) throw new Error(`${where}: ${problem}: ${res.text.slice(0, 200)}`);
     }
   }
 }
@@ -245,7 +317,7 @@ async function startServer(framework, scenario, options = {}) {
 function spawnServer(framework, scenario, { nodeArgs = [], port = takePort(), waitReady = true } = {}) {
   const child = spawn(...argv([...pin(1), process.execPath, ...nodeArgs, SERVER_FILE[framework]]), {
     cwd: root,
-    env: { ...env, PORT: String(port), BENCH_SCENARIO: scenario, NODE_ENV: 'production' },
+    env: { ...env, ...SCENARIOS[scenario]?.serverEnv, PORT: String(port), BENCH_SCENARIO: scenario, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -261,11 +333,24 @@ function spawnServer(framework, scenario, { nodeArgs = [], port = takePort(), wa
       child.kill('SIGKILL');
       reject(new Error(`${LABEL[framework]} (${scenario}): ${error.message}\n${stderr.trim()}`));
     };
+    // Line by line: `credentials {json}` (tenants scenarios) comes before `ready`, and a token
+    // or key could contain the letters "ready".
     child.stdout.on('data', (d) => {
       out += d;
-      if (out.includes('ready')) {
-        clearTimeout(timer);
-        resolve(server);
+      let nl;
+      while ((nl = out.indexOf('\n')) >= 0) {
+        const line = out.slice(0, nl).trim();
+        out = out.slice(nl + 1);
+        if (line.startsWith('credentials ')) {
+          try {
+            server.credentials = JSON.parse(line.slice('credentials '.length));
+          } catch {
+            fail(new Error('unreadable credentials line'));
+          }
+        } else if (line === 'ready') {
+          clearTimeout(timer);
+          resolve(server);
+        }
       }
     });
     exited.then(({ code, signal }) => fail(new Error(`exited (${code ?? signal}) before ready`)));
@@ -306,10 +391,10 @@ function run(cmd, args) {
   });
 }
 
-function wrkScript(scenario) {
+function wrkScript(scenario, server) {
   const s = SCENARIOS[scenario];
   const file = join(buildDir, `wrk-${scenario}.lua`);
-  const headers = withAuth(s.headers ?? {}, s.auth);
+  const headers = requestHeaders(scenario, server, { headers: s.headers, auth: s.auth, credential: Boolean(s.credential) });
   const lua = [
     `wrk.method = ${JSON.stringify(s.method)}`,
     ...(s.body ? [`wrk.body = ${JSON.stringify(s.body)}`] : []),
@@ -356,16 +441,17 @@ function cpuSeconds(pid) {
  * generator or another process on the machine was), and CPU time per request still compares
  * frameworks when req/s cannot.
  */
-async function load(scenario, port, duration, warmup, pid) {
+async function load(scenario, server, duration, warmup) {
   const s = SCENARIOS[scenario];
-  const url = `http://127.0.0.1:${port}${s.path}`;
+  const pid = server.child.pid;
+  const url = `http://127.0.0.1:${server.port}${s.path}`;
   let once;
   if (loadTool === 'wrk') {
-    const script = wrkScript(scenario);
+    const script = wrkScript(scenario, server);
     // wrk takes whole seconds only.
     once = async (d) => parseWrk(await run(...argv([...pin(0), 'wrk', '-t1', `-c${config.connections}`, `-d${Math.max(1, Math.round(d))}s`, '--latency', '-s', script, url])));
   } else {
-    const options = { url, method: s.method, headers: withAuth(s.headers ?? {}, s.auth), body: s.body, connections: config.connections };
+    const options = { url, method: s.method, headers: requestHeaders(scenario, server, { headers: s.headers, auth: s.auth, credential: Boolean(s.credential) }), body: s.body, connections: config.connections };
     once = async (d) => JSON.parse((await run(...argv([...pin(0), process.execPath, join(benchDir, 'load-autocannon.mjs'), JSON.stringify({ ...options, duration: d })]))).trim().split('\n').pop());
   }
   if (warmup > 0) await once(warmup);
@@ -436,36 +522,58 @@ function summarize(rounds) {
 // ---------------------------------------------------------------------------------------------
 // The measurements
 
-async function measureScenario(scenario) {
-  const frameworks = frameworksOf(scenario);
-  const results = Object.fromEntries(frameworks.map((f) => [f, []]));
-  console.log(`\n== ${SCENARIOS[scenario].title}`);
+/**
+ * Measures (scenario, framework) entries interleaved: every round runs each entry once, in an
+ * order rotated every round, each on a fresh server process. One scenario's frameworks are such a
+ * list; so are the scenarios of a group (the tenants scenarios, Tessera only).
+ */
+async function measureEntries(title, entries) {
+  const name = (e) => (entries.every((x) => x.scenario === entries[0].scenario) ? e.framework : e.scenario);
+  const rounds = entries.map(() => []);
+  console.log(`\n== ${title}`);
   for (let round = 0; round < config.rounds; round++) {
-    const order = frameworks.map((_, i) => frameworks[(i + round) % frameworks.length]);
     const line = [];
-    for (const f of order) {
+    for (let k = 0; k < entries.length; k++) {
+      const i = (k + round) % entries.length;
+      const { scenario, framework: f } = entries[i];
       let server;
       try {
         server = await startServer(f, scenario);
-        await checkServer(scenario, server.port);
-        const r = await load(scenario, server.port, config.duration, config.warmup, server.child.pid);
+        await checkServer(scenario, server);
+        const r = await load(scenario, server, config.duration, config.warmup);
         const rss = rssMB(server.child.pid);
         if (server.child.exitCode !== null) throw new Error(`server died under load\n${server.stderr()}`);
         if (!(r.total > 0)) throw new Error('no request answered under load');
         if (r.non2xx > 0 || r.errors > 0) throw new Error(`${r.non2xx} non-2xx responses and ${r.errors} socket errors under load`);
-        results[f].push({ rps: r.rps, p99: r.p99, rssMB: rss, cpuUsPerRequest: r.cpuUs, busy: r.busy });
-        line.push(`${f} ${fmtInt(r.rps)}`);
+        rounds[i].push({ rps: r.rps, p99: r.p99, rssMB: rss, cpuUsPerRequest: r.cpuUs, busy: r.busy });
+        line.push(`${name(entries[i])} ${fmtInt(r.rps)}`);
       } catch (error) {
-        results[f].push({ error: String(error.message ?? error) });
-        line.push(`${f} FAILED`);
-        console.error(`  ! ${LABEL[f]}: ${error.message ?? error}`);
+        rounds[i].push({ error: String(error.message ?? error) });
+        line.push(`${name(entries[i])} FAILED`);
+        console.error(`  ! ${LABEL[f]} (${scenario}): ${error.message ?? error}`);
       } finally {
         if (server) await stopServer(server);
       }
     }
     console.log(`  round ${round + 1}/${config.rounds}: ${line.join(', ')}`);
   }
-  return Object.fromEntries(frameworks.map((f) => [f, summarize(results[f])]));
+  return rounds.map(summarize);
+}
+
+async function measureScenario(scenario) {
+  const frameworks = frameworksOf(scenario);
+  const summaries = await measureEntries(SCENARIOS[scenario].title, frameworks.map((framework) => ({ scenario, framework })));
+  return Object.fromEntries(frameworks.map((f, i) => [f, summaries[i]]));
+}
+
+/** The selected scenarios of a group, measured together; `results[scenario][framework]` as for the others. */
+async function measureGroup(group, scenarios) {
+  const entries = scenarios.flatMap((scenario) => frameworksOf(scenario).map((framework) => ({ scenario, framework })));
+  const results = Object.fromEntries(scenarios.map((s) => [s, {}]));
+  if (entries.length === 0) return results;
+  const summaries = await measureEntries(GROUPS[group].title, entries);
+  entries.forEach((e, i) => (results[e.scenario][e.framework] = summaries[i]));
+  return results;
 }
 
 /** Spawn to first 200 of GET /hello/x, polling every 2 ms (a port in use is retried on another). */
@@ -519,11 +627,83 @@ async function measureColdStarts() {
   return Object.fromEntries(frameworks.map((f) => [f, stats(samples[f])]));
 }
 
+// ---------------------------------------------------------------------------------------------
+// The tenants group (issue 5): API key verification against the bearer path, one table
+
+const GROUPS = {
+  tenants: {
+    title: 'Tenants app: GET /tenants/acme/posts, bearer token vs API key (Tessera, in-memory stores)',
+    scenarios: ['tenants-bearer', 'tenants-key-0', 'tenants-key-60'],
+  },
+};
+const TENANTS_HEADERS = ['scenario', 'credential', 'req/s (median)', 'min–max', 'p99 ms', 'RSS MB', 'CPU µs/req', 'CPU min–max', 'server busy', 'Δ CPU µs/req vs bearer'];
+const TENANTS_NOTE = [
+  'What the key-minus-bearer difference contains: per request, the key path parses the key, computes the SHA-256 of its secret (@noble/hashes, JS), finds the record',
+  '(cacheSeconds 0: `store.find` on the in-memory store, which structuredClones the record, then compiles it: hex digest, dates, networks; cacheSeconds 60: one Map hit on the compiled record),',
+  'compares 32 bytes in constant time, checks revocation and expiry, parses the claims with the app\'s zod schema (every request: keys have no parsed-claims cache) and resolves a few promises;',
+  `then the route's RequireScopes('posts:read') is checked (keys only: tokens are not held to scopes), the example's ApiKeyRateLimitGuard counts the request in its in-memory fixed window`,
+  `(API_KEY_RATE_LIMIT ${TENANTS_RATE_LIMIT.toLocaleString('en-US')}: active, counting, never a 429), and \`touch\` runs once per process.`,
+  'The bearer side is Tessera\'s JWT path with one token repeated: a verification-cache hit (expiry still checked) and the parsed claims reused, no HMAC, and the limiter skips tokens.',
+  'So this is the cost of a key over a cached token on the same route (routing, tenancy and role guards, the post list, response validation and JSON are the same in all three).',
+  'No database: with the PostgreSQL stores, cacheSeconds 0 adds a query per request, which this does not measure.',
+].join(' ');
+
+function tenantsCost(results) {
+  const base = results['tenants-bearer']?.tessera;
+  const costs = {};
+  for (const s of ['tenants-key-0', 'tenants-key-60']) {
+    const key = results[s]?.tessera;
+    if (!base || !key) continue;
+    // Rounds are interleaved, so round i of each ran minutes apart at most: paired differences.
+    const paired = key.rounds.map((r, i) => (r.error || base.rounds[i]?.error ? NaN : r.cpuUsPerRequest - base.rounds[i].cpuUsPerRequest)).filter(Number.isFinite);
+    costs[s] = {
+      cpuUs: key.cpuUs - base.cpuUs,
+      pairedMin: paired.length ? Math.min(...paired) : NaN,
+      pairedMedian: median(paired),
+      pairedMax: paired.length ? Math.max(...paired) : NaN,
+      relative: key.cpuUs / base.cpuUs - 1,
+      rpsRatio: key.rps / base.rps,
+    };
+  }
+  return costs;
+}
+
+function tenantsRows(results) {
+  const base = results['tenants-bearer']?.tessera;
+  return GROUPS.tenants.scenarios
+    .filter((s) => results[s]?.tessera)
+    .map((s) => {
+      const x = results[s].tessera;
+      const cpu = x.rounds.filter((r) => !r.error).map((r) => r.cpuUsPerRequest);
+      const sc = SCENARIOS[s];
+      return [
+        s,
+        sc.credential === 'key' ? `x-api-key, cacheSeconds ${sc.expectConfig.apiKeyCacheSeconds}` : 'Bearer (HS256)',
+        fmtInt(x.rps),
+        `${fmtInt(x.rpsMin)}–${fmtInt(x.rpsMax)}`,
+        fmt(x.p99, 2),
+        fmt(x.rss, 0),
+        fmt(x.cpuUs, 1),
+        cpu.length ? `${fmt(Math.min(...cpu), 1)}–${fmt(Math.max(...cpu), 1)}` : 'n/a',
+        Number.isFinite(x.busy) ? `${Math.round(100 * x.busy)}%` : 'n/a',
+        s === 'tenants-bearer' ? '—' : base ? `${x.cpuUs - base.cpuUs >= 0 ? '+' : ''}${fmt(x.cpuUs - base.cpuUs, 1)}` : 'n/a',
+      ];
+    });
+}
+
+function tenantsCostLines(costs) {
+  return Object.entries(costs).map(
+    ([s, c]) =>
+      `key verification, cacheSeconds ${SCENARIOS[s].expectConfig.apiKeyCacheSeconds}: ${c.cpuUs >= 0 ? '+' : ''}${fmt(c.cpuUs, 1)} µs CPU per request over the bearer path (${s} − tenants-bearer, medians; ${c.relative >= 0 ? '+' : ''}${fmt(100 * c.relative, 0)}%; per-round paired differences ${fmt(c.pairedMin, 1)} to ${fmt(c.pairedMax, 1)} µs, median ${fmt(c.pairedMedian, 1)}); req/s ${fmt(c.rpsRatio, 2)}x bearer`,
+  );
+}
+
 // Targets of issue 2 (and issue 4 for GET /me), checked on the medians of this run.
 function targets(results, cold) {
   const lines = [];
   const check = (ok, text) => lines.push(`${ok ? 'PASS' : 'FAIL'}  ${text}`);
-  for (const [scenario, summary] of Object.entries(results)) {
+  const shared = Object.entries(results).filter(([scenario]) => !SCENARIOS[scenario]?.group);
+  for (const [scenario, summary] of shared) {
     const t = summary.tessera?.rps;
     if (!Number.isFinite(t)) continue;
     if (scenario === 'me') {
@@ -536,16 +716,112 @@ function targets(results, cold) {
   }
   // The same comparisons on CPU time per request (capacity per core), which a starved load
   // generator cannot flatten. Informational: the targets are on req/s.
-  for (const [scenario, summary] of Object.entries(results)) {
+  for (const [scenario, summary] of shared) {
     const t = summary.tessera?.cpuUs;
     if (!Number.isFinite(t)) continue;
     const peers = ['raw', 'hono', 'fastify', 'express'].filter((f) => Number.isFinite(summary[f]?.cpuUs));
+    if (peers.length === 0) continue;
     lines.push(`info  ${scenario}: CPU per request, Tessera ${fmt(t, 1)} µs; capacity ratio ${peers.map((f) => `${fmt(summary[f].cpuUs / t, 2)}x ${LABEL[f]}`).join(', ')}`);
   }
   if (Number.isFinite(cold.tessera?.ms) && Number.isFinite(cold.hono?.ms)) {
     check(cold.tessera.ms <= cold.hono.ms, `cold start: Tessera ${fmt(cold.tessera.ms, 0)} ms vs Hono ${fmt(cold.hono.ms, 0)} ms (target <=)`);
   }
   return lines;
+}
+
+/** The header lines of a run; lines 2+ are the method, repeated at the top of latest.md. */
+function runHeader(m, c) {
+  const lines = [
+    `date ${m.date}`,
+    `node ${m.node}, ${m.cpu}, ${m.cores} cores`,
+    `load: ${m.loadTool}, ${c.connections} connections, pipelining 1; ${c.rounds} rounds x (${c.warmup} s warm-up + ${c.duration} s)`,
+    `${m.pinning ? 'server pinned to core 1, load generator to core 0' : 'NOT pinned (taskset missing or < 2 cores)'}; fresh server process per round`,
+  ];
+  if (m.loadavgAtStart > 0.5) lines.push(`WARNING: 1-min load average ${m.loadavgAtStart} before starting: other processes compete for the cores`);
+  if (m.loadavgAtEnd !== undefined) lines.push(`load average ${m.loadavgAtStart} at start, ${m.loadavgAtEnd} at end`);
+  return lines;
+}
+
+/**
+ * Text and Markdown of a results document: the shared scenarios' tables, the tenants table with
+ * the key's cost, cold start, targets. A document merged from several runs (BENCH_MERGE) says
+ * under each section measured by a later run which run that was.
+ */
+function render(doc) {
+  const provenance = {}; // section -> index in doc.merged
+  (doc.merged ?? []).forEach((run, i) => {
+    for (const s of run.scenarios) provenance[s] = i;
+    if (run.coldStart) provenance.coldStart = i;
+  });
+  const measuredBy = (sections) => {
+    const i = sections.map((x) => provenance[x]).find((x) => x !== undefined);
+    if (i === undefined) return undefined;
+    const run = doc.merged[i];
+    return `measured ${run.machine.date.slice(0, 16).replace('T', ' ')} UTC in a later run, merged here: ${runHeader(run.machine, run.config).slice(2).join('; ')}`;
+  };
+  const out = [];
+  const md = [`Measured ${doc.machine.date.slice(0, 10)} on ${doc.machine.cpu} (${doc.machine.cores} cores), Node ${doc.machine.node}; ${runHeader(doc.machine, doc.config).slice(2).join('; ')}.`, ''];
+  const ordered = Object.keys(SCENARIOS).filter((s) => doc.results[s]);
+  for (const s of ordered.filter((x) => !SCENARIOS[x].group)) {
+    const summary = doc.results[s];
+    const starved = Object.entries(summary).filter(([, x]) => x.busy < 0.85).map(([f]) => LABEL[f]);
+    const note = starved.length
+      ? `note: ${starved.join(', ')} below 85% busy: the load generator (or another process), not the server, set their req/s; compare CPU µs/req`
+      : undefined;
+    const by = measuredBy([s]);
+    out.push(`\n${SCENARIOS[s].title}`, ...(by ? [`(${by})`] : []), textTable(LOAD_HEADERS, loadRows(summary)), ...(note ? [note] : []));
+    md.push(`**${SCENARIOS[s].title}**`, '', ...(by ? [`_${by}._`, ''] : []), mdTable(LOAD_HEADERS, loadRows(summary)), '', ...(note ? [`_${note}_`, ''] : []));
+  }
+  const tenants = GROUPS.tenants.scenarios.filter((s) => doc.results[s]);
+  if (tenants.length) {
+    const rows = tenantsRows(doc.results);
+    const costLines = tenantsCostLines(tenantsCost(doc.results));
+    const by = measuredBy(tenants);
+    const starved = tenants.filter((s) => doc.results[s].tessera?.busy < 0.85);
+    const note = starved.length ? `note: ${starved.join(', ')} below 85% busy: compare CPU µs/req, not req/s` : undefined;
+    out.push(`\n${GROUPS.tenants.title}`, ...(by ? [`(${by})`] : []), textTable(TENANTS_HEADERS, rows), ...(note ? [note] : []), ...costLines);
+    md.push(`**${GROUPS.tenants.title}**`, '', ...(by ? [`_${by}._`, ''] : []), mdTable(TENANTS_HEADERS, rows), '', ...(note ? [`_${note}_`, ''] : []));
+    if (costLines.length) md.push(...costLines.map((l) => `- ${l}`), '');
+    md.push(`_${TENANTS_NOTE}_`, '');
+  }
+  const cold = doc.coldStart ?? {};
+  if (Object.keys(cold).length) {
+    const by = measuredBy(['coldStart']);
+    out.push('\nCold start', ...(by ? [`(${by})`] : []), textTable(COLD_HEADERS, coldRows(cold)));
+    md.push('**Cold start** (spawn to first response of `GET /hello/x`, median)', '', ...(by ? [`_${by}._`, ''] : []), mdTable(COLD_HEADERS, coldRows(cold)), '');
+  }
+  if (doc.targets.length) {
+    out.push('\nTargets', ...doc.targets);
+    md.push('**Targets**', '', ...doc.targets.map((l) => `- ${l}`), '');
+  }
+  return { text: out.join('\n'), md: `${md.join('\n')}\n` };
+}
+
+/**
+ * BENCH_MERGE=1 with the full method (>= 5 rounds of >= 5 s, every framework) but a subset of the
+ * scenarios: the measured scenarios (and the cold start, if measured) replace theirs in
+ * latest.json, the others are kept, and latest.md is rendered again from the result. Refused
+ * (undefined) when latest.json is missing or was taken with another load tool.
+ */
+function mergeIntoLatest(run) {
+  const file = join(resultsDir, 'latest.json');
+  if (!existsSync(file)) return { error: 'no bench/results/latest.json to merge into' };
+  const old = JSON.parse(readFileSync(file, 'utf8'));
+  if (old.machine?.loadTool !== run.machine.loadTool) return { error: `latest.json was measured with ${old.machine?.loadTool}, this run with ${run.machine.loadTool}` };
+  const results = { ...old.results };
+  for (const s of run.config.scenarios) if (run.results[s]) results[s] = run.results[s];
+  const measuredCold = Object.keys(run.coldStart).length > 0;
+  const coldStart = measuredCold ? run.coldStart : old.coldStart;
+  // Earlier merges keep only the sections no later run replaced.
+  const replaced = (x) => run.config.scenarios.includes(x);
+  const merged = (old.merged ?? [])
+    .map((m) => ({ ...m, scenarios: m.scenarios.filter((x) => !replaced(x)), coldStart: m.coldStart && !measuredCold }))
+    .filter((m) => m.scenarios.length || m.coldStart);
+  merged.push({ machine: run.machine, config: run.config, scenarios: run.config.scenarios, coldStart: measuredCold });
+  const doc = { machine: old.machine, config: old.config, results, coldStart, merged };
+  doc.targets = targets(results, coldStart ?? {});
+  doc.tenantsKeyCost = tenantsCost(results);
+  return { doc };
 }
 
 async function main() {
@@ -563,52 +839,51 @@ async function main() {
   if (pinning) execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' }); // keep the harness off the server's core
   bearer = await makeToken();
 
-  const header = [
-    `date ${m.date}`,
-    `node ${m.node}, ${m.cpu}, ${m.cores} cores`,
-    `load: ${m.loadTool}, ${config.connections} connections, pipelining 1; ${config.rounds} rounds x (${config.warmup} s warm-up + ${config.duration} s)`,
-    `${pinning ? 'server pinned to core 1, load generator to core 0' : 'NOT pinned (taskset missing or < 2 cores)'}; fresh server process per round`,
-  ];
-  if (m.loadavgAtStart > 0.5) header.push(`WARNING: 1-min load average ${m.loadavgAtStart} before starting: other processes compete for the cores`);
-  console.log(header.join('\n'));
+  console.log(runHeader(m, config).join('\n'));
   const started = performance.now();
 
   const results = {};
-  for (const s of scenarioNames) results[s] = await measureScenario(s);
+  for (const s of scenarioNames) {
+    if (results[s]) continue;
+    const group = SCENARIOS[s].group;
+    if (group) Object.assign(results, await measureGroup(group, scenarioNames.filter((x) => SCENARIOS[x].group === group)));
+    else results[s] = await measureScenario(s);
+  }
   const cold = config.coldRounds > 0 ? await measureColdStarts() : {};
-  const targetLines = targets(results, cold);
 
   const minutes = (performance.now() - started) / 60_000;
   m.loadavgAtEnd = loadavg();
-  header.push(`load average ${m.loadavgAtStart} at start, ${m.loadavgAtEnd} at end`);
-  const out = [];
-  const md = [`Measured ${m.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores), Node ${m.node}; ${header.slice(2).join('; ')}.`, ''];
-  for (const [s, summary] of Object.entries(results)) {
-    const starved = Object.entries(summary).filter(([, x]) => x.busy < 0.85).map(([f]) => LABEL[f]);
-    const note = starved.length
-      ? `note: ${starved.join(', ')} below 85% busy: the load generator (or another process), not the server, set their req/s; compare CPU µs/req`
-      : undefined;
-    out.push(`\n${SCENARIOS[s].title}`, textTable(LOAD_HEADERS, loadRows(summary)), ...(note ? [note] : []));
-    md.push(`**${SCENARIOS[s].title}**`, '', mdTable(LOAD_HEADERS, loadRows(summary)), '', ...(note ? [`_${note}_`, ''] : []));
-  }
-  if (Object.keys(cold).length) {
-    out.push('\nCold start', textTable(COLD_HEADERS, coldRows(cold)));
-    md.push('**Cold start** (spawn to first response of `GET /hello/x`, median)', '', mdTable(COLD_HEADERS, coldRows(cold)), '');
-  }
-  if (targetLines.length) {
-    out.push('\nTargets', ...targetLines);
-    md.push('**Targets**', '', ...targetLines.map((l) => `- ${l}`), '');
-  }
-  console.log(`\n${header.join('\n')}${out.join('\n')}\n\n(${fmt(minutes, 1)} min)`);
+  const doc = { machine: m, config: { ...config, scenarios: scenarioNames }, results, coldStart: cold, targets: targets(results, cold) };
+  const costs = tenantsCost(results);
+  if (Object.keys(costs).length) doc.tenantsKeyCost = costs;
+  const { text, md } = render(doc);
+  console.log(`\n${runHeader(m, config).join('\n')}${text}\n\n(${fmt(minutes, 1)} min)`);
 
   // Only a run of every scenario and framework replaces latest.*; a narrowed or shortened run
-  // (smoke tests, experiments) goes to partial.* so it never overwrites the recorded figures.
-  const complete = !frameworkFilter && Object.keys(SCENARIOS).every((s) => scenarioNames.includes(s)) && config.rounds >= 5 && config.duration >= 5;
-  const base = complete ? 'latest' : 'partial';
+  // (smoke tests, experiments) goes to partial.* so it never overwrites the recorded figures,
+  // unless BENCH_MERGE=1 and the method is the full one (then its scenarios are merged in).
+  const fullMethod = !frameworkFilter && config.rounds >= 5 && config.duration >= 5;
+  const complete = fullMethod && Object.keys(SCENARIOS).every((s) => scenarioNames.includes(s));
   mkdirSync(resultsDir, { recursive: true });
-  writeFileSync(join(resultsDir, `${base}.json`), `${JSON.stringify({ machine: m, config: { ...config, scenarios: scenarioNames }, results, coldStart: cold, targets: targetLines }, null, 2)}\n`);
-  writeFileSync(join(resultsDir, `${base}.md`), `${md.join('\n')}\n`);
-  console.log(`wrote ${relative(root, join(resultsDir, `${base}.json`))} and ${base}.md`);
+  const write = (base, d, markdown) => {
+    writeFileSync(join(resultsDir, `${base}.json`), `${JSON.stringify(d, null, 2)}\n`);
+    writeFileSync(join(resultsDir, `${base}.md`), markdown);
+    console.log(`wrote ${relative(root, join(resultsDir, `${base}.json`))} and ${base}.md`);
+  };
+  if (complete) return write('latest', doc, md);
+  if (env.BENCH_MERGE === '1') {
+    if (!fullMethod) console.error('bench: BENCH_MERGE=1 ignored: the run is shortened or narrowed to some frameworks');
+    else {
+      const { doc: mergedDoc, error } = mergeIntoLatest(doc);
+      if (mergedDoc) {
+        write('latest', mergedDoc, render(mergedDoc).md);
+        console.log(`merged ${scenarioNames.join(', ')}${Object.keys(cold).length ? ' and the cold start' : ''} into latest.*; the other sections are kept`);
+        return;
+      }
+      console.error(`bench: cannot merge: ${error}`);
+    }
+  }
+  write('partial', doc, md);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -667,8 +942,8 @@ async function profile() {
   const profDir = join(buildDir, 'profiles');
   rmSync(profDir, { recursive: true, force: true });
   const server = await startServer(framework, scenario, { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profDir}`] });
-  await checkServer(scenario, server.port);
-  const r = await load(scenario, server.port, config.duration, config.warmup, server.child.pid);
+  await checkServer(scenario, server);
+  const r = await load(scenario, server, config.duration, config.warmup);
   await stopServer(server, 'SIGTERM'); // the servers exit normally on SIGTERM, so the profile is written
   const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
   if (!file) die('no .cpuprofile written');
@@ -720,4 +995,9 @@ async function profile() {
 }
 
 if (process.argv[2] === 'profile') await profile();
-else await main();
+else if (process.argv[2] === 'render') {
+  // Re-renders latest.md from latest.json (after a change to the tables or notes; measures nothing).
+  const doc = JSON.parse(readFileSync(join(resultsDir, 'latest.json'), 'utf8'));
+  writeFileSync(join(resultsDir, 'latest.md'), render(doc).md);
+  console.log(`wrote ${relative(root, join(resultsDir, 'latest.md'))} from latest.json`);
+} else await main();

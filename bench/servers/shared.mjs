@@ -34,7 +34,7 @@ export function createPost(input) {
   return { id: String(counter), title: input.title, body: input.body, createdAt: new Date().toISOString() };
 }
 
-/** Scenario of this server process, from `BENCH_SCENARIO` (hello | create | routes | me). */
+/** Scenario of this server process, from `BENCH_SCENARIO` (hello | create | routes | me | tenants-*). */
 export const scenario = process.env.BENCH_SCENARIO ?? 'hello';
 /** Port from `PORT`. */
 export const port = Number(process.env.PORT ?? 3000);

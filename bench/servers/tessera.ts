@@ -5,6 +5,10 @@ import { createApp, defineController, defineModule, get, post, type ModuleDefini
 import { serve } from '../../lib/node.js';
 import { DECOY_ROUTES, createPost, decoyAnswer, fixedPost, host, port, ready, scenario } from './shared.mjs';
 
+// The tenants scenarios (tenants-bearer, tenants-key-0, tenants-key-60): the examples/tenants app,
+// which provisions its own credentials once listening (see tessera-tenants.ts).
+const tenants = scenario.startsWith('tenants-') ? await import('./tessera-tenants.js') : undefined;
+
 async function benchModule(): Promise<ModuleDefinition> {
   if (scenario === 'hello') {
     const controller = defineController({
@@ -41,9 +45,11 @@ async function benchModule(): Promise<ModuleDefinition> {
     const { meModule } = await import('./tessera-auth.js');
     return meModule();
   }
+  if (tenants !== undefined) return tenants.tenantsModule();
   throw new Error(`unknown scenario ${scenario}`);
 }
 
 const app = await createApp(await benchModule());
 await serve(app, { port, host });
+if (tenants !== undefined) await tenants.provisionTenants(port, host);
 ready();
