@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { migrate, MIGRATIONS } from '../../lib/auth/postgres/index.js';
 import type { SqlClient } from '../../lib/auth/postgres/index.js';
 import { createMigratedPGlite } from './support/pglite.js';
-import { createTestDatabase, TEST_DATABASE_URL, warnIfNoServer } from './support/test-database.js';
+import { createTestDatabase, TEST_DATABASE_URL, warnIfNoServer, createTestPool } from './support/test-database.js';
 
 /** Compile-time proof (tsc checks this file) that both drivers satisfy the interface unchanged. */
 export function driversAreSqlClients(pool: pg.Pool, client: pg.Client, pooled: pg.PoolClient, lite: PGlite): SqlClient[] {
@@ -44,7 +44,7 @@ warnIfNoServer('concurrent migrations on a real PostgreSQL server');
 describe.skipIf(TEST_DATABASE_URL === undefined)('migrate on a real PostgreSQL server (TEST_DATABASE_URL)', () => {
   it('10 instances migrating one empty database at once all succeed, and the schema is made once', async () => {
     const database = await createTestDatabase();
-    const pools = Array.from({ length: 10 }, () => new pg.Pool({ connectionString: database.url, max: 1 }));
+    const pools = Array.from({ length: 10 }, () => createTestPool(database.url, 1));
     try {
       const results = await Promise.all(pools.map((pool) => migrate(pool)));
       expect(results).toEqual(pools.map(() => ({ version: LATEST })));

@@ -3,7 +3,6 @@
 // to end, the tenants app answering 503 problem+json for sign-in, refresh and API keys when its
 // database refuses connections. No server is needed: a closed port refuses like a stopped one.
 import { createServer } from 'node:net';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createApp, isHttpException, ServiceUnavailableException } from '../../lib/index.js';
 import { PostgresApiKeyStore, PostgresRefreshTokenStore, StoreUnavailableError } from '../../lib/auth/postgres/index.js';
@@ -14,6 +13,7 @@ import { createPostgresTenantsStores } from '../../examples/tenants/postgres/ten
 import { createTenantsModule } from '../../examples/tenants/tenants-module.js';
 import { send } from '../http-helpers.js';
 import { createMigratedPGlite } from './support/pglite.js';
+import { createTestPool } from './support/test-database.js';
 
 const SECRET_HASH = 'f'.repeat(64);
 
@@ -81,7 +81,7 @@ class SwitchableClient implements SqlClient {
 describe('tenants app when its database starts refusing connections', () => {
   it('answers 503 problem+json for sign-in, refresh, sign-out and API keys, quickly, never 401 or 200; then recovers', async () => {
     const lite = await createMigratedPGlite();
-    const refusing = new pg.Pool({ connectionString: `postgres://postgres@127.0.0.1:${await closedPort()}/postgres`, connectionTimeoutMillis: 1_000 });
+    const refusing = createTestPool(`postgres://postgres@127.0.0.1:${await closedPort()}/postgres`, 10, { connectionTimeoutMillis: 1_000 });
     const client = new SwitchableClient(lite);
     const config = readTenantsConfig({ AUTH_SECRET: 'tenants-test-secret-0123456789abcdef' }, () => undefined);
     const app = await createApp(createTenantsModule(config, { stores: (clock) => createPostgresTenantsStores(client, clock, config, { queryTimeoutMs: 2_000 }) }), { logger: { error: () => undefined, info: () => undefined } });

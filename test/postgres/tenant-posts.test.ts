@@ -12,7 +12,7 @@ import { InMemoryTenantPosts } from '../../examples/tenants/tenant-posts.js';
 import type { TenantPostsRepository } from '../../examples/tenants/tenant-posts.js';
 import { uniqueId } from '../store-contracts/contract-fixtures.js';
 import { createMigratedPGlite } from './support/pglite.js';
-import { createTestDatabase, TEST_DATABASE_URL, warnIfNoServer } from './support/test-database.js';
+import { createTestDatabase, TEST_DATABASE_URL, warnIfNoServer, createTestPool } from './support/test-database.js';
 import type { TestDatabase } from './support/test-database.js';
 
 const T0 = Date.parse('2026-11-21T12:00:00Z');
@@ -104,7 +104,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('tenant posts on a real server 
   beforeAll(async () => {
     database = await createTestDatabase();
     // One connection per create, so the 20 really run at once in the server.
-    pool = new pg.Pool({ connectionString: database.url, max: 20 });
+    pool = createTestPool(database.url, 20);
     await migrate(pool);
   }, 30_000);
   afterAll(async () => {

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { migrate, PostgresRefreshTokenStore } from '../../lib/auth/postgres/index.js';
 import { apiKeyHandle, credentialHandle, familyTokens, rateLimitCounter } from '../postgres/support/store-handles.js';
-import { connectClients, createTestDatabase, TEST_DATABASE_URL, warnIfNoServer } from '../postgres/support/test-database.js';
+import { connectClients, createTestDatabase, TEST_DATABASE_URL, warnIfNoServer, createTestPool } from '../postgres/support/test-database.js';
 import type { TestDatabase } from '../postgres/support/test-database.js';
 import { describeApiKeyStoreContract } from './api-key-store-contract.js';
 import { describeCredentialStoreContract } from './credential-store-contract.js';
@@ -21,7 +21,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('real PostgreSQL server (TEST_D
   beforeAll(async () => {
     database = await createTestDatabase();
     // Several connections, so concurrent operations in the contracts really run in parallel.
-    pool = new pg.Pool({ connectionString: database.url, max: 20 });
+    pool = createTestPool(database.url, 20);
     await migrate(pool);
   }, 30_000);
   afterAll(async () => {

@@ -59,9 +59,31 @@ export async function createTestDatabase(serverUrl = TEST_DATABASE_URL): Promise
   };
 }
 
+/**
+ * The server ends connections when a test database is dropped (`WITH (FORCE)`) or a test cluster
+ * stops; an idle client then emits 'error', which without a listener is an unhandled error that
+ * fails the whole run. Such endings are expected here; real failures still reject the query.
+ */
+function ignoreServerEndings(emitter: { on(event: 'error', listener: () => void): unknown }): void {
+  emitter.on('error', () => undefined);
+}
+
+/**
+ * A pool for tests, tolerant of the server ending idle connections at teardown.
+ *
+ * @example
+ * const pool = createTestPool(database.url, 20);
+ */
+export function createTestPool(url: string, max = 10, options: pg.PoolConfig = {}): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, ...options });
+  ignoreServerEndings(pool);
+  return pool;
+}
+
 /** Opens `count` separate connections (as `count` processes would have). */
 export async function connectClients(url: string, count: number): Promise<pg.Client[]> {
   const clients = Array.from({ length: count }, () => new pg.Client({ connectionString: url }));
+  clients.forEach(ignoreServerEndings);
   await Promise.all(clients.map((c) => c.connect()));
   return clients;
 }
