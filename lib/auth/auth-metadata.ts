@@ -1,4 +1,4 @@
-import { createMetadataKey, type MetadataEntry } from '../metadata.js';
+import { createMetadataKey, readMetadata, type MetadataEntry } from '../metadata.js';
 import type { RouteInfo } from '../routing/route-info.js';
 
 /** Route metadata: the roles of which a caller needs at least one. */
@@ -49,19 +49,18 @@ export function RequireScopes(...scopes: string[]): MetadataEntry<readonly strin
 /**
  * The effective access rules of a route. `Public` and `Roles` are decided together: when the
  * route itself declares either, the route's pair wins over the controller's pair, so a
- * `@Roles` route inside a `@Public` controller is not public. Scopes: the route's list, else
- * the controller's.
+ * `@Roles` route inside a `@Public` controller is not public. Scopes are decided by
+ * `checkScopes`, which applies its own rule (the route's list replaces the controller's).
  *
  * @example
- * const { isPublic, roles, scopes } = readAccessRules(ctx.route);
+ * const { isPublic, roles } = readAccessRules(ctx.route);
  */
 export interface AccessRules {
   readonly isPublic: boolean;
   readonly roles: readonly string[] | undefined;
-  readonly scopes: readonly string[] | undefined;
 }
 
-const NO_ROUTE: AccessRules = Object.freeze({ isPublic: false, roles: undefined, scopes: undefined });
+const NO_ROUTE: AccessRules = Object.freeze({ isPublic: false, roles: undefined });
 
 /**
  * Reads {@link AccessRules} from a route; an unknown route (a mounted handler) is not public.
@@ -72,12 +71,7 @@ const NO_ROUTE: AccessRules = Object.freeze({ isPublic: false, roles: undefined,
 export function readAccessRules(route: RouteInfo | undefined): AccessRules {
   if (!route) return NO_ROUTE;
   const own = route.metadata;
-  const inherited = route.controllerMetadata;
-  const routeDecides = own[PUBLIC_KEY.id] !== undefined || own[ROLES_KEY.id] !== undefined;
-  const source = routeDecides ? own : inherited;
-  return {
-    isPublic: source[PUBLIC_KEY.id] === true,
-    roles: source[ROLES_KEY.id] as readonly string[] | undefined,
-    scopes: (own[SCOPES_KEY.id] ?? inherited[SCOPES_KEY.id]) as readonly string[] | undefined,
-  };
+  const routeDecides = readMetadata(own, PUBLIC_KEY) !== undefined || readMetadata(own, ROLES_KEY) !== undefined;
+  const source = routeDecides ? own : route.controllerMetadata;
+  return { isPublic: readMetadata(source, PUBLIC_KEY) === true, roles: readMetadata(source, ROLES_KEY) };
 }

@@ -1,6 +1,6 @@
 import type { RouteInfo } from '../routing/route-info.js';
 import type { IncomingRequest } from './incoming-request.js';
-import { parseQuery, type QueryRecord } from './query.js';
+import { parseQuery } from './query.js';
 
 /**
  * A typed slot in the request context's state, for what guards attach (the current user,
@@ -90,10 +90,6 @@ export class Context implements RequestContext {
   }
   set query(value: unknown) {
     this.parsedQuery = value;
-  }
-  /** The parsed query string, whatever the route's schema made of `query`. */
-  rawQuery(): QueryRecord {
-    return parseQuery(this.incoming.search);
   }
   header(name: string): string | null {
     return this.incoming.header(name.toLowerCase());
