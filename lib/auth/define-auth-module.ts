@@ -71,10 +71,15 @@ function toProvider<T>(token: Token<T>, store: StoreClass<T>): ProviderInput {
   return { provide: token, useClass: store.useClass, inject: store.inject ?? [] };
 }
 
-/** The role claim, if the claims carry one. */
-function rolesOf(claims: unknown): readonly unknown[] {
+/**
+ * Requires the claims' `roles` claim to hold at least one of `required` (403 otherwise). The one
+ * role check behind both `AuthGuard`'s `Roles(...)` and `createRolesGuard(...)`.
+ */
+function requireOneOf(claims: unknown, required: readonly string[]): void {
   const roles = (claims as { roles?: unknown } | null)?.roles;
-  return Array.isArray(roles) ? roles : [];
+  if (!Array.isArray(roles) || !roles.some((role) => required.includes(role as string))) {
+    throw new ForbiddenException('Missing a required role');
+  }
 }
 
 /**
@@ -107,9 +112,7 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
   }
 
   function requireRole(claims: Claims, rules: AccessRules): void {
-    if (rules.roles && !rolesOf(claims).some((role) => rules.roles?.includes(role as string))) {
-      throw new ForbiddenException('Missing a required role');
-    }
+    if (rules.roles) requireOneOf(claims, rules.roles);
   }
 
   async function authenticateApiKey(runtime: AuthRuntime<Claims>, apiKeys: ApiKeyAuthenticator<Claims>, ctx: RequestContext, key: string, rules: AccessRules): Promise<boolean> {
@@ -178,7 +181,7 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
       canActivate(ctx: RequestContext): boolean {
         const user = ctx.get(CURRENT_USER);
         if (user === undefined) throw new UnauthorizedException('Authentication required', undefined, { 'www-authenticate': 'Bearer' });
-        if (!rolesOf(user).some((role) => required.includes(role as string))) throw new ForbiddenException('Missing a required role');
+        requireOneOf(user, required);
         return true;
       }
     };
