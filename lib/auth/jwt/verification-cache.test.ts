@@ -112,6 +112,25 @@ describe('VerificationCache', () => {
     expect(cache.get('c')).toBeDefined();
   });
 
+  it('keeps LRU order when the newest entry is hit again and after the newest is deleted', () => {
+    const cache = new VerificationCache(2);
+    cache.set('a', entry(9000), 0);
+    cache.set('b', entry(9000), 0);
+    cache.get('b');
+    cache.get('b');
+    cache.get('a'); // a becomes newest; b is now the least recently used
+    cache.set('c', entry(9000), 0);
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')).toBeDefined();
+    cache.delete('a');
+    cache.get('c');
+    cache.set('d', entry(9000), 0);
+    cache.set('e', entry(9000), 0); // c was hit after a's deletion, yet d is newer: c goes first
+    expect(cache.get('c')).toBeUndefined();
+    expect(cache.get('d')).toBeDefined();
+    expect(cache.get('e')).toBeDefined();
+  });
+
   it('replaces an existing key without growing', () => {
     const cache = new VerificationCache(2);
     cache.set('a', entry(1000), 0);

@@ -61,6 +61,8 @@ const SWEEP_PER_INSERT = 2;
 export class VerificationCache {
   readonly maxEntries: number;
   #entries = new Map<string, VerificationCacheEntry>();
+  /** The most recently used key: a hit on it is already in LRU position. */
+  #newest: string | undefined = undefined;
   #hits = 0;
   #misses = 0;
 
@@ -83,9 +85,13 @@ export class VerificationCache {
       return undefined;
     }
     this.#hits++;
-    // Re-inserting moves the key to the end of the Map's insertion order, which is the LRU order.
-    this.#entries.delete(token);
-    this.#entries.set(token, entry);
+    // Re-inserting moves the key to the end of the Map's insertion order, which is the LRU order;
+    // a client resending the newest token (the common case) needs no move.
+    if (token !== this.#newest) {
+      this.#entries.delete(token);
+      this.#entries.set(token, entry);
+      this.#newest = token;
+    }
     return entry;
   }
 
@@ -104,10 +110,12 @@ export class VerificationCache {
       entries.delete(oldest.value);
     }
     entries.set(token, entry);
+    this.#newest = token;
   }
 
   delete(token: string): void {
     this.#entries.delete(token);
+    if (token === this.#newest) this.#newest = undefined;
   }
 
   stats(): VerificationCacheStats {
