@@ -1,32 +1,24 @@
-import type { GuardToken } from '../app/guard.js';
-import type { InterceptorToken } from '../app/interceptor.js';
-import type { HttpMethod, Schema } from './route.js';
+import type { RouteDefinition } from './route.js';
 
 /**
  * One entry of the app's public route table: everything about a route except its handler.
+ * The fields it shares with the route definition (method, status, schemas, guards,
+ * interceptors, the route's own metadata) mean the same here; the rest place the route in the app.
  * Guards read the metadata from here; the OpenAPI generator reads the whole table.
  *
  * @example
  * for (const route of app.routes) console.log(route.method, route.path, route.status);
  */
-export interface RouteInfo {
-  readonly method: HttpMethod;
+export interface RouteInfo
+  extends Pick<RouteDefinition, 'method' | 'status' | 'body' | 'query' | 'response' | 'guards' | 'interceptors' | 'metadata'> {
   /** The full canonical path: controller prefix joined with the route path. */
   readonly path: string;
   /** The route's name within its controller (the key in `routes`, or the method name). */
   readonly name: string;
   readonly controller: string;
   readonly module: string;
-  readonly status: number;
   /** Path parameter names in order (`*` for a wildcard). */
   readonly params: readonly string[];
-  readonly body: Schema | undefined;
-  readonly query: Schema | undefined;
-  readonly response: Schema | undefined;
-  readonly guards: readonly GuardToken[];
-  readonly interceptors: readonly InterceptorToken[];
-  /** The route's own metadata. */
-  readonly metadata: Readonly<Record<string, unknown>>;
   /** The controller's metadata; a route's own entry for a key wins over it. */
   readonly controllerMetadata: Readonly<Record<string, unknown>>;
 }
