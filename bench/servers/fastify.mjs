@@ -2,7 +2,7 @@
 // body parser, then zod by hand in the handler. GET /me: a hand-written preHandler with jose
 // jwtVerify (@fastify/jwt / fast-jwt are not installed).
 import Fastify from 'fastify';
-import { DECOY_ROUTES, JWT_SECRET, createPost, decoyAnswer, fixedPost, host, port, ready, scenario } from './shared.mjs';
+import { DECOY_ROUTES, createPost, decoyAnswer, fixedPost, host, port, ready, scenario } from './shared.mjs';
 
 const app = Fastify({ logger: false });
 if (scenario === 'hello') {
@@ -18,20 +18,11 @@ if (scenario === 'hello') {
   for (const r of DECOY_ROUTES) app.get(r.path, async (req) => decoyAnswer(r.index, req.params.id));
   app.get('/posts/:id', async (req) => fixedPost(req.params.id));
 } else if (scenario === 'me') {
-  const { Claims } = await import('./schemas.mjs');
-  const { jwtVerify } = await import('jose'); // lazily: cold start (hello) must not pay for it
-  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(JWT_SECRET), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+  const { verifyBearerHeader } = await import('./jose-bearer.mjs'); // lazily: cold start (hello) must not pay for it
   const verifyBearer = async (req, reply) => {
-    const auth = req.headers.authorization;
-    try {
-      if (!auth || !auth.startsWith('Bearer ')) throw new Error('no token');
-      const { payload } = await jwtVerify(auth.slice(7), key, { algorithms: ['HS256'], typ: 'at+jwt', requiredClaims: ['exp'] });
-      const claims = Claims.safeParse(payload);
-      if (!claims.success) throw new Error('bad claims');
-      req.user = claims.data;
-    } catch {
-      return reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'Unauthorized' });
-    }
+    const user = await verifyBearerHeader(req.headers.authorization);
+    if (user === undefined) return reply.code(401).header('www-authenticate', 'Bearer').send({ error: 'Unauthorized' });
+    req.user = user;
   };
   app.decorateRequest('user', null);
   app.get('/me', { preHandler: verifyBearer }, async (req) => req.user);
