@@ -6,6 +6,7 @@ import { fastToJsonSchema, fastUnsupportedReason, type FastSide } from '../../li
 import { generateOpenApiDocument } from '../../lib/openapi/index.js';
 import { useFastConversion } from '../../lib/openapi/schema-conversion.js';
 import { buildCase, exactDifference, schemaCase, type SchemaCase } from './zod-schema-arbitraries.js';
+import { zodReference } from './zod-reference.js';
 
 /**
  * The fast converter must give exactly what zod gives with the framework's options
@@ -15,33 +16,6 @@ import { buildCase, exactDifference, schemaCase, type SchemaCase } from './zod-s
  */
 
 const SIDES: FastSide[] = ['input', 'output'];
-
-type Reference = { json: Record<string, unknown>; problems: string[] } | { error: string };
-
-/** zod's conversion, called the way `schema-conversion.ts` calls it, `$schema` removed. */
-function zodReference(schema: z.ZodType, io: FastSide): Reference {
-  const problems: string[] = [];
-  try {
-    const json = z.toJSONSchema(schema, {
-      target: 'draft-2020-12',
-      io,
-      unrepresentable: ({ zodSchema, message }) => {
-        if (zodSchema._zod.def.type !== 'date') problems.push(message);
-        return 'any';
-      },
-      override: ({ zodSchema, jsonSchema }) => {
-        if (zodSchema._zod.def.type === 'date') {
-          jsonSchema.type = 'string';
-          jsonSchema.format = 'date-time';
-        }
-      },
-    }) as Record<string, unknown>;
-    delete json.$schema;
-    return { json, problems };
-  } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
-  }
-}
 
 /**
  * Exact comparison: the root, key order included at every level, and each def (the fast path
