@@ -2,7 +2,7 @@ import { defineConfig } from 'tsup';
 
 // One build for every entry point, ESM and CJS, with shared chunks so that classes such as
 // HttpException exist once even when several entry points are loaded. @swc/core (a dev
-// dependency) makes tsup emit decorator metadata for the facade; see TOOLCHAIN.md.
+// dependency) makes tsup emit decorator metadata for the facade; see docs/toolchain.md.
 export default defineConfig({
   entry: {
     index: 'lib/index.ts',
@@ -17,7 +17,7 @@ export default defineConfig({
   splitting: true,
   sourcemap: true,
   clean: true,
-  // auth.cjs uses import.meta.url (worker-password-hasher); without the shim, require('tessera/auth') is a SyntaxError.
+  // auth.cjs uses import.meta.url (worker-password-hasher); without the shim, require('tessera-http/auth') is a SyntaxError.
   shims: true,
   target: 'es2022',
   platform: 'neutral',

@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  // vite 8's oxc transform must emit decorator metadata for the facade (see TOOLCHAIN.md).
+  // vite 8's oxc transform must emit decorator metadata for the facade (see docs/toolchain.md).
   oxc: { decorator: { legacy: true, emitDecoratorMetadata: true } },
   test: {
     include: ['lib/**/*.test.ts', 'facade/**/*.test.ts', 'examples/**/*.test.ts', 'test/**/*.test.ts', 'property-tests/**/*.test.ts'],

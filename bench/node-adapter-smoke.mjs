@@ -1,5 +1,5 @@
 // Rough req/s of the Node adapter against raw node:http and @hono/node-server, one hello route.
-// Not a test and not the real benchmark (bench/run.mjs is); see TOOLCHAIN.md for the method.
+// Not a test and not the real benchmark (bench/run.mjs is); see docs/toolchain.md for the method.
 // Usage: node bench/node-adapter-smoke.mjs [seconds=5] [rounds=3]
 // Each round starts a fresh server process per contender (pinned to core 1; the load generator
 // runs here, pinned to core 0) and the contenders are interleaved.

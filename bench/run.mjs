@@ -1,5 +1,5 @@
 // `npm run bench`: Tessera against raw node:http, Hono (@hono/node-server), Fastify and Express.
-// Method (see bench/README.md and TOOLCHAIN.md "Load tools"): a fresh server process per
+// Method (see bench/README.md and docs/toolchain.md "Measuring"): a fresh server process per
 // framework per round, frameworks interleaved in an order rotated every round, the server pinned
 // to core 1 and the load generator to core 0, median over rounds with min–max, ratios.
 //

@@ -1,4 +1,4 @@
-// The class-style facade, `tessera/facade`. Decorators only record; the functions below turn a
+// The class-style facade, `tessera-http/facade`. Decorators only record; the functions below turn a
 // decorated class into the very definitions `defineModule` and `defineController` return.
 export { Injectable, Inject, resolveConstructorDeps } from './injectable.js';
 export { Module, type ModuleDecoratorOptions } from './module-decorator.js';

@@ -1,4 +1,4 @@
-// The core entry point, `tessera`. Explicit named exports only; nothing internal leaks.
+// The core entry point, `tessera-http`. Explicit named exports only; nothing internal leaks.
 export { createApp, type AppOptions } from './app/create-app.js';
 export type { App, ListeningServer, MountedHandler } from './app/app.js';
 export type { Guard, GuardToken } from './app/guard.js';

@@ -1,11 +1,11 @@
-// The `tessera/node` entry point: the Node server adapter. Explicit named exports only.
+// The `tessera-http/node` entry point: the Node server adapter. Explicit named exports only.
 // `app.listen(port)` loads the same code on demand; import this entry for the options.
 
 /**
  * Serves an app on Node's `http` module with timeouts, lazy `100 Continue` and graceful close.
  *
  * @example
- * import { serve } from 'tessera/node';
+ * import { serve } from 'tessera-http/node';
  * const server = await serve(app, { port: 8080, host: '0.0.0.0' });
  * await server.close();
  */

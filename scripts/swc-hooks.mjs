@@ -1,5 +1,5 @@
 // Node module hooks that run TypeScript through @swc/core with decorator metadata, so the
-// class-style examples work from source (tsx/esbuild drop `design:paramtypes`; see TOOLCHAIN.md).
+// class-style examples work from source (tsx/esbuild drop `design:paramtypes`; see docs/toolchain.md).
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { transform } from '@swc/core';

@@ -1,4 +1,4 @@
-// The GET /me scenario for Tessera: `tessera/auth`'s JwtAuthGuard and getCurrentUser.
+// The GET /me scenario for Tessera: `tessera-http/auth`'s JwtAuthGuard and getCurrentUser.
 import { defineController, defineModule, get, type ModuleDefinition } from '../../lib/index.js';
 import { defineAuthModule } from '../../lib/auth/index.js';
 import { Claims } from './schemas.mjs';

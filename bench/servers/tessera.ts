@@ -1,4 +1,4 @@
-// Tessera, builder API, served by the Node adapter (`tessera/node`'s `serve`). Bundled by
+// Tessera, builder API, served by the Node adapter (`tessera-http/node`'s `serve`). Bundled by
 // bench/run.mjs into bench/.build/tessera.mjs with esbuild (zod and jose stay external, as in
 // dist/), so cold start is measured on plain JS like every other server.
 import { createApp, defineController, defineModule, get, post, type ModuleDefinition, type RouteDefinition } from '../../lib/index.js';

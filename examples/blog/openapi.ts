@@ -6,6 +6,12 @@ export const BLOG_OPENAPI_OPTIONS: OpenApiDocumentOptions = Object.freeze({
   title: 'Tessera blog',
   version: '1.0.0',
   description: 'The reference blog API: posts with a title and a body, full create/read/update/delete.',
+  // Relative: the API is served by the same server as this document.
+  servers: [{ url: '/', description: 'The server this document is served from' }],
+  license: { name: 'MIT', identifier: 'MIT' },
+  tags: [{ name: 'Posts', description: 'Blog posts: a title and a body, with a server-assigned id and creation time.' }],
+  // The blog needs no credential; saying so (an empty requirement list) is part of the contract.
+  security: [],
 });
 
 /**

@@ -8,12 +8,20 @@ import { ApiResponse, ApiSecurity, serveOpenApi, type OpenApiDocumentOptions } f
 export const TENANTS_OPENAPI_OPTIONS: OpenApiDocumentOptions = Object.freeze({
   title: 'Tessera tenants',
   version: '1.0.0',
-  description: 'A multi-tenant blog secured with tessera/auth: bearer tokens for people, API keys for machines.',
+  description: 'A multi-tenant blog secured with tessera-http/auth: bearer tokens for people, API keys for machines.',
   securitySchemes: {
     bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from POST /auth/sign-in.' },
     apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'A tenant API key (`tsk_<id>_<secret>`).' },
   },
   security: ['bearer', 'apiKey'],
+  servers: [{ url: '/', description: 'The server this document is served from' }],
+  license: { name: 'MIT', identifier: 'MIT' },
+  tags: [
+    { name: 'Auth', description: 'Sign-in, token refresh and sign-out for people.' },
+    { name: 'Me', description: 'The caller as the server sees them.' },
+    { name: 'TenantPosts', description: "A tenant's posts; another tenant's are never visible." },
+    { name: 'ApiKeys', description: "A tenant's API keys for machines; only owners manage them." },
+  ],
 });
 
 /** The auth routes need no credential. */

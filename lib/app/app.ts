@@ -48,7 +48,7 @@ export interface App {
   get<T>(token: InjectionToken<T>): T;
   /** Adds a raw route that bypasses guards and interceptors (used by `serveOpenApi`). */
   mount(method: string, path: string, handler: MountedHandler): void;
-  /** Serves the app on Node over a real socket (see `tessera/node` for options). */
+  /** Serves the app on Node over a real socket (see `tessera-http/node` for options). */
   listen(port?: number, host?: string): Promise<ListeningServer>;
   /** Runs shutdown hooks (`onModuleDestroy`, then `onApplicationShutdown`). */
   close(): Promise<void>;

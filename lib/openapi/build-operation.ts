@@ -42,7 +42,7 @@ export function buildOperation(op: PlannedOperation, schemas: OperationSchemas, 
   if (schemas.body && route.body) {
     operation.requestBody = {
       required: !acceptsUndefined(route.body),
-      content: { 'application/json': { schema: components.place(schemas.body, `${operationId}_body`) } },
+      content: { 'application/json': { schema: components.placeRequestBody(schemas.body, `${operationId}_body`) } },
     };
   }
   operation.responses = buildResponses(op, schemas, components);
@@ -77,7 +77,8 @@ function queryParameters(query: ConvertedSchema, components: SchemaComponents, h
 
 /**
  * The success response under the route's status (output side of `response`), declared
- * ApiResponses over it, 400 for routes that validate input, and `default` for problem+json.
+ * ApiResponses over it, 400 for routes that validate input, 401/403 for the refusals the plan
+ * found, and `default` for problem+json.
  */
 function buildResponses(op: PlannedOperation, schemas: OperationSchemas, components: SchemaComponents): Record<string, OpenApiResponse> {
   const { route, operationId } = op;
@@ -100,6 +101,13 @@ function buildResponses(op: PlannedOperation, schemas: OperationSchemas, compone
 
   if (route.body || route.query) {
     byStatus.set(400, { description: 'Bad Request: the request failed validation; `issues` lists why.', content: problemContent() });
+  }
+
+  if (op.refusals.unauthorized) {
+    byStatus.set(401, { description: 'Unauthorized: the credential is missing, malformed, expired or invalid.', content: problemContent() });
+  }
+  if (op.refusals.forbidden) {
+    byStatus.set(403, { description: 'Forbidden: the credential lacks a role or scope this operation needs.', content: problemContent() });
   }
 
   for (const [status, declared] of op.responses) {

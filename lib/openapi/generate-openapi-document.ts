@@ -1,5 +1,6 @@
 import type { Schema } from '../routing/route.js';
 import { buildOperation, type OperationSchemas } from './build-operation.js';
+import { documentTags } from './document-info.js';
 import type { JsonSchema, OpenApiDocument, OpenApiPathItem } from './openapi-document.js';
 import { OpenApiGenerationError } from './openapi-generation-error.js';
 import { resolveOptions, type OpenApiDocumentOptions, type RouteSource } from './openapi-options.js';
@@ -80,12 +81,19 @@ export function generateOpenApiDocument(source: RouteSource, options: OpenApiDoc
 
   const schemas: Record<string, JsonSchema> = { ...components.schemas, Problem: problem };
   const sorted = Object.fromEntries(Object.keys(schemas).sort().map((name) => [name, schemas[name] as JsonSchema]));
+  const extra = settings.info;
   const info: OpenApiDocument['info'] = { title: settings.title, version: settings.version };
   if (settings.description !== undefined) info.description = settings.description;
+  if (extra.contact !== undefined) info.contact = extra.contact;
+  if (extra.license !== undefined) info.license = extra.license;
+  const tags = documentTags(extra.tags, planned.flatMap((op) => op.tags));
   const document: OpenApiDocument = {
     openapi: '3.1.0',
     info,
+    ...(extra.servers !== undefined ? { servers: extra.servers } : {}),
     ...(settings.security !== undefined ? { security: settings.security } : {}),
+    ...(tags.length > 0 ? { tags } : {}),
+    ...(extra.externalDocs !== undefined ? { externalDocs: extra.externalDocs } : {}),
     paths,
     components: {
       schemas: { ...sorted, Problem: problem },

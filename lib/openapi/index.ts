@@ -1,4 +1,4 @@
-// `tessera/openapi`: the app's route table -> an OpenAPI 3.1 document, plus a route serving it.
+// `tessera-http/openapi`: the app's route table -> an OpenAPI 3.1 document, plus a route serving it.
 // Explicit named exports only; the planning and conversion machinery stays internal.
 export { generateOpenApiDocument } from './generate-openapi-document.js';
 export { serveOpenApi } from './serve-openapi.js';

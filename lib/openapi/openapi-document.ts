@@ -112,6 +112,65 @@ export type OpenApiMethod = 'get' | 'put' | 'post' | 'patch' | 'delete';
 export type OpenApiPathItem = { [M in OpenApiMethod]?: OpenApiOperation };
 
 /**
+ * A server the API is reachable at; `url` may be relative to where the document is served.
+ *
+ * @example
+ * const server: OpenApiServer = { url: 'https://api.example.com', description: 'Production' };
+ */
+export interface OpenApiServer {
+  url: string;
+  description?: string;
+  variables?: { [name: string]: { default: string; enum?: string[]; description?: string } };
+}
+
+/**
+ * A link to documentation outside the document.
+ *
+ * @example
+ * const docs: OpenApiExternalDocs = { url: 'https://example.com/guide', description: 'Guide' };
+ */
+export interface OpenApiExternalDocs {
+  url: string;
+  description?: string;
+}
+
+/**
+ * A tag with its description, listed at the document's top level.
+ *
+ * @example
+ * const tag: OpenApiTag = { name: 'Posts', description: 'Blog posts' };
+ */
+export interface OpenApiTag {
+  name: string;
+  description?: string;
+  externalDocs?: OpenApiExternalDocs;
+}
+
+/**
+ * The API's licence: a `name` with either an SPDX `identifier` or a `url`.
+ *
+ * @example
+ * const license: OpenApiLicense = { name: 'MIT', identifier: 'MIT' };
+ */
+export interface OpenApiLicense {
+  name: string;
+  identifier?: string;
+  url?: string;
+}
+
+/**
+ * Who to contact about the API.
+ *
+ * @example
+ * const contact: OpenApiContact = { name: 'API team', email: 'api@example.com' };
+ */
+export interface OpenApiContact {
+  name?: string;
+  url?: string;
+  email?: string;
+}
+
+/**
  * The whole document `generateOpenApiDocument` returns.
  *
  * @example
@@ -120,9 +179,15 @@ export type OpenApiPathItem = { [M in OpenApiMethod]?: OpenApiOperation };
  */
 export interface OpenApiDocument {
   openapi: '3.1.0';
-  info: { title: string; version: string; description?: string };
+  info: { title: string; version: string; description?: string; contact?: OpenApiContact; license?: OpenApiLicense };
+  /** Present only when the `servers` option is given. */
+  servers?: OpenApiServer[];
   /** Present only when the `security` option is given. */
   security?: SecurityRequirement[];
+  /** The configured tags, then any other tag an operation uses. */
+  tags?: OpenApiTag[];
+  /** Present only when the `externalDocs` option is given. */
+  externalDocs?: OpenApiExternalDocs;
   paths: { [path: string]: OpenApiPathItem };
   components: {
     schemas: { Problem: JsonSchema; [name: string]: JsonSchema };

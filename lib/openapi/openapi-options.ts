@@ -1,5 +1,6 @@
 import type { RouteInfo } from '../routing/route-info.js';
 import type { SecurityRequirement, SecuritySchemeObject } from './openapi-document.js';
+import { resolveDocumentInfo, type DocumentInfoOptions, type ResolvedDocumentInfo } from './document-info.js';
 import { OpenApiGenerationError } from './openapi-generation-error.js';
 import { assertKnownSchemes, assertRequirementInputs, toSecurityRequirements, type SecurityRequirementInput } from './security-requirement.js';
 
@@ -30,9 +31,12 @@ export interface RouteSource {
  *   version: '1.0.0',
  *   securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
  *   security: ['bearer'],
+ *   servers: [{ url: 'https://api.example.com' }],
+ *   tags: [{ name: 'Posts', description: 'Blog posts' }],
+ *   license: { name: 'MIT', identifier: 'MIT' },
  * };
  */
-export interface OpenApiDocumentOptions {
+export interface OpenApiDocumentOptions extends DocumentInfoOptions {
   readonly title: string;
   /** Becomes `info.version`: the version of your API, not of OpenAPI. */
   readonly version: string;
@@ -57,6 +61,8 @@ export interface ResolvedOptions {
   readonly security: SecurityRequirement[] | undefined;
   readonly onUnrepresentable: UnrepresentableMode;
   readonly warn: (message: string) => void;
+  /** servers, tags, license, contact, externalDocs, checked and copied. */
+  readonly info: ResolvedDocumentInfo;
 }
 
 const MODES: readonly string[] = ['open', 'warn', 'throw'];
@@ -100,7 +106,9 @@ export function resolveOptions(options: OpenApiDocumentOptions): ResolvedOptions
   }
 
   const warn = options.warn ?? ((message: string) => console.warn(message));
+  const info = resolveDocumentInfo(options);
   return {
+    info,
     title: options.title,
     version: options.version,
     description: options.description,

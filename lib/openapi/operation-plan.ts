@@ -4,7 +4,7 @@ import { API_OPERATION, type ApiOperationOptions } from './api-operation.js';
 import { readApiResponses, type ApiResponseOptions } from './api-response.js';
 import { API_SECURITY } from './api-security.js';
 import { API_TAGS } from './api-tags.js';
-import { defaultOperationId, defaultTag } from './operation-defaults.js';
+import { defaultOperationId, defaultSummary, defaultTag } from './operation-defaults.js';
 import type { OpenApiMethod, SecurityRequirement } from './openapi-document.js';
 import { OpenApiGenerationError } from './openapi-generation-error.js';
 import type { ResolvedOptions } from './openapi-options.js';
@@ -24,6 +24,12 @@ export interface PlannedOperation {
   readonly deprecated: boolean | undefined;
   readonly tags: string[];
   readonly security: SecurityRequirement[] | undefined;
+  /**
+   * Refusals the generator can tell the route may answer: 401 when its effective security
+   * (its own ApiSecurity, else the document's) asks for a credential; 403 when a requirement
+   * lists scopes or the route has guards of its own (a guard's `false` is a 403).
+   */
+  readonly refusals: { readonly unauthorized: boolean; readonly forbidden: boolean };
   readonly responses: ReadonlyMap<number, ApiResponseOptions>;
 }
 
@@ -64,17 +70,24 @@ export function planOperations(routes: readonly RouteInfo[], options: ResolvedOp
       assertKnownSchemes(security, options.schemeNames, `ApiSecurity on ${where}`);
     }
 
+    const effective = security ?? options.security ?? [];
+    const refusals = {
+      unauthorized: effective.some((requirement) => Object.keys(requirement).length > 0),
+      forbidden: effective.some((requirement) => Object.values(requirement).some((scopes) => scopes.length > 0)) || route.guards.length > 0,
+    };
+
     planned.push({
       route,
       where,
       path,
       method: route.method.toLowerCase() as OpenApiMethod,
       operationId,
-      summary: routeOp.summary ?? controllerOp?.summary,
+      summary: routeOp.summary ?? controllerOp?.summary ?? defaultSummary(route.name),
       description: routeOp.description ?? controllerOp?.description,
       deprecated: routeOp.deprecated ?? controllerOp?.deprecated,
       tags: tags.length === 0 ? [defaultTag(route.controller)] : [...new Set(tags)],
       security,
+      refusals,
       responses: readApiResponses(route.controllerMetadata, route.metadata),
     });
   }

@@ -19,7 +19,7 @@ export function createProblemReporter(options: Pick<ResolvedOptions, 'onUnrepres
     case 'open':
       return () => {};
     case 'warn':
-      return (where, message) => options.warn(`tessera/openapi: ${where}: ${message} (documented as an open schema).`);
+      return (where, message) => options.warn(`tessera-http/openapi: ${where}: ${message} (documented as an open schema).`);
     case 'throw':
       return (where, message) => {
         throw new OpenApiGenerationError(

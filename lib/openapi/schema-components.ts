@@ -21,6 +21,13 @@ export interface SchemaComponents {
   assignNames(): void;
   /** Second pass: the document form of a conversion's root. `hint` names anonymous parts. */
   place(converted: ConvertedSchema, hint: string): JsonSchema;
+  /**
+   * The document form of a request body's root. Like `place`, except that a named root whose
+   * optional properties carry a `default` is written inline: client generators such as
+   * openapi-typescript read `default` inside `components.schemas` as "always present" (true of
+   * a response, false of a request), so a `$ref` would make defaulted request fields required.
+   */
+  placeRequestBody(converted: ConvertedSchema, hint: string): JsonSchema;
   /** The document form of a part of a conversion (a query property, say). */
   placePart(converted: ConvertedSchema, part: unknown, hint: string): JsonSchema;
   /** The body a root `$ref` to one of the conversion's own defs points at, else the root. */
@@ -186,6 +193,12 @@ export function createSchemaComponents(
       }
       return rewrite(converted.scope, converted.root, hint, false) as JsonSchema;
     },
+    placeRequestBody(converted, hint) {
+      const local = bareLocalRef(converted.root);
+      const def = local === undefined || isAnonymousDef(local) ? undefined : converted.scope.defs[local];
+      if (def !== undefined && hasDefaultedOptionalProperty(def)) return rewrite(converted.scope, def, hint, false) as JsonSchema;
+      return this.place(converted, hint);
+    },
     placePart(converted, part, hint) {
       return rewrite(converted.scope, part, hint, false) as JsonSchema;
     },
@@ -194,6 +207,16 @@ export function createSchemaComponents(
       return (local === undefined ? undefined : converted.scope.defs[local]) ?? converted.root;
     },
   };
+}
+
+/** Whether an object schema has a property that is not required and has a default. */
+function hasDefaultedOptionalProperty(json: JsonSchema): boolean {
+  const properties = json.properties;
+  if (typeof properties !== 'object' || properties === null) return false;
+  const required = new Set(Array.isArray(json.required) ? (json.required as unknown[]) : []);
+  return Object.entries(properties as Record<string, unknown>).some(
+    ([name, part]) => !required.has(name) && typeof part === 'object' && part !== null && (part as JsonSchema).default !== undefined,
+  );
 }
 
 /** The local def a schema consisting of nothing but `$ref: '#/$defs/<name>'` points at. */

@@ -1,4 +1,4 @@
-// Creates or upgrades the tables of the PostgreSQL stores (tessera/auth/postgres), then exits.
+// Creates or upgrades the tables of the PostgreSQL stores (tessera-http/auth/postgres), then exits.
 //
 //   DATABASE_URL=postgres://user:pass@host:5432/db node --import ./scripts/register-swc.mjs scripts/postgres/migrate.ts
 //   node --import ./scripts/register-swc.mjs scripts/postgres/migrate.ts --pglite examples/tenants/data

@@ -2,17 +2,17 @@ import { build } from 'tsup';
 
 /**
  * Bundles an example so that its imports of the sources (`../../lib/index.js`, `../../facade/index.js`,
- * `../../lib/openapi/index.js`, ...) become imports of the built package (`tessera`, `tessera/facade`,
- * `tessera/openapi`), resolved through the package's own `exports` to `dist/`. tsup compiles it
+ * `../../lib/openapi/index.js`, ...) become imports of the built package (`tessera-http`, `tessera-http/facade`,
+ * `tessera-http/openapi`), resolved through the package's own `exports` to `dist/`. tsup compiles it
  * with swc, as a user's build would, so decorator metadata must survive for the app to boot.
  */
 export async function buildExampleAgainstDist(entry: string, outDir: string): Promise<void> {
   const toPackage: Record<string, string> = {
-    'lib/index.js': 'tessera',
-    'facade/index.js': 'tessera/facade',
-    'lib/openapi/index.js': 'tessera/openapi',
-    'lib/auth/index.js': 'tessera/auth',
-    'lib/node.js': 'tessera/node',
+    'lib/index.js': 'tessera-http',
+    'facade/index.js': 'tessera-http/facade',
+    'lib/openapi/index.js': 'tessera-http/openapi',
+    'lib/auth/index.js': 'tessera-http/auth',
+    'lib/node.js': 'tessera-http/node',
   };
   await build({
     entry: [entry],
@@ -26,7 +26,7 @@ export async function buildExampleAgainstDist(entry: string, outDir: string): Pr
     silent: true,
     clean: true,
     config: false,
-    external: ['tessera', /^tessera\//, 'zod'],
+    external: ['tessera-http', /^tessera-http\//, 'zod'],
     esbuildPlugins: [
       {
         name: 'sources-to-dist',

@@ -17,7 +17,7 @@ describe('the class-style blog built against dist/', () => {
     await buildExampleAgainstDist(join(root, 'examples', 'blog-classes', 'main.ts'), outDir);
     const bundle = readFileSync(join(outDir, 'main.js'), 'utf8');
     // The point of the test: the bundle really uses the package, not the sources.
-    expect(bundle).toMatch(/from "tessera\/facade"/);
+    expect(bundle).toMatch(/from "tessera-http\/facade"/);
     expect(bundle).toMatch(/design:paramtypes/);
     child = spawn(process.execPath, [join(outDir, 'main.js')], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     base = await new Promise<string>((resolve, reject) => {

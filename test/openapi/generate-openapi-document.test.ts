@@ -26,11 +26,11 @@ async function generate(routes: Record<string, RouteDefinition>, options: Partia
 }
 
 describe('document skeleton', () => {
-  it('has openapi 3.1.0, info, paths and components.schemas.Problem, and nothing optional unless asked', async () => {
+  it('has openapi 3.1.0, info, the used tags, paths and components.schemas.Problem, and nothing optional unless asked', async () => {
     const doc = await generate({ list: get('/', () => []) });
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info).toEqual({ title: 'Test', version: '0.0.1' });
-    expect(Object.keys(doc)).toEqual(['openapi', 'info', 'paths', 'components']);
+    expect(Object.keys(doc)).toEqual(['openapi', 'info', 'tags', 'paths', 'components']);
     expect(Object.keys(doc.components)).toEqual(['schemas']);
     expect(doc.components.schemas.Problem).toMatchObject({ type: 'object', required: ['type', 'title', 'status'] });
   });
@@ -218,19 +218,39 @@ describe('named schemas', () => {
     expect(doc.components.schemas.Author).not.toHaveProperty('id');
   });
 
-  it('names the input side <id>Input when it differs from the output side', async () => {
+  it('names the input side <id>Input when it differs from the output side and is referenced', async () => {
     const Draft = z.object({ title: z.string(), body: z.string().default('') }).meta({ id: 'Draft' });
+    const Batch = z.object({ drafts: z.array(Draft) });
     const Same = z.strictObject({ n: z.number() }).meta({ id: 'Same' });
     const doc = await generate({
-      create: post('/', { body: Draft, response: Draft }, () => undefined),
+      create: post('/', { body: Batch, response: Draft }, () => undefined),
       same: put('/', { body: Same, response: Same }, () => undefined),
     });
-    expect(doc.paths['/things']?.post?.requestBody?.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/DraftInput' });
+    expect(doc.paths['/things']?.post?.requestBody?.content['application/json'].schema).toMatchObject({
+      properties: { drafts: { type: 'array', items: { $ref: '#/components/schemas/DraftInput' } } },
+    });
     expect(doc.paths['/things']?.post?.responses['200']?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Draft' });
     expect(doc.components.schemas.DraftInput).toMatchObject({ required: ['title'] });
     expect(doc.components.schemas.Draft).toMatchObject({ required: ['title', 'body'] });
     // A strict object reads the same on both sides: one component.
     expect(Object.keys(doc.components.schemas).filter((n) => n.startsWith('Same'))).toEqual(['Same']);
+  });
+
+  it('writes a request body root with defaulted optional fields inline, so client generators keep them optional', async () => {
+    const Draft = z.object({ title: z.string(), body: z.string().default('') }).meta({ id: 'Draft' });
+    const Plain = z.object({ title: z.string() }).meta({ id: 'Plain' });
+    const doc = await generate({
+      create: post('/', { body: Draft, response: Draft }, () => undefined),
+      plain: put('/', { body: Plain }, () => undefined),
+    });
+    expect(doc.paths['/things']?.post?.requestBody?.content['application/json'].schema).toEqual({
+      type: 'object',
+      properties: { title: { type: 'string' }, body: { default: '', type: 'string' } },
+      required: ['title'],
+    });
+    expect(doc.components.schemas.DraftInput, 'no component is left unreferenced').toBeUndefined();
+    // Without a defaulted optional field a named body stays a reference.
+    expect(doc.paths['/things']?.put?.requestBody?.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Plain' });
   });
 
   it('gives a recursive schema without an id a component named after its first use', async () => {

@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-// What a Workers or browser user's bundler does with the core entry point, `tessera`:
+// What a Workers or browser user's bundler does with the core entry point, `tessera-http`:
 // dist/index.js bundled for a platform without Node's modules.
 
 const root = join(import.meta.dirname, '..', '..');
 const core = join(root, 'dist', 'index.js');
 
-// Names that exist only in tessera/auth, tessera/openapi or their dependencies.
+// Names that exist only in tessera-http/auth, tessera-http/openapi or their dependencies.
 const FOREIGN_CODE = ['AuthConfigError', 'hashPassword', 'argon2', 'jwtVerify', 'SignJWT', 'generateOpenApiDocument', 'serveOpenApi', 'toJSONSchema'];
 const FOREIGN_PACKAGES = /node_modules\/(jose|hash-wasm|@noble|@node-rs|zod)\//;
 

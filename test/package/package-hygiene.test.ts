@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 const root = join(import.meta.dirname, '..', '..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
 const entryPoints = Object.keys(manifest.exports).filter((subpath) => subpath !== './package.json');
-const specifierOf = (subpath: string) => (subpath === '.' ? 'tessera' : `tessera${subpath.slice(1)}`);
+const specifierOf = (subpath: string) => (subpath === '.' ? 'tessera-http' : `tessera-http${subpath.slice(1)}`);
 
 /** Runs a command with a time limit; resolves with its exit code and output instead of rejecting. */
 function run(command: string, args: readonly string[], timeoutMs: number): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -8,11 +8,11 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as
 
 /**
  * The package specifier a source entry file stands for, by the repository's layout:
- * `lib/index.js` is `tessera`, `lib/<path>/index.js` and `lib/<path>.js` are `tessera/<path>`,
- * `facade/index.js` is `tessera/facade`. Undefined when package.json does not export it.
+ * `lib/index.js` is `tessera-http`, `lib/<path>/index.js` and `lib/<path>.js` are `tessera-http/<path>`,
+ * `facade/index.js` is `tessera-http/facade`. Undefined when package.json does not export it.
  *
  * @example
- * packageSpecifierOf('../../lib/auth/index.js'); // 'tessera/auth'
+ * packageSpecifierOf('../../lib/auth/index.js'); // 'tessera-http/auth'
  */
 export function packageSpecifierOf(sourcePath: string): string | undefined {
   const match = /(?:^|\/)(lib|facade)\/(.+)\.js$/.exec(sourcePath);
@@ -20,25 +20,25 @@ export function packageSpecifierOf(sourcePath: string): string | undefined {
   const [, top, file] = match as unknown as [string, 'lib' | 'facade', string];
   const inner = file.replace(/(^|\/)index$/, '');
   const subpath = top === 'facade' ? ['facade', inner].filter(Boolean).join('/') : inner;
-  const specifier = subpath === '' ? 'tessera' : `tessera/${subpath}`;
+  const specifier = subpath === '' ? 'tessera-http' : `tessera-http/${subpath}`;
   return manifest.exports[subpath === '' ? '.' : `./${subpath}`] === undefined ? undefined : specifier;
 }
 
 /**
- * The ESM file of the built package behind `specifier` (`tessera`, `tessera/auth`, ...), read
+ * The ESM file of the built package behind `specifier` (`tessera-http`, `tessera-http/auth`, ...), read
  * from package.json `exports` the way an ESM importer resolves it, so bundles use exactly `dist/`.
  *
  * @example
- * distFileOf('tessera/auth'); // '/work/main/dist/auth.js'
+ * distFileOf('tessera-http/auth'); // '/work/main/dist/auth.js'
  */
 export function distFileOf(specifier: string): string {
-  const subpath = specifier === 'tessera' ? '.' : `.${specifier.slice('tessera'.length)}`;
+  const subpath = specifier === 'tessera-http' ? '.' : `.${specifier.slice('tessera-http'.length)}`;
   const target = manifest.exports[subpath]?.import?.default;
   if (target === undefined) throw new Error(`package.json exports has no ESM entry for ${specifier}`);
   return join(root, target);
 }
 
-/** Rewrites the examples' imports of the sources (`../../lib/index.js`) to the package (`tessera`). */
+/** Rewrites the examples' imports of the sources (`../../lib/index.js`) to the package (`tessera-http`). */
 function sourcesToPackage(mode: 'external' | 'bundled'): Plugin {
   return {
     name: 'sources-to-package',
@@ -50,7 +50,7 @@ function sourcesToPackage(mode: 'external' | 'bundled'): Plugin {
         }
         return mode === 'external' ? { path: specifier, external: true } : { path: distFileOf(specifier) };
       });
-      if (mode === 'bundled') b.onResolve({ filter: /^tessera(\/|$)/ }, (args) => ({ path: distFileOf(args.path) }));
+      if (mode === 'bundled') b.onResolve({ filter: /^tessera-http(\/|$)/ }, (args) => ({ path: distFileOf(args.path) }));
     },
   };
 }
@@ -58,7 +58,7 @@ function sourcesToPackage(mode: 'external' | 'bundled'): Plugin {
 /** How a runtime entry is built. */
 export interface RuntimeBuildOptions {
   /**
-   * `external`: the package and its dependencies stay imports (`tessera`, `zod`, ...), which the
+   * `external`: the package and its dependencies stay imports (`tessera-http`, `zod`, ...), which the
    * runtime resolves itself from package.json `exports` and node_modules: Node, Bun, Deno.
    * `bundled`: one self-contained file, as wrangler deploys it to Workers.
    */
@@ -69,7 +69,7 @@ export interface RuntimeBuildOptions {
 export interface RuntimeBuild {
   /** Files bundled in, relative to the repository root. */
   readonly inputs: readonly string[];
-  /** Imports left for the runtime to resolve (`tessera`, `zod`, ...). */
+  /** Imports left for the runtime to resolve (`tessera-http`, `zod`, ...). */
   readonly externalImports: readonly string[];
 }
 

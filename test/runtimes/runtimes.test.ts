@@ -49,7 +49,7 @@ async function driveRuntime(spec: RuntimeSpec, storedHash: string): Promise<Map<
     const built = await buildRuntimeEntry(spec.entry, bundle, { mode: spec.mode });
     // The point of the suite: the framework comes from dist/, never from the sources in lib/.
     expect(built.inputs.filter((input) => /^(lib|facade)\//.test(input)), `${spec.name} bundle took in sources`).toEqual([]);
-    if (spec.mode === 'external') expect(built.externalImports).toEqual(expect.arrayContaining(['tessera', 'tessera/auth', 'tessera/openapi']));
+    if (spec.mode === 'external') expect(built.externalImports).toEqual(expect.arrayContaining(['tessera-http', 'tessera-http/auth', 'tessera-http/openapi']));
     else expect(built.inputs).toEqual(expect.arrayContaining(['dist/index.js', 'dist/auth.js', 'dist/openapi.js']));
     server = await spec.start(join(root, bundle));
     servers.push(server);

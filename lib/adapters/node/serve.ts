@@ -147,7 +147,7 @@ function hostForUrl(address: AddressInfo): string {
  * cannot (EADDRINUSE, EACCES). `app.listen(port, host)` calls this with defaults.
  *
  * @example
- * import { serve } from 'tessera/node';
+ * import { serve } from 'tessera-http/node';
  * const server = await serve(app, { port: 8080, host: '0.0.0.0' });
  * process.on('SIGTERM', () => void server.close({ forceAfterMs: 10_000 }).then(() => app.close()));
  */

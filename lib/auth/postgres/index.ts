@@ -1,4 +1,4 @@
-// The PostgreSQL stores entry point, `tessera/auth/postgres`. Explicit named exports only. It
+// The PostgreSQL stores entry point, `tessera-http/auth/postgres`. Explicit named exports only. It
 // imports no database driver: give it anything with a `query(text, params)` (pg's Pool, PGlite).
 export type { SqlClient, SqlResult } from './sql-client.js';
 export { SQL_CLIENT } from './sql-client.js';

@@ -57,7 +57,7 @@ function sanitise(error: unknown): { code: string | undefined; message: string }
 }
 
 function logFailure(failure: StoreFailure): void {
-  console.error(`[tessera/postgres] ${failure.store} store: ${failure.operation} failed: ${failure.code ?? '-'} ${failure.message}`);
+  console.error(`[tessera-http/postgres] ${failure.store} store: ${failure.operation} failed: ${failure.code ?? '-'} ${failure.message}`);
 }
 
 /**

@@ -1,0 +1,23 @@
+import { createBlogModule } from '../../../examples/blog/blog-module.js';
+import { BLOG_OPENAPI_OPTIONS } from '../../../examples/blog/openapi.js';
+import { readTenantsConfig } from '../../../examples/tenants/config.js';
+import { TENANTS_OPENAPI_OPTIONS } from '../../../examples/tenants/openapi.js';
+import { createTenantsModule } from '../../../examples/tenants/tenants-module.js';
+import { createApp } from '../../../lib/index.js';
+import { generateOpenApiDocument, type OpenApiDocument } from '../../../lib/openapi/index.js';
+
+/**
+ * The documents the reference apps serve at `/openapi.json`, generated the same way, keyed by a
+ * short name used for file names and messages.
+ *
+ * @example
+ * const { blog } = await exampleDocuments();
+ */
+export async function exampleDocuments(): Promise<Record<'blog' | 'tenants', OpenApiDocument>> {
+  const blog = await createApp(createBlogModule());
+  const tenants = await createApp(createTenantsModule(readTenantsConfig({ AUTH_SECRET: 'x'.repeat(32) }, () => undefined)));
+  return {
+    blog: generateOpenApiDocument(blog, BLOG_OPENAPI_OPTIONS),
+    tenants: generateOpenApiDocument(tenants, TENANTS_OPENAPI_OPTIONS),
+  };
+}
