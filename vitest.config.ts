@@ -7,6 +7,10 @@ export default defineConfig({
     include: ['lib/**/*.test.ts', 'facade/**/*.test.ts', 'examples/**/*.test.ts', 'test/**/*.test.ts', 'property-tests/**/*.test.ts'],
     testTimeout: 20_000,
     pool: 'forks',
+    // Quiet: console output only from failing tests (measurements and expected error logs of
+    // passing ones stay out of the way), and one line for everything skipped.
+    silent: 'passed-only',
+    reporters: ['default', './test/support/skipped-summary-reporter.ts'],
     typecheck: { enabled: false },
   },
 });

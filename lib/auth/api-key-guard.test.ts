@@ -1,4 +1,5 @@
 import { SignJWT } from 'jose';
+import { createTestLogger } from '../../test/support/test-logger.js';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createAccessLog, createApp, createManualClock, defineController, defineModule, defineProvider, get, createToken } from '../index.js';
@@ -28,6 +29,7 @@ function keyRecord(overrides: Partial<ApiKeyRecord> = {}) {
 }
 
 async function setup(options: { scopedRoutesOnly?: boolean; store?: ApiKeyStore; apiKeys?: boolean; log?: string[] } = {}) {
+  const { logger, log: logged } = createTestLogger();
   const auth = defineAuthModule(Claims);
   const clock = createManualClock(NOW);
   const store = options.store ?? new InMemoryApiKeyStore();
@@ -64,9 +66,9 @@ async function setup(options: { scopedRoutesOnly?: boolean; store?: ApiKeyStore;
       ],
       controllers: [controller, unscoped],
     }),
-    { onResponse: options.log ? [createAccessLog({ write: (line) => options.log?.push(line), fields: (ctx) => ({ keyId: auth.getCurrentApiKey(ctx)?.id }) })] : [] },
+    { logger, onResponse: options.log ? [createAccessLog({ write: (line) => options.log?.push(line), fields: (ctx) => ({ keyId: auth.getCurrentApiKey(ctx)?.id }) })] : [] },
   );
-  return { app, clock, store: store as InMemoryApiKeyStore };
+  return { app, clock, store: store as InMemoryApiKeyStore, logged };
 }
 
 describe('AuthGuard with API keys', () => {
@@ -124,10 +126,11 @@ describe('AuthGuard with API keys', () => {
 
   it('answers 503 when the store throws, never letting the request through', async () => {
     const failing: ApiKeyStore = { find: vi.fn(async () => { throw new Error('db down: password=hunter2'); }) };
-    const { app } = await setup({ store: failing });
+    const { app, logged } = await setup({ store: failing });
     const res = await send(app, 'GET', '/posts', { headers: { 'x-api-key': generateApiKey().key } });
     expect(res.status).toBe(503);
     expect(res.text).not.toMatch(/hunter2|db down/);
+    expect(logged.errors.map((e) => e.message), 'the 503 is reported to the logger, without the store\u2019s message').toEqual(['HTTP 503: API key verification is unavailable']);
   });
 
   it('refuses keys with allowedCidrs when the address is unknown, and checks it when the runtime passes one', async () => {

@@ -6,11 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../examples/tenants/demo-accounts.js';
 import { startLocalCluster, whyNoLocalCluster } from './support/local-cluster.js';
 import type { LocalCluster } from './support/local-cluster.js';
-import { TEST_DATABASE_URL, warnIfNoServer } from './support/test-database.js';
+import { TEST_DATABASE_URL } from './support/test-database.js';
 import { request, startTenantsProcess } from './support/tenants-process.js';
 import type { HttpAnswer, TenantsProcess } from './support/tenants-process.js';
 
-warnIfNoServer('database outage with examples/tenants');
 const noCluster = TEST_DATABASE_URL === undefined ? undefined : whyNoLocalCluster();
 if (noCluster !== undefined) console.warn(`[skipped] database outage with examples/tenants: ${noCluster}`);
 

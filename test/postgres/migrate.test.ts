@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { migrate, MIGRATIONS } from '../../lib/auth/postgres/index.js';
 import type { SqlClient } from '../../lib/auth/postgres/index.js';
 import { createMigratedPGlite } from './support/pglite.js';
-import { createTestDatabase, TEST_DATABASE_URL, warnIfNoServer, createTestPool } from './support/test-database.js';
+import { createTestDatabase, TEST_DATABASE_URL, createTestPool } from './support/test-database.js';
 
 /** Compile-time proof (tsc checks this file) that both drivers satisfy the interface unchanged. */
 export function driversAreSqlClients(pool: pg.Pool, client: pg.Client, pooled: pg.PoolClient, lite: PGlite): SqlClient[] {
@@ -39,7 +39,6 @@ describe('migrate on PGlite', () => {
   });
 });
 
-warnIfNoServer('concurrent migrations on a real PostgreSQL server');
 
 describe.skipIf(TEST_DATABASE_URL === undefined)('migrate on a real PostgreSQL server (TEST_DATABASE_URL)', () => {
   it('10 instances migrating one empty database at once all succeed, and the schema is made once', async () => {

@@ -12,7 +12,7 @@ import { InMemoryTenantPosts } from '../../examples/tenants/tenant-posts.js';
 import type { TenantPostsRepository } from '../../examples/tenants/tenant-posts.js';
 import { uniqueId } from '../store-contracts/contract-fixtures.js';
 import { createMigratedPGlite } from './support/pglite.js';
-import { createTestDatabase, TEST_DATABASE_URL, warnIfNoServer, createTestPool } from './support/test-database.js';
+import { createTestDatabase, TEST_DATABASE_URL, createTestPool } from './support/test-database.js';
 import type { TestDatabase } from './support/test-database.js';
 
 const T0 = Date.parse('2026-11-21T12:00:00Z');
@@ -96,7 +96,6 @@ describe('tenant posts on PGlite', () => {
   });
 });
 
-warnIfNoServer('tenant posts on a real PostgreSQL server');
 
 describe.skipIf(TEST_DATABASE_URL === undefined)('tenant posts on a real server (TEST_DATABASE_URL)', () => {
   let database: TestDatabase;

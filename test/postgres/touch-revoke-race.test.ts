@@ -5,10 +5,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../lib/auth/api-keys/index.js';
 import { migrate, PostgresApiKeyStore } from '../../lib/auth/postgres/index.js';
-import { connectClients, createTestDatabase, TEST_DATABASE_URL, warnIfNoServer } from './support/test-database.js';
+import { connectClients, createTestDatabase, TEST_DATABASE_URL } from './support/test-database.js';
 import type { TestDatabase } from './support/test-database.js';
 
-warnIfNoServer('touch vs revocation on a real PostgreSQL server');
 
 describe.skipIf(TEST_DATABASE_URL === undefined)('touch and revocation from separate connections (TEST_DATABASE_URL)', () => {
   let database: TestDatabase;

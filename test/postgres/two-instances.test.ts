@@ -2,12 +2,11 @@
 // rotation, sign-out, key revocation (cacheSeconds 0), the per-key rate limit and the posts are shared.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../examples/tenants/demo-accounts.js';
-import { createTestDatabase, TEST_DATABASE_URL, warnIfNoServer } from './support/test-database.js';
+import { createTestDatabase, TEST_DATABASE_URL } from './support/test-database.js';
 import type { TestDatabase } from './support/test-database.js';
 import { request, startTenantsProcess } from './support/tenants-process.js';
 import type { TenantsProcess } from './support/tenants-process.js';
 
-warnIfNoServer('two examples/tenants processes on one PostgreSQL database');
 
 interface Pair {
   readonly accessToken: string;

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { migrate, PostgresRefreshTokenStore } from '../../lib/auth/postgres/index.js';
 import { apiKeyHandle, credentialHandle, familyTokens, rateLimitCounter } from '../postgres/support/store-handles.js';
-import { connectClients, createTestDatabase, TEST_DATABASE_URL, warnIfNoServer, createTestPool } from '../postgres/support/test-database.js';
+import { connectClients, createTestDatabase, TEST_DATABASE_URL, createTestPool } from '../postgres/support/test-database.js';
 import type { TestDatabase } from '../postgres/support/test-database.js';
 import { describeApiKeyStoreContract } from './api-key-store-contract.js';
 import { describeCredentialStoreContract } from './credential-store-contract.js';
@@ -13,7 +13,6 @@ import { describeRateLimitCounterContract } from './rate-limit-counter-contract.
 import { describeRefreshRaceContract } from './refresh-race-contract.js';
 import { describeRefreshTokenStoreContract } from './refresh-token-store-contract.js';
 
-warnIfNoServer('store contracts on a real PostgreSQL server');
 
 describe.skipIf(TEST_DATABASE_URL === undefined)('real PostgreSQL server (TEST_DATABASE_URL)', () => {
   let database: TestDatabase;

@@ -4,16 +4,6 @@ import pg from 'pg';
 /** The real PostgreSQL server the tests may use (CI sets it; locally see docs/production.md). */
 export const TEST_DATABASE_URL: string | undefined = process.env.TEST_DATABASE_URL || undefined;
 
-/** How to get one, for every skip message. */
-export const HOW_TO_RUN = 'eval "$(scripts/postgres/start-test-server.sh)" then run the tests again';
-
-/**
- * Says loudly why real-server tests are skipped, so a run without a server is never mistaken
- * for a run that passed them. Call at module level, next to `describe.skipIf(!TEST_DATABASE_URL)`.
- */
-export function warnIfNoServer(what: string): void {
-  if (TEST_DATABASE_URL === undefined) console.warn(`[skipped] ${what}: TEST_DATABASE_URL is not set. ${HOW_TO_RUN}`);
-}
 
 /** A throwaway database on the test server, so parallel test files never see each other's rows. */
 export interface TestDatabase {
