@@ -68,4 +68,4 @@ export {
   ServiceUnavailableException,
 } from './http/http-exception.js';
 export { DEFINITION, hasDefinition, type DefinitionCarrier } from './definition-carrier.js';
-export { systemClock, createManualClock, type Clock, type ManualClock } from './clock.js';
+export { systemClock, createManualClock, checkedClock, ClockError, type Clock, type ManualClock } from './clock.js';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Guard } from '../app/guard.js';
-import { systemClock } from '../clock.js';
+import { checkedClock, systemClock } from '../clock.js';
 import { defineModule, type ModuleDefinition } from '../di/module.js';
 import { defineFactory, defineProvider, type ProviderInput } from '../di/provider.js';
 import { createToken, type ClassToken, type Token } from '../di/token.js';
@@ -209,6 +209,7 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
   }
 
   function createRuntime(options: AuthModuleOptions<Claims>, apiKeyStore: ApiKeyStore | undefined): AuthRuntime<Claims> {
+    // forRoot has checked it already and passes the checked clock in.
     const clock = options.clock ?? systemClock;
     const verifier = createAccessTokenVerifier({
       secret: options.secret,
@@ -262,12 +263,14 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
     forRoot(options: AuthModuleOptions<Claims>): ModuleDefinition {
       const algorithm = options.algorithm ?? 'HS256';
       assertSecretLength(options.secret, algorithm);
-      const clock = options.clock ?? systemClock;
+      // Checked here (a broken clock fails forRoot) and on every reading (fails closed later).
+      const clock = checkedClock(options.clock ?? systemClock);
+      const checked: AuthModuleOptions<Claims> = { ...options, clock };
       const apiKeys = options.apiKeys;
       const providers: ProviderInput[] = [
         apiKeys
-          ? defineFactory(AUTH_RUNTIME, [API_KEY_STORE], (store) => createRuntime(options, store))
-          : defineFactory(AUTH_RUNTIME, [], () => createRuntime(options, undefined)),
+          ? defineFactory(AUTH_RUNTIME, [API_KEY_STORE], (store) => createRuntime(checked, store))
+          : defineFactory(AUTH_RUNTIME, [], () => createRuntime(checked, undefined)),
         defineProvider(JwtAuthGuard, [AUTH_RUNTIME]),
         defineProvider(AuthGuard, [AUTH_RUNTIME]),
       ];

@@ -5,9 +5,12 @@
  * @example
  * type P = PathParams<'/tenants/:tenantId/posts/:id'>; // { tenantId: string; id: string }
  */
-export type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
-  ? { readonly [K in Name]: string } & PathParams<`/${Rest}`>
-  : P extends `${string}:${infer Name}`
+export type PathParams<P extends string> = SegmentParams<`/${P}`>;
+
+/** Only a `:` right after a `/` starts a parameter, as the router reads it (others are refused at boot). */
+type SegmentParams<P extends string> = P extends `${string}/:${infer Name}/${infer Rest}`
+  ? { readonly [K in Name]: string } & SegmentParams<`/${Rest}`>
+  : P extends `${string}/:${infer Name}`
     ? { readonly [K in Name]: string }
     : P extends `${string}*`
       ? { readonly '*': string }
@@ -45,7 +48,9 @@ const PARAM_NAME = /^[A-Za-z_$][\w$]*$/;
 
 /**
  * Checks a canonical route path, throwing at boot for what the router cannot serve: an
- * unnamed or oddly named parameter, a repeated parameter name, or `*` before the last segment.
+ * unnamed or oddly named parameter, a repeated parameter name, `*` before the last segment, or a
+ * `:` inside a segment (`/prefix-:id`), which would otherwise be a literal while the handler's
+ * type promises a parameter.
  *
  * @example
  * assertValidRoutePath('/files/*'); // ok
@@ -60,6 +65,9 @@ export function assertValidRoutePath(path: string): void {
       return;
     }
     if (segment.includes('*')) throw new Error(`Route ${path}: '*' must be a whole segment.`);
+    if (segment.indexOf(':', 1) !== -1) {
+      throw new Error(`Route ${path}: ':' may only start a segment ('${segment}'); a parameter is a whole segment, e.g. '/:id', and the handler can split it.`);
+    }
     if (segment.startsWith(':')) {
       const name = segment.slice(1);
       if (!PARAM_NAME.test(name)) throw new Error(`Route ${path}: '${segment}' is not a valid parameter name.`);

@@ -27,6 +27,12 @@ describe('handler argument inference', () => {
     get('/files/*', (ctx) => expectTypeOf(ctx.params['*']).toEqualTypeOf<string>());
   });
 
+  it('types a parameter only where it starts a segment, as the router reads it', () => {
+    get(':id', (ctx) => expectTypeOf(ctx.params.id).toEqualTypeOf<string>());
+    // `/prefix-:id` is refused at boot; its type promises no `id` either.
+    get('/prefix-:id', (ctx) => expectTypeOf(ctx.params.id).toEqualTypeOf<string | undefined>());
+  });
+
   it('types the query from its schema, or as the parsed record without one', () => {
     get('/', { query: z.object({ page: z.coerce.number() }) }, (ctx) => {
       expectTypeOf(ctx.query).toEqualTypeOf<{ page: number }>();

@@ -42,4 +42,10 @@ describe('Router', () => {
     expect(() => r.add('GET', '/a/:', 'x')).toThrow(/not a valid parameter name/);
     expect(() => r.add('GET', '/a/b*', 'x')).toThrow(/whole segment/);
   });
+
+  it('refuses a parameter that does not start its segment (it would be a literal the handler type calls a parameter)', () => {
+    const r = new Router<string>();
+    expect(() => r.add('GET', '/files/prefix-:id', 'x')).toThrow(/':' may only start a segment \('prefix-:id'\)/);
+    expect(() => r.add('GET', '/v1:batch', 'x')).toThrow(/may only start a segment/);
+  });
 });
