@@ -140,6 +140,8 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
   const observers = options.onResponse ?? [];
 
   const dispatch = (incoming: IncomingRequest): { outcome: Outcome | Promise<Outcome>; ctx: Context | undefined } => {
+    const invalid = incoming.invalid;
+    if (invalid !== undefined) return { outcome: errorResponse(invalid, logger), ctx: undefined };
     const head = incoming.method === 'HEAD';
     const match = router.match(head ? 'GET' : incoming.method, incoming.path);
     if (match.kind !== 'found') {

@@ -1,4 +1,5 @@
-import { PayloadTooLargeException } from './http-exception.js';
+import { BadRequestException, PayloadTooLargeException, type HttpException } from './http-exception.js';
+import { parseRequestTarget } from './request-target.js';
 
 /**
  * What the core needs from an incoming request. `app.fetch` builds it over a web-standard
@@ -26,24 +27,12 @@ export interface IncomingRequest {
   readBody(limit: number): Promise<Uint8Array>;
   /** The web-standard Request; adapters build it only when someone asks. */
   toRequest(): Request;
-}
-
-/**
- * Splits an absolute URL into its raw path and query without `new URL` (which is measurably
- * slower and would normalize what the router must see as sent).
- *
- * @example
- * splitUrl('http://a.test/posts/1?x=2'); // { path: '/posts/1', search: 'x=2' }
- */
-export function splitUrl(url: string): { path: string; search: string } {
-  const schemeEnd = url.indexOf('://');
-  const pathStart = schemeEnd === -1 ? url.indexOf('/') : url.indexOf('/', schemeEnd + 3);
-  const queryStart = url.indexOf('?', pathStart === -1 ? 0 : pathStart);
-  if (pathStart === -1 || (queryStart !== -1 && queryStart < pathStart)) {
-    return { path: '/', search: queryStart === -1 ? '' : url.slice(queryStart + 1) };
-  }
-  if (queryStart === -1) return { path: url.slice(pathStart), search: '' };
-  return { path: url.slice(pathStart, queryStart), search: url.slice(queryStart + 1) };
+  /**
+   * Set by the adapter for a request it can tell is malformed before any routing (a bad request
+   * target, two Host headers, a Host that disagrees with the target): the app answers this
+   * error, through the same error path as everything else, and routes nothing.
+   */
+  readonly invalid?: HttpException | undefined;
 }
 
 /**
@@ -53,11 +42,14 @@ export function splitUrl(url: string): { path: string; search: string } {
  * await app.handle(incomingFromRequest(request, '203.0.113.9'));
  */
 export function incomingFromRequest(request: Request, clientAddress?: string): IncomingRequest {
-  const { path, search } = splitUrl(request.url);
+  // A Request's URL is already a parsed absolute URL, so this takes the scanning fast path.
+  const target = parseRequestTarget(request.url);
+  const routable = target.kind === 'absolute';
   return {
     method: request.method,
-    path,
-    search,
+    path: routable ? target.path : '/',
+    search: routable ? target.search : '',
+    invalid: routable ? undefined : new BadRequestException('The request URL is not an absolute http(s) URL.'),
     clientAddress,
     signal: request.signal,
     header: (name) => request.headers.get(name),

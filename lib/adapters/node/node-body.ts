@@ -1,3 +1,4 @@
+import { lingeringClose } from './lingering-close.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BadRequestException } from '../../http/http-exception.js';
 import { tooLarge } from '../../http/incoming-request.js';
@@ -143,7 +144,8 @@ export function streamOfBytes(bytes: Promise<Uint8Array>): ReadableStream<Uint8A
 /**
  * Reads and throws away the rest of a body, up to `limit` bytes, so that the keep-alive
  * connection stays usable. Past the limit the socket is closed, but only once the response is
- * out: closing earlier could reset the connection before the client reads the answer.
+ * out, and with a lingering close: closing earlier, or with unread bytes, could reset the
+ * connection before the client reads the answer.
  */
 export function discardBody(req: IncomingMessage, res: ServerResponse, limit: number): void {
   if (req.readableEnded) return;
@@ -152,10 +154,9 @@ export function discardBody(req: IncomingMessage, res: ServerResponse, limit: nu
     seen += chunk.byteLength;
     if (seen <= limit) return;
     req.off('data', onData);
-    req.pause();
     const socket = req.socket;
-    if (res.writableFinished) socket.destroy();
-    else res.once('close', () => socket.destroy());
+    if (res.writableFinished) lingeringClose(socket);
+    else res.once('finish', () => lingeringClose(socket));
   };
   const done = () => {
     req.off('data', onData);

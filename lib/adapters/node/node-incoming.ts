@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BadRequestException } from '../../http/http-exception.js';
+import { BadRequestException, type HttpException } from '../../http/http-exception.js';
 import { readStreamWithLimit, tooLarge, type IncomingRequest } from '../../http/incoming-request.js';
 import { bodyStream, collectBody, discardBody, hasBody, streamOfBytes, truncatedBody } from './node-body.js';
-import { absoluteUrl, splitTarget } from './request-target.js';
+import { lingerWhenClosed } from './lingering-close.js';
+import { absoluteUrl, readNodeTarget, type NodeTarget } from './request-target.js';
 
 /** Default for {@link NodeIncomingOptions.drainLimit}: 1 MiB. */
 export const DEFAULT_DRAIN_LIMIT = 1_048_576;
@@ -56,6 +57,8 @@ export class NodeIncoming implements IncomingRequest {
   readonly method: string;
   readonly path: string;
   readonly search: string;
+  readonly invalid: HttpException | undefined;
+  private readonly target: NodeTarget;
   private controller: AbortController | undefined = undefined;
   private request: Request | undefined = undefined;
   private bodyState: BodyState = 'unread';
@@ -72,9 +75,11 @@ export class NodeIncoming implements IncomingRequest {
     this.method = raw.method ?? 'GET';
     this.expectContinue = options?.expectContinue ?? false;
     this.drainLimit = options?.drainLimit ?? DEFAULT_DRAIN_LIMIT;
-    const target = splitTarget(raw.url ?? '/');
+    const target = readNodeTarget(raw);
+    this.target = target;
     this.path = target.path;
     this.search = target.search;
+    this.invalid = target.invalid;
   }
 
   get clientAddress(): string | undefined {
@@ -133,7 +138,7 @@ export class NodeIncoming implements IncomingRequest {
       init.duplex = 'half';
     }
     try {
-      this.request = new Request(absoluteUrl(req), init);
+      this.request = new Request(absoluteUrl(req, this.target), init);
     } catch (error) {
       if (error instanceof BadRequestException) throw error;
       // A method fetch refuses (TRACE) or a URL it cannot parse: the client's fault, not a 500.
@@ -158,7 +163,12 @@ export class NodeIncoming implements IncomingRequest {
     // Node already closes a connection whose 100-continue was never sent: the body never came.
     if (this.expectContinue && !this.continued) return false;
     const length = req.headers['content-length'];
-    if (length !== undefined && Number(length) > this.drainLimit) return true;
+    if (length !== undefined && Number(length) > this.drainLimit) {
+      // Too big to keep the connection for: answer with `Connection: close`, then close without
+      // resetting it before the client has read the answer (a lingering close).
+      lingerWhenClosed(req.socket);
+      return true;
+    }
     this.bodyState = 'discarding';
     discardBody(req, this.response, this.drainLimit);
     return false;

@@ -1,0 +1,63 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseRequestTarget } from '../lib/http/request-target.js';
+
+// The oracle is the WHATWG URL parser: it is what builds `ctx.request.url` (new Request(...)), so
+// the path and query the router matches must be exactly the ones it yields.
+const pieces = ['a', 'Z', '0', '-', '_', '~', '.', '..', '/', '//', '?', '#', '%', '%2e', '%2E', '%2f', '%41', '%zz', ' ', '"', "'", '<', '>', '\\', '^', '`', '{', '}', '|', '!', '$', '&', '(', ')', '*', '+', ',', ';', '=', ':', '@', '[', ']', 'é', '\u2028', 'ü/', '/.', '/..', '/./'];
+const fragment = fc.array(fc.constantFrom(...pieces), { maxLength: 12 }).map((parts) => parts.join(''));
+
+function viaUrl(href: string): { path: string; search: string } {
+  const url = new URL(href);
+  return { path: url.pathname, search: url.search === '' ? '' : url.search.slice(1) };
+}
+
+describe('parseRequestTarget agrees with the WHATWG URL parser', () => {
+  it('origin-form: the path and query of `/<anything>`', () => {
+    fc.assert(
+      fc.property(fragment, (rest) => {
+        const target = `/${rest}`;
+        const parsed = parseRequestTarget(target);
+        expect(parsed.kind).toBe('origin');
+        if (parsed.kind !== 'origin') return;
+        expect({ path: parsed.path, search: parsed.search }, target).toEqual(viaUrl(`http://host.test${target}`));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('absolute-form: path, query and host of `<scheme>://<host><anything>`, the scheme in any case', () => {
+    const scheme = fc.constantFrom('http', 'https', 'HTTP', 'Https', 'hTTp');
+    const host = fc.constantFrom('a.test', 'A.Test', 'a.test:8080', 'a.test:80', 'a.test:443', '127.0.0.1', '[::1]', 'user@a.test', 'xn--bcher-kva.test');
+    fc.assert(
+      fc.property(scheme, host, fc.constantFrom('', '/', '?', '#'), fragment, (s, h, joint, rest) => {
+        const target = `${s}://${h}${joint}${rest}`;
+        const parsed = parseRequestTarget(target);
+        let expected: URL;
+        try {
+          expected = new URL(target);
+        } catch {
+          expect(parsed.kind, target).toBe('invalid');
+          return;
+        }
+        expect(parsed.kind, target).toBe('absolute');
+        if (parsed.kind !== 'absolute') return;
+        expect({ path: parsed.path, search: parsed.search, host: parsed.host, scheme: `${parsed.scheme}:` }, target).toEqual({
+          ...viaUrl(target),
+          host: expected.host,
+          scheme: expected.protocol,
+        });
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('never takes a path from inside the query: `http://host?x=/admin` is the path /', () => {
+    fc.assert(
+      fc.property(fragment, (rest) => {
+        const parsed = parseRequestTarget(`http://host.test?${rest}`);
+        expect(parsed.kind === 'absolute' && parsed.path).toBe('/');
+      }),
+    );
+  });
+});
