@@ -6,7 +6,7 @@ export { migrate } from './migrate.js';
 export type { MigrationResult } from './migrate.js';
 export { MIGRATIONS } from './migrations.js';
 export type { Migration } from './migrations.js';
-export { DEFAULT_QUERY_TIMEOUT_MS, createQueryRunner } from './run-query.js';
+export { DEFAULT_QUERY_TIMEOUT_MS, DEFAULT_SETTLE_TIMEOUT_MS, createQueryRunner } from './run-query.js';
 export type { PostgresStoreOptions, StoreFailure, QueryRunner } from './run-query.js';
 export { StoreUnavailableError } from './store-unavailable-error.js';
 export { PostgresCredentialStore } from './postgres-credential-store.js';

@@ -136,6 +136,7 @@ export class PostgresApiKeyStore implements ApiKeyStore {
         key.name ?? null,
         toTimestampParam(requireValidDate(key.createdAt ?? new Date(), 'createdAt')),
       ],
+      'write',
     );
   }
 
@@ -154,6 +155,7 @@ export class PostgresApiKeyStore implements ApiKeyStore {
       'revoke',
       `UPDATE tessera_api_keys SET revoked_at = LEAST(revoked_at, $2::timestamptz) WHERE id = $1${ownerCheck} RETURNING 1 AS found`,
       params,
+      'write',
     );
     return rows.length === 1;
   }

@@ -80,6 +80,7 @@ export class PostgresCredentialStore<Claims = unknown> implements CredentialStor
       'addAccount',
       'INSERT INTO tessera_accounts (subject, identifier, password_hash, claims, disabled) VALUES ($1, $2, $3, $4::jsonb, $5)',
       [account.subject, normalizeIdentifier(account.identifier), account.passwordHash, JSON.stringify(account.claims), account.disabled ?? false],
+      'write',
     );
   }
 
@@ -96,6 +97,7 @@ export class PostgresCredentialStore<Claims = unknown> implements CredentialStor
       `INSERT INTO tessera_accounts (subject, identifier, password_hash, claims, disabled) VALUES ($1, $2, $3, $4::jsonb, $5)
        ON CONFLICT DO NOTHING RETURNING 1 AS added`,
       [account.subject, normalizeIdentifier(account.identifier), account.passwordHash, JSON.stringify(account.claims), account.disabled ?? false],
+      'write',
     );
     return rows.length === 1;
   }
@@ -151,7 +153,7 @@ export class PostgresCredentialStore<Claims = unknown> implements CredentialStor
   }
 
   async #update(operation: string, text: string, params: unknown[]): Promise<void> {
-    const rows = await this.#run(operation, text, params);
+    const rows = await this.#run(operation, text, params, 'write');
     if (rows.length === 0) throw new Error('No account with this subject');
   }
 }

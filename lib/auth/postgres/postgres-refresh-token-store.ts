@@ -94,6 +94,7 @@ export class PostgresRefreshTokenStore implements RefreshTokenStore {
       'create',
       'INSERT INTO tessera_refresh_tokens (token_hash, subject, family_id, expires_at) VALUES ($1, $2, $3, $4::timestamptz)',
       [tokenHash, row.subject, row.familyId, row.expiresAt],
+      'write',
     );
   }
 
@@ -116,14 +117,14 @@ export class PostgresRefreshTokenStore implements RefreshTokenStore {
   }
 
   async markRotated(tokenHash: string): Promise<boolean> {
-    const rows = await this.#run('markRotated', MARK_ROTATED_SQL, [tokenHash, this.#now()]);
+    const rows = await this.#run('markRotated', MARK_ROTATED_SQL, [tokenHash, this.#now()], 'write');
     return rows.length === 1;
   }
 
   async rotate(oldTokenHash: string, next: RefreshTokenSuccessor): Promise<boolean> {
     checkHash(next.tokenHash);
     const row = checkToken(next);
-    const rows = await this.#run('rotate', ROTATE_SQL, [oldTokenHash, this.#now(), next.tokenHash, row.subject, row.familyId, row.expiresAt]);
+    const rows = await this.#run('rotate', ROTATE_SQL, [oldTokenHash, this.#now(), next.tokenHash, row.subject, row.familyId, row.expiresAt], 'write');
     return rows.length === 1;
   }
 
@@ -132,21 +133,21 @@ export class PostgresRefreshTokenStore implements RefreshTokenStore {
     await this.#run('revoke', 'UPDATE tessera_refresh_tokens SET revoked_at = $2::timestamptz WHERE token_hash = $1 AND revoked_at IS NULL', [
       tokenHash,
       this.#now(),
-    ]);
+    ], 'write');
   }
 
   async revokeAllForSubject(subject: string): Promise<void> {
     await this.#run('revokeAllForSubject', 'UPDATE tessera_refresh_tokens SET revoked_at = $2::timestamptz WHERE subject = $1 AND revoked_at IS NULL', [
       subject,
       this.#now(),
-    ]);
+    ], 'write');
   }
 
   async revokeFamily(familyId: string): Promise<void> {
     await this.#run('revokeFamily', 'UPDATE tessera_refresh_tokens SET revoked_at = $2::timestamptz WHERE family_id = $1 AND revoked_at IS NULL', [
       familyId,
       this.#now(),
-    ]);
+    ], 'write');
   }
 
   /**
@@ -161,6 +162,7 @@ export class PostgresRefreshTokenStore implements RefreshTokenStore {
       'purgeExpired',
       'WITH gone AS (DELETE FROM tessera_refresh_tokens WHERE expires_at < $1::timestamptz RETURNING 1) SELECT count(*)::int AS purged FROM gone',
       [toTimestampParam(requireValidDate(before, 'before'))],
+      'write',
     );
     return Number(rows[0]?.purged ?? 0);
   }

@@ -12,6 +12,18 @@ import { StoreUnavailableError } from './store-unavailable-error.js';
 export const DEFAULT_QUERY_TIMEOUT_MS = 5_000;
 
 /**
+ * Default time a statement that changes state may still take after `queryTimeoutMs`, ms. The
+ * driver cannot take a statement back once it is sent, so a store that answered 503 at the
+ * timeout while the statement went on to commit would lie: a refresh answered 503 whose rotation
+ * committed anyway turns the client's retry into token reuse and logs the user out. Waiting for
+ * the real outcome keeps "503" meaning "nothing changed".
+ *
+ * @example
+ * new PostgresRefreshTokenStore(pool, { settleTimeoutMs: DEFAULT_SETTLE_TIMEOUT_MS });
+ */
+export const DEFAULT_SETTLE_TIMEOUT_MS = 30_000;
+
+/**
  * A driver failure, reduced to what is safe to log: the SQLSTATE code (when the server sent one)
  * and the message. Drivers attach the statement's parameters (PGlite) and the server's `detail`
  * (pg), which can quote stored values, so neither is kept.
@@ -35,12 +47,33 @@ export interface StoreFailure {
 export interface PostgresStoreOptions {
   /** Bound on one query, ms; default {@link DEFAULT_QUERY_TIMEOUT_MS}. 0 turns the bound off. */
   readonly queryTimeoutMs?: number | undefined;
+  /**
+   * For statements that change state: how much longer than `queryTimeoutMs` to wait for the
+   * statement's real outcome before answering 503 with the outcome unknown, ms; default
+   * {@link DEFAULT_SETTLE_TIMEOUT_MS}. Reads give up at `queryTimeoutMs`.
+   */
+  readonly settleTimeoutMs?: number | undefined;
   /** Told about every query that failed for a reason other than a broken constraint (default: one `console.error` line). Never receives parameters. */
   readonly onError?: ((failure: StoreFailure) => void) | undefined;
 }
 
-/** Runs one statement for a store; see {@link createQueryRunner}. */
-export type QueryRunner = <Row>(operation: string, text: string, params: unknown[]) => Promise<Row[]>;
+/**
+ * Runs one statement for a store; see {@link createQueryRunner}. `write` marks a statement that
+ * changes state: it is never abandoned at the query timeout while it may still commit.
+ */
+export type QueryRunner = <Row>(operation: string, text: string, params: unknown[], kind?: 'read' | 'write') => Promise<Row[]>;
+
+const TIMED_OUT: unique symbol = Symbol('timed out');
+
+/** The promise's value, or TIMED_OUT after `ms` (the timer never outlives the race). */
+async function within<T>(pending: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([pending, new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * SQLSTATE class 23: a broken constraint (a duplicate key, a NOT NULL). That is a caller bug or
@@ -61,7 +94,8 @@ function logFailure(failure: StoreFailure): void {
 }
 
 /**
- * Wraps a {@link SqlClient} for one store: every statement is bounded by the timeout, and every
+ * Wraps a {@link SqlClient} for one store: every read is bounded by the timeout, every write by
+ * its real outcome (see {@link DEFAULT_SETTLE_TIMEOUT_MS}), and every
  * failure is reported to `onError` and rethrown as a {@link StoreUnavailableError} (503), except a
  * constraint violation, which becomes `onConstraint(operation)` (a plain Error by default).
  * The library's stores use it, and so can an application's own PostgreSQL stores, so that a
@@ -81,19 +115,29 @@ export function createQueryRunner(
   if (!(Number.isFinite(timeoutMs) && timeoutMs >= 0)) throw new RangeError('queryTimeoutMs must be a number of milliseconds >= 0');
   const report = options.onError ?? logFailure;
 
-  return async <Row>(operation: string, text: string, params: unknown[]): Promise<Row[]> => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
+  const settleMs = options.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS;
+  if (!(Number.isFinite(settleMs) && settleMs >= 0)) throw new RangeError('settleTimeoutMs must be a number of milliseconds >= 0');
+
+  const timedOut = (message: string, code: string) => Object.assign(new Error(message), { code });
+
+  return async <Row>(operation: string, text: string, params: unknown[], kind: 'read' | 'write' = 'read'): Promise<Row[]> => {
     try {
       const pending = client.query<Row>(text, params);
-      const result =
-        timeoutMs === 0
-          ? await pending
-          : await Promise.race([
-              pending,
-              new Promise<never>((_, reject) => {
-                timer = setTimeout(() => reject(Object.assign(new Error(`query timed out after ${timeoutMs} ms`), { code: 'TIMEOUT' })), timeoutMs);
-              }),
-            ]);
+      let result = timeoutMs === 0 ? await pending : await within(pending, timeoutMs);
+      if (result === TIMED_OUT && kind === 'write') {
+        // The statement may still commit: its outcome, not the clock, decides the answer.
+        result = settleMs === 0 ? TIMED_OUT : await within(pending, settleMs);
+        if (result === TIMED_OUT) {
+          // Still running: if it commits later, nothing in this process will know. Rare by design
+          // (a database stalled for longer than both bounds) and said loudly in the log.
+          pending.catch(() => undefined);
+          throw timedOut(`statement still running after ${timeoutMs + settleMs} ms; its outcome is unknown`, 'OUTCOME_UNKNOWN');
+        }
+      }
+      if (result === TIMED_OUT) {
+        pending.catch(() => undefined);
+        throw timedOut(`query timed out after ${timeoutMs} ms`, 'TIMEOUT');
+      }
       return result.rows;
     } catch (error) {
       const failure = { store, operation, ...sanitise(error) };
@@ -105,8 +149,6 @@ export function createQueryRunner(
         // A failing logger must not replace the store error.
       }
       throw new StoreUnavailableError(store, operation, Object.assign(new Error(failure.message), { code: failure.code }));
-    } finally {
-      if (timer !== undefined) clearTimeout(timer);
     }
   };
 }

@@ -1,0 +1,112 @@
+// A database that stalls mid-refresh must not log users out. A second connection holds the
+// refresh-token table locked for longer than the store's query timeout, three times, while
+// refresh chains run (each retrying a 503 with the same token, as a client does). A store that
+// answered 503 at the timeout while its rotation went on to commit would turn that retry into
+// token reuse and revoke the family; a 503 must mean nothing was committed.
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isHttpException, systemClock } from '../../lib/index.js';
+import { InMemoryCredentialStore, TokenIssuingService } from '../../lib/auth/issuing/index.js';
+import { migrate, PostgresRefreshTokenStore } from '../../lib/auth/postgres/index.js';
+import { ContractClaims, fakeAccessTokens, uniqueId } from '../store-contracts/contract-fixtures.js';
+import { createTestDatabase, createTestPool, TEST_DATABASE_URL, type TestDatabase } from './support/test-database.js';
+
+const QUERY_TIMEOUT_MS = 200;
+const STALL_MS = 700;
+const CHAINS = 12;
+const REFRESHES_PER_CHAIN = 8;
+
+interface ChainsOutcome {
+  /** Chains that got a 401 for a token they had never used successfully: logged out. */
+  readonly killed: number;
+  /** 503 answers the chains retried. */
+  readonly unavailable: number;
+  readonly completed: number;
+}
+
+async function runChains(pool: pg.Pool, lockPool: pg.Pool, settleTimeoutMs: number | undefined): Promise<ChainsOutcome> {
+  const store = new PostgresRefreshTokenStore(pool, { queryTimeoutMs: QUERY_TIMEOUT_MS, settleTimeoutMs, onError: () => undefined });
+  const subjects = Array.from({ length: CHAINS }, () => uniqueId('stall'));
+  const service = new TokenIssuingService<ContractClaims>({
+    claimsSchema: ContractClaims,
+    credentialStore: new InMemoryCredentialStore<ContractClaims>(subjects.map((subject) => ({ identifier: `${subject}@x.test`, subject, passwordHash: 'unused', claims: { sub: subject, roles: [] } }))),
+    refreshTokenStore: store,
+    accessTokens: fakeAccessTokens(systemClock),
+    clock: systemClock,
+    passwordVerifier: { verify: async () => false, dummyHash: async () => 'unused' },
+  });
+  let killed = 0;
+  let unavailable = 0;
+  let completed = 0;
+  let stalling = true;
+  const staller = (async () => {
+    for (let stall = 0; stall < 3; stall++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const client = await lockPool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query('LOCK TABLE tessera_refresh_tokens IN ACCESS EXCLUSIVE MODE');
+        await new Promise((resolve) => setTimeout(resolve, STALL_MS));
+        await client.query('COMMIT');
+      } finally {
+        client.release();
+      }
+    }
+    stalling = false;
+  })();
+  const chains = subjects.map(async (subject) => {
+    let token = (await service.issueTokens(subject)).refreshToken;
+    // Refreshing all through the stalls, and at least REFRESHES_PER_CHAIN times.
+    for (let done = 0; stalling || done < REFRESHES_PER_CHAIN; ) {
+      try {
+        token = (await service.refresh(token)).refreshToken;
+        done++;
+      } catch (error) {
+        if (isHttpException(error) && error.status === 503) {
+          unavailable++;
+          continue;
+        }
+        if (isHttpException(error) && error.status === 401) {
+          killed++;
+          return;
+        }
+        throw error;
+      }
+    }
+    completed++;
+  });
+  await Promise.all([...chains, staller]);
+  return { killed, unavailable, completed };
+}
+
+describe.skipIf(TEST_DATABASE_URL === undefined)('a database that stalls mid-refresh (TEST_DATABASE_URL)', () => {
+  let database: TestDatabase;
+  let pool: pg.Pool;
+  let lockPool: pg.Pool;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    pool = createTestPool(database.url, CHAINS);
+    lockPool = createTestPool(database.url, 1);
+    await migrate(pool);
+  }, 30_000);
+  afterAll(async () => {
+    await pool?.end();
+    await lockPool?.end();
+    await database?.drop();
+  });
+
+  it('logs nobody out: every chain completes, retrying its 503s with the same token', async () => {
+    const outcome = await runChains(pool, lockPool, undefined);
+    console.log(`[stall] settling writes: ${JSON.stringify(outcome)}`);
+    expect(outcome.killed, `chains logged out (503s retried: ${outcome.unavailable})`).toBe(0);
+    expect(outcome.completed).toBe(CHAINS);
+    // The scenario really stalled the store: reads timed out while the table was locked.
+    expect(outcome.unavailable, 'reads gave up at the query timeout during the stalls').toBeGreaterThan(0);
+  }, 60_000);
+
+  it('control: abandoning writes at the query timeout (the old behaviour, settleTimeoutMs 0) does log users out', async () => {
+    const outcome = await runChains(pool, lockPool, 0);
+    console.log(`[stall] writes abandoned at the timeout: ${JSON.stringify(outcome)}`);
+    expect(outcome.killed, 'the scenario reproduces the bug this guards against').toBeGreaterThan(0);
+  }, 60_000);
+});
