@@ -26,7 +26,7 @@ export type { ServeOptions } from './adapters/node/serve.js';
  * const server: NodeServer = await serve(app, { port: 0 });
  * server.server.on('upgrade', onUpgrade);
  */
-export type { NodeServer } from './adapters/node/serve.js';
+export type { NodeServer, CloseOptions } from './adapters/node/serve.js';
 
 /**
  * A `request` listener for a server you create yourself, such as `https.createServer`.

@@ -62,6 +62,18 @@ describe('serve: graceful close', () => {
     await expect(reading).rejects.toThrow();
   });
 
+  it('tells a stream that never ends to end after streamGraceMs: the producer is cancelled and the client sees a complete response', async () => {
+    const s = await start();
+    const res = await fetch(`${s.url}/endless`);
+    const reading = res.text();
+    await withTimeout(probes.started.promise, 2000, 'the stream to start');
+    const started = Date.now();
+    await withTimeout(s.close({ streamGraceMs: 100 }), 2000, 'close() to end the stream');
+    expect(Date.now() - started).toBeLessThan(1500);
+    await withTimeout(probes.cancelled.promise, 2000, 'the producer to be cancelled');
+    expect(await withTimeout(reading, 2000, 'the body to end')).toMatch(/^(tick;)+$/);
+  });
+
   it('is idempotent', async () => {
     const s = await start();
     await Promise.all([s.close(), s.close()]);

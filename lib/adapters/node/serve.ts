@@ -1,10 +1,10 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { App, ListeningServer } from '../../app/app.js';
 import type { Outcome } from '../../http/plain-response.js';
 import { DEFAULT_DRAIN_LIMIT, NodeIncoming, type NodeIncomingOptions } from './node-incoming.js';
-import { writeInternalError, writeOutcome, type ErrorSink } from './write-outcome.js';
+import { writeInternalError, writeOutcome, type ErrorSink, type OpenStreams } from './write-outcome.js';
 
 /**
  * Options of {@link serve}. Every timeout is in milliseconds; 0 disables it.
@@ -55,7 +55,26 @@ export interface NodeServer extends ListeningServer {
    * connections, and resolves once the server is closed. `forceAfterMs` destroys whatever is
    * still open after that long (a stream that never ends would otherwise hold `close` forever).
    */
-  close(options?: { readonly forceAfterMs?: number }): Promise<void>;
+  close(options?: CloseOptions): Promise<void>;
+}
+
+/**
+ * Options of {@link NodeServer.close}.
+ *
+ * @example
+ * await server.close({ idleGraceMs: 500, streamGraceMs: 1_000, forceAfterMs: 10_000 });
+ */
+export interface CloseOptions {
+  /** Destroys whatever is still open after this long, ms. Default: wait for everything. */
+  readonly forceAfterMs?: number;
+  /**
+   * A keep-alive connection is closed once it has been idle this long, ms: no response in
+   * progress and no byte received. A request written on it meanwhile is answered (with
+   * `Connection: close`) instead of meeting a reset. Default 500.
+   */
+  readonly idleGraceMs?: number;
+  /** Streaming responses (SSE, long downloads) still open after this long are ended cleanly and their producers cancelled, ms. Default 1 000. */
+  readonly streamGraceMs?: number;
 }
 
 /**
@@ -73,6 +92,8 @@ interface Handler {
   readonly onCheckContinue: (req: IncomingMessage, res: ServerResponse) => void;
   /** CONNECT: Node hands it over as a raw socket; answered through the app like any request (405). */
   readonly onConnect: (req: IncomingMessage, socket: Duplex) => void;
+  /** Streaming responses in progress, each with a function ending it (see OpenStreams). */
+  readonly streams: OpenStreams;
   closing: boolean;
 }
 
@@ -148,7 +169,7 @@ function createHandler(app: Pick<App, 'handle'>, options: RequestListenerOptions
   };
   const send = (incoming: NodeIncoming, outcome: Outcome) => {
     try {
-      const written = writeOutcome(incoming, outcome, handler.closing, sink);
+      const written = writeOutcome(incoming, outcome, handler.closing, sink, handler.streams);
       if (written !== undefined) written.catch((error: unknown) => fail(incoming.response, error));
     } catch (error) {
       fail(incoming.response, error);
@@ -185,6 +206,7 @@ function createHandler(app: Pick<App, 'handle'>, options: RequestListenerOptions
       res.once('finish', () => socket.end());
       dispatch(req, res, plain);
     },
+    streams: new Set(),
     closing: false,
   };
   return handler;
@@ -254,6 +276,14 @@ export async function serve(app: Pick<App, 'handle'>, options: ServeOptions = {}
   // A listening server's errors are operational (e.g. EMFILE on accept); they must not crash the process.
   server.on('error', (error) => sink.error('HTTP server error', error));
 
+  const connections = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
+  // http.Server#close also closes idle connections at once; the drain above decides that itself.
+  const stopListening = process.getBuiltinModule('node:net').Server.prototype.close as (this: Server, callback?: (error?: Error) => void) => Server;
+
   const address = server.address() as AddressInfo;
   const url = `http://${hostForUrl(address)}:${address.port}`;
   let closed: Promise<void> | undefined;
@@ -265,15 +295,31 @@ export async function serve(app: Pick<App, 'handle'>, options: ServeOptions = {}
     url,
     close(closeOptions) {
       closed ??= new Promise<void>((resolve, reject) => {
-        // Responses written from now on say `Connection: close`; connections whose response
-        // went out before are swept as soon as they fall idle instead of lingering for the
-        // keep-alive timeout.
+        // Responses written from now on say `Connection: close`, so busy connections end after
+        // their answer. Idle keep-alive connections are closed only once they have stayed idle
+        // for a grace period: closing one the moment a client writes a request on it would
+        // reset that request with no answer (Node's own close() sweeps idle connections at once).
         handler.closing = true;
-        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        const idleGraceMs = closeOptions?.idleGraceMs ?? 500;
+        const seen = new Map<Socket, { bytes: number; since: number }>();
+        const sweep = setInterval(() => {
+          const now = Date.now();
+          for (const socket of connections) {
+            const busy = (socket as Socket & { _httpMessage?: unknown })._httpMessage != null;
+            const mark = seen.get(socket);
+            if (busy || mark === undefined || mark.bytes !== socket.bytesRead) seen.set(socket, { bytes: socket.bytesRead, since: now });
+            else if (now - mark.since >= idleGraceMs) socket.destroy();
+          }
+        }, Math.max(10, Math.min(50, idleGraceMs / 4)));
+        const endStreams = setTimeout(() => {
+          for (const stop of [...handler.streams]) stop();
+        }, closeOptions?.streamGraceMs ?? 1_000);
         const forceAfterMs = closeOptions?.forceAfterMs;
         const force = forceAfterMs === undefined ? undefined : setTimeout(() => server.closeAllConnections(), forceAfterMs);
-        server.close((error) => {
+        // net.Server's close: stop accepting, resolve once every connection is gone.
+        stopListening.call(server, (error?: Error) => {
           clearInterval(sweep);
+          clearTimeout(endStreams);
           if (force !== undefined) clearTimeout(force);
           if (error !== undefined && (error as NodeJS.ErrnoException).code !== 'ERR_SERVER_NOT_RUNNING') reject(error);
           else resolve();

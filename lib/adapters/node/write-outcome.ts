@@ -17,7 +17,13 @@ function mayHaveBody(status: number): boolean {
  * Writes an outcome to the socket. A PlainResponse is one `writeHead` and one `end`; a web
  * Response is streamed from its body. Returns a promise only when streaming.
  */
-export function writeOutcome(incoming: NodeIncoming, outcome: Outcome, closing: boolean, sink: ErrorSink): void | Promise<void> {
+/**
+ * Streams being written, each with a function that ends it cleanly: the producer is cancelled
+ * (told to stop) and the response gets its final chunk. Graceful shutdown calls them.
+ */
+export type OpenStreams = Set<() => void>;
+
+export function writeOutcome(incoming: NodeIncoming, outcome: Outcome, closing: boolean, sink: ErrorSink, streams?: OpenStreams): void | Promise<void> {
   const res = incoming.response;
   if (outcome instanceof Response) {
     if (res.destroyed) {
@@ -25,7 +31,7 @@ export function writeOutcome(incoming: NodeIncoming, outcome: Outcome, closing: 
       outcome.body?.cancel().catch(() => undefined);
       return;
     }
-    return writeResponse(res, outcome, incoming, closing, sink);
+    return writeResponse(res, outcome, incoming, closing, sink, streams);
   }
   if (res.destroyed) return;
   writePlain(res, outcome, incoming.prepareForResponse() || closing, incoming.method === 'HEAD');
@@ -93,7 +99,14 @@ function checkChunk(value: unknown): Uint8Array {
   throw new TypeError('A Response body stream must produce Uint8Array chunks.');
 }
 
-async function writeResponse(res: ServerResponse, response: Response, incoming: NodeIncoming, closing: boolean, sink: ErrorSink): Promise<void> {
+async function writeResponse(
+  res: ServerResponse,
+  response: Response,
+  incoming: NodeIncoming,
+  closing: boolean,
+  sink: ErrorSink,
+  streams: OpenStreams | undefined,
+): Promise<void> {
   const status = response.status;
   const head = incoming.method === 'HEAD';
   const headers = nodeHeaders(response.headers);
@@ -147,7 +160,7 @@ async function writeResponse(res: ServerResponse, response: Response, incoming: 
     writeInternalError(res);
     return;
   }
-  await pump(reader, pending, res, sink);
+  await pump(reader, pending, res, sink, streams);
 }
 
 /** Copies the rest of the stream with backpressure; stops and cancels the producer when the client leaves. */
@@ -156,6 +169,7 @@ async function pump(
   pending: Promise<ReadableStreamReadResult<Uint8Array>>,
   res: ServerResponse,
   sink: ErrorSink,
+  streams: OpenStreams | undefined,
 ): Promise<void> {
   let gone = res.destroyed;
   let wake: (() => void) | undefined;
@@ -169,7 +183,16 @@ async function pump(
     reader.cancel().catch(() => undefined);
     return;
   }
+  // Shutdown: the producer is told to stop and the client gets a complete (ended) response.
+  const stop = () => {
+    if (gone) return;
+    gone = true;
+    wake?.();
+    reader.cancel(new DOMException('The server is shutting down.', 'AbortError')).catch(() => undefined);
+    res.end();
+  };
   res.once('close', onClose);
+  streams?.add(stop);
   try {
     let result = await pending;
     for (;;) {
@@ -197,5 +220,6 @@ async function pump(
     res.destroy();
   } finally {
     res.off('close', onClose);
+    streams?.delete(stop);
   }
 }
