@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { systemClock } from '../../clock.js';
+import { checkedClock, systemClock } from '../../clock.js';
 import type { Clock } from '../../clock.js';
 import { constantTimeEqual } from '../constant-time-equal.js';
 import { createClientAddressReader } from '../network/client-address.js';
@@ -124,7 +124,7 @@ export class ApiKeyAuthenticator<Claims> {
     }
     this.#store = options.store;
     this.#claimsSchema = options.claimsSchema;
-    this.#clock = options.clock ?? systemClock;
+    this.#clock = checkedClock(options.clock ?? systemClock);
     this.#cache =
       cacheSeconds > 0
         ? new ApiKeyRecordCache(cacheSeconds * 1000, options.maxCacheEntries ?? DEFAULT_API_KEY_CACHE_ENTRIES)

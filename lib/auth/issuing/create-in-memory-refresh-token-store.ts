@@ -1,4 +1,4 @@
-import { systemClock } from '../../clock.js';
+import { checkedClock, systemClock } from '../../clock.js';
 import type { Clock } from '../../clock.js';
 import { BasicInMemoryRefreshTokenStore } from './basic-in-memory-refresh-token-store.js';
 import { InMemoryRefreshTokenStore } from './in-memory-refresh-token-store.js';
@@ -41,7 +41,7 @@ export type InMemoryRefreshTokenStoreVariant = RefreshTokenStore & {
  * }
  */
 export function createInMemoryRefreshTokenStore(options: InMemoryRefreshTokenStoreVariantOptions): InMemoryRefreshTokenStoreVariant {
-  const clock = options.clock ?? systemClock;
+  const clock = checkedClock(options.clock ?? systemClock);
   if (options.rotate && options.revokeFamily) return new InMemoryRefreshTokenStore(clock);
   if (!options.rotate && !options.revokeFamily) return new BasicInMemoryRefreshTokenStore(clock);
 

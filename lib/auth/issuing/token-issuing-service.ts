@@ -1,4 +1,4 @@
-import { systemClock } from '../../clock.js';
+import { checkedClock, systemClock } from '../../clock.js';
 import type { Clock } from '../../clock.js';
 import type { AccessTokenSigner } from './access-token-signer.js';
 import type { CredentialStore } from './credential-store.js';
@@ -54,7 +54,7 @@ export class TokenIssuingService<Claims> {
     this.#credentials = options.credentialStore;
     this.#refreshTokens = options.refreshTokenStore;
     this.#accessTokens = options.accessTokens;
-    this.#clock = options.clock ?? systemClock;
+    this.#clock = checkedClock(options.clock ?? systemClock);
     this.#passwords = options.passwordVerifier ?? createDefaultPasswordVerifier(options.passwordHasher);
   }
 

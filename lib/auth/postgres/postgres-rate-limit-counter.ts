@@ -1,4 +1,4 @@
-import { systemClock } from '../../clock.js';
+import { checkedClock, systemClock } from '../../clock.js';
 import type { Clock } from '../../clock.js';
 import type { RateLimitCounter } from './rate-limit-counter.js';
 import { createQueryRunner } from './run-query.js';
@@ -78,7 +78,7 @@ export class PostgresRateLimitCounter implements RateLimitCounter {
 
   constructor(client: SqlClient, options: PostgresRateLimitCounterOptions) {
     this.#run = createQueryRunner(client, 'rate-limit', options);
-    this.#clock = options.clock ?? systemClock;
+    this.#clock = checkedClock(options.clock ?? systemClock);
     this.#name = options.name ?? 'default';
     this.#limit = integerAtLeast(options.limit, 0, 'limit');
     this.#windowMs = integerAtLeast(options.windowMs, 1, 'windowMs');

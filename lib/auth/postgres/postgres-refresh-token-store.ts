@@ -1,4 +1,4 @@
-import { systemClock } from '../../clock.js';
+import { checkedClock, systemClock } from '../../clock.js';
 import type { Clock } from '../../clock.js';
 import type { NewRefreshToken, RefreshTokenRecord, RefreshTokenSuccessor } from '../issuing/refresh-token-record.js';
 import type { RefreshTokenStore } from '../issuing/refresh-token-store.js';
@@ -84,7 +84,7 @@ export class PostgresRefreshTokenStore implements RefreshTokenStore {
 
   constructor(client: SqlClient, options: PostgresRefreshTokenStoreOptions = {}) {
     this.#run = createQueryRunner(client, 'refresh-token', options, () => new Error('A refresh token with this hash is already stored'));
-    this.#clock = options.clock ?? systemClock;
+    this.#clock = checkedClock(options.clock ?? systemClock);
   }
 
   async create(tokenHash: string, token: NewRefreshToken): Promise<void> {
