@@ -1,6 +1,8 @@
 // The core entry point, `tessera-http`. Explicit named exports only; nothing internal leaks.
 export { createApp, type AppOptions } from './app/create-app.js';
-export type { App, ListeningServer, MountedHandler } from './app/app.js';
+export type { App, ListeningServer, RawRouteHandler } from './app/app.js';
+export { composeMiddleware, type Middleware, type ErrorMapper, type NotFoundHandler } from './app/middleware.js';
+export { withHeaders, headerOf } from './http/with-headers.js';
 export type { Guard, GuardToken } from './app/guard.js';
 export type { Interceptor, InterceptorToken } from './app/interceptor.js';
 export type { OnModuleInit, OnModuleDestroy, OnApplicationShutdown } from './app/lifecycle.js';

@@ -5,12 +5,13 @@ import type { RequestContext } from '../http/request-context.js';
 import type { RouteInfo } from '../routing/route-info.js';
 
 /**
- * A handler mounted with `app.mount`: it bypasses guards, interceptors and validation.
+ * The handler of a raw route added with `app.addRawRoute`: no guards, interceptors or
+ * validation (app middleware still runs around it, as around every request).
  *
  * @example
- * app.mount('GET', '/healthz', () => new Response('ok'));
+ * app.addRawRoute('GET', '/healthz', () => new Response('ok'));
  */
-export type MountedHandler = (ctx: RequestContext) => Response | Promise<Response>;
+export type RawRouteHandler = (ctx: RequestContext) => Response | Promise<Response>;
 
 /**
  * A running server started by `app.listen`.
@@ -42,12 +43,20 @@ export interface App {
   readonly fetch: (request: Request, platform?: unknown) => Promise<Response>;
   /** Serves one request from a runtime adapter without requiring a Request object. */
   handle(incoming: IncomingRequest): Outcome | Promise<Outcome>;
+  /**
+   * Serves one request in process, for tests and scripts: a path (`'/posts?page=2'`, resolved
+   * against `http://localhost`), a URL, or a Request, with optional RequestInit.
+   *
+   * @example
+   * const res = await app.request('/posts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"Hi"}' });
+   */
+  request(input: string | URL | Request, init?: RequestInit): Promise<Response>;
   /** The public route table, in registration order. */
   readonly routes: readonly RouteInfo[];
   /** A built provider: the one visible from the root module, else the first module (in init order) that provides the token. */
   get<T>(token: InjectionToken<T>): T;
-  /** Adds a raw route that bypasses guards and interceptors (used by `serveOpenApi`). */
-  mount(method: string, path: string, handler: MountedHandler): void;
+  /** Adds a raw route that bypasses guards, interceptors and validation (used by `serveOpenApi`). */
+  addRawRoute(method: string, path: string, handler: RawRouteHandler): void;
   /** Serves the app on Node over a real socket (see `tessera-http/node` for options). */
   listen(port?: number, host?: string): Promise<ListeningServer>;
   /** Runs shutdown hooks (`onModuleDestroy`, then `onApplicationShutdown`). */

@@ -1,7 +1,7 @@
 import { Container, type ModuleRecord } from '../di/container.js';
 import type { ModuleInput } from '../di/module.js';
 import type { InjectionToken } from '../di/token.js';
-import { MethodNotAllowedException, BadRequestException, NotFoundException } from '../http/http-exception.js';
+import { MethodNotAllowedException, BadRequestException, NotFoundException, type HttpException } from '../http/http-exception.js';
 import { incomingFromRequest, type IncomingRequest } from '../http/incoming-request.js';
 import { DEFAULT_BODY_LIMIT } from '../http/json-body.js';
 import { addressFromPlatform } from '../http/platform-address.js';
@@ -10,8 +10,9 @@ import { errorResponse, type Logger } from '../http/problem.js';
 import { Context } from '../http/request-context.js';
 import { joinPaths, pathParamNames } from '../routing/path.js';
 import type { RouteInfo } from '../routing/route-info.js';
-import { Router } from '../routing/router.js';
-import type { App, ListeningServer, MountedHandler } from './app.js';
+import { Router, type RouteMatch } from '../routing/router.js';
+import type { App, ListeningServer, RawRouteHandler } from './app.js';
+import { composeMiddleware, type ErrorMapper, type Middleware, type NotFoundHandler } from './middleware.js';
 import type { Guard, GuardToken } from './guard.js';
 import type { Interceptor, InterceptorToken } from './interceptor.js';
 import { runHooks } from './lifecycle.js';
@@ -35,12 +36,21 @@ export interface AppOptions {
   readonly bodyLimit?: number;
   /** Called after each response; see `createAccessLog`. */
   readonly onResponse?: readonly ResponseObserver[];
+  /** Around every request, before routing, outermost first; see {@link Middleware}. */
+  readonly middleware?: readonly Middleware[];
+  /** Maps any thrown error to an answer; see {@link ErrorMapper}. */
+  readonly onError?: ErrorMapper;
+  /** Answers requests no route matches; see {@link NotFoundHandler}. */
+  readonly notFound?: NotFoundHandler;
 }
 
 interface CompiledRoute {
   readonly info: RouteInfo | undefined;
+  readonly bodyLimit: number;
   readonly run: RoutePipeline;
 }
+
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
 const consoleLogger: Logger = {
   error: (message, error) => console.error(message, error),
@@ -126,7 +136,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
           ],
         });
         try {
-          router.add(route.method, path, { info, run });
+          router.add(route.method, path, { info, bodyLimit: route.bodyLimit ?? bodyLimit, run });
         } catch (error) {
           throw new Error(`${where}: ${(error as Error).message}`);
         }
@@ -138,22 +148,66 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
   await runHooks([...container.instances, ...controllerInstances], 'onModuleInit');
 
   const observers = options.onResponse ?? [];
+  const middleware = options.middleware ?? [];
+  const { onError, notFound } = options;
 
-  const dispatch = (incoming: IncomingRequest): { outcome: Outcome | Promise<Outcome>; ctx: Context | undefined } => {
+  /** The router's refusal for a request no route serves. */
+  const refusal = (incoming: IncomingRequest, match: Exclude<RouteMatch<CompiledRoute>, { kind: 'found' }>): HttpException =>
+    match.kind === 'method-not-allowed'
+      ? new MethodNotAllowedException(sortMethods(match.allow))
+      : match.kind === 'bad-path'
+        ? new BadRequestException('The request path contains a malformed percent-encoding.')
+        : new NotFoundException(`No route for ${incoming.method} ${incoming.path}`);
+
+  /** An error as an answer: the app's onError first, else the problem (a logged 500 for unknown errors). */
+  const answerError = (error: unknown, ctx: Context): Outcome | Promise<Outcome> => {
+    if (onError === undefined) return errorResponse(error, logger);
+    const fallback = (mapperError: unknown): Outcome => {
+      logger.error('onError failed; answering with the default problem', mapperError);
+      return errorResponse(error, logger);
+    };
+    try {
+      const mapped = onError(error, ctx);
+      if (mapped instanceof Promise) return mapped.then((outcome) => outcome ?? errorResponse(error, logger), fallback);
+      return mapped ?? errorResponse(error, logger);
+    } catch (mapperError) {
+      return fallback(mapperError);
+    }
+  };
+
+  /** Routing and the route's pipeline, for apps with middleware, onError or notFound: errors are thrown to the caller. */
+  const routeWithContext = (ctx: Context): Outcome | Promise<Outcome> => {
+    const incoming = ctx.incoming;
+    if (incoming.invalid !== undefined) throw incoming.invalid;
+    const head = incoming.method === 'HEAD';
+    const match = router.match(head ? 'GET' : incoming.method, incoming.path);
+    if (match.kind !== 'found') {
+      if (match.kind === 'not-found' && notFound !== undefined) return notFound(ctx);
+      throw refusal(incoming, match);
+    }
+    ctx.enterRoute(match.params, match.value.info, match.value.bodyLimit);
+    const outcome = match.value.run(ctx);
+    if (!head) return outcome;
+    return outcome instanceof Promise ? outcome.then(withoutBody) : withoutBody(outcome);
+  };
+  const aroundEveryRequest = composeMiddleware(middleware, routeWithContext, answerError);
+  const needsEarlyContext = middleware.length > 0 || onError !== undefined || notFound !== undefined;
+
+  /**
+   * One request to one answer. Without middleware, onError or notFound, the router runs first
+   * and a context exists only for a matched route: a 404 allocates nothing but its answer.
+   */
+  const answerRequest = (incoming: IncomingRequest): { outcome: Outcome | Promise<Outcome>; ctx: Context | undefined } => {
+    if (needsEarlyContext) {
+      const ctx = new Context(incoming, NO_PARAMS, undefined, bodyLimit);
+      return { outcome: aroundEveryRequest(ctx), ctx };
+    }
     const invalid = incoming.invalid;
     if (invalid !== undefined) return { outcome: errorResponse(invalid, logger), ctx: undefined };
     const head = incoming.method === 'HEAD';
     const match = router.match(head ? 'GET' : incoming.method, incoming.path);
-    if (match.kind !== 'found') {
-      const error =
-        match.kind === 'method-not-allowed'
-          ? new MethodNotAllowedException(sortMethods(match.allow))
-          : match.kind === 'bad-path'
-            ? new BadRequestException('The request path contains a malformed percent-encoding.')
-            : new NotFoundException(`No route for ${incoming.method} ${incoming.path}`);
-      return { outcome: errorResponse(error, logger), ctx: undefined };
-    }
-    const ctx = new Context(incoming, match.params, match.value.info);
+    if (match.kind !== 'found') return { outcome: errorResponse(refusal(incoming, match), logger), ctx: undefined };
+    const ctx = new Context(incoming, match.params, match.value.info, match.value.bodyLimit);
     let outcome: Outcome | Promise<Outcome>;
     try {
       outcome = match.value.run(ctx);
@@ -167,10 +221,10 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
 
   const handle =
     observers.length === 0
-      ? (incoming: IncomingRequest) => dispatch(incoming).outcome
+      ? (incoming: IncomingRequest) => answerRequest(incoming).outcome
       : (incoming: IncomingRequest) => {
           const started = performance.now();
-          const { outcome, ctx } = dispatch(incoming);
+          const { outcome, ctx } = answerRequest(incoming);
           const report = (result: Outcome): Outcome => {
             const event = { method: incoming.method, path: incoming.path, status: result.status, durationMs: performance.now() - started, ctx };
             for (const observe of observers) {
@@ -185,17 +239,23 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
           return outcome instanceof Promise ? outcome.then(report) : report(outcome);
         };
 
+  const fetch = async (request: Request, platform?: unknown) =>
+    toResponse(await handle(incomingFromRequest(request, addressFromPlatform(request, platform))));
+
   const app: App = {
-    fetch: async (request: Request, platform?: unknown) =>
-      toResponse(await handle(incomingFromRequest(request, addressFromPlatform(request, platform)))),
+    fetch,
     handle,
+    request(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+      const request = input instanceof Request ? (init === undefined ? input : new Request(input, init)) : new Request(new URL(input, 'http://localhost'), init);
+      return fetch(request);
+    },
     routes: Object.freeze(routes),
     get<T>(token: InjectionToken<T>): T {
       return container.get(container.root, token, 'app.get');
     },
-    mount(method: string, path: string, handler: MountedHandler) {
+    addRawRoute(method: string, path: string, handler: RawRouteHandler) {
       const canonical = joinPaths('', path);
-      router.add(method.toUpperCase(), canonical, { info: undefined, run: (ctx) => handler(ctx) });
+      router.add(method.toUpperCase(), canonical, { info: undefined, bodyLimit, run: (ctx) => handler(ctx) });
     },
     async listen(port?: number, host?: string): Promise<ListeningServer> {
       // Loaded on demand so that the core never pulls node:http into other runtimes.

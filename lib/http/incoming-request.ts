@@ -25,8 +25,12 @@ export interface IncomingRequest {
   header(name: string): string | null;
   /** Reads the whole body, refusing with 413 as soon as it passes `limit` bytes. */
   readBody(limit: number): Promise<Uint8Array>;
-  /** The web-standard Request; adapters build it only when someone asks. */
-  toRequest(): Request;
+  /**
+   * The web-standard Request; adapters build it only when someone asks. With `bodyLimit`, its
+   * body refuses to yield more than that many bytes: however it is read (`arrayBuffer()`,
+   * `formData()`, the stream), a larger body fails with a 413 without being buffered past the limit.
+   */
+  toRequest(bodyLimit?: number): Request;
   /**
    * Set by the adapter for a request it can tell is malformed before any routing (a bad request
    * target, two Host headers, a Host that disagrees with the target): the app answers this
@@ -45,6 +49,7 @@ export function incomingFromRequest(request: Request, clientAddress?: string): I
   // A Request's URL is already a parsed absolute URL, so this takes the scanning fast path.
   const target = parseRequestTarget(request.url);
   const routable = target.kind === 'absolute';
+  let limited: Request | undefined;
   return {
     method: request.method,
     path: routable ? target.path : '/',
@@ -54,8 +59,54 @@ export function incomingFromRequest(request: Request, clientAddress?: string): I
     signal: request.signal,
     header: (name) => request.headers.get(name),
     readBody: (limit) => readStreamWithLimit(request.body, request.headers.get('content-length'), limit),
-    toRequest: () => request,
+    toRequest: (limit) => {
+      if (limit === undefined || request.body === null) return request;
+      limited ??= new Request(request, {
+        body: limitBody(request.body, request.headers.get('content-length'), limit),
+        duplex: 'half',
+      } as RequestInit & { duplex: 'half' });
+      return limited;
+    },
   };
+}
+
+/**
+ * A body stream that yields at most `limit` bytes: past it (or at once, when Content-Length
+ * says so) it errors with a 413 and cancels the source, so nothing past the limit is buffered.
+ *
+ * @example
+ * new Request(url, { method: 'POST', body: limitBody(source, headers.get('content-length'), 1_048_576), duplex: 'half' });
+ */
+export function limitBody(source: ReadableStream<Uint8Array>, contentLength: string | null, limit: number): ReadableStream<Uint8Array> {
+  let seen = 0;
+  const reader = source.getReader();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (contentLength !== null && Number(contentLength) > limit) {
+          await reader.cancel().catch(() => undefined);
+          controller.error(tooLarge(limit));
+          return;
+        }
+        const { done, value } = await reader.read();
+        if (done) {
+          controller.close();
+          return;
+        }
+        seen += value.byteLength;
+        if (seen > limit) {
+          await reader.cancel().catch(() => undefined);
+          controller.error(tooLarge(limit));
+          return;
+        }
+        controller.enqueue(value);
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 /**

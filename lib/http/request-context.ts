@@ -45,7 +45,7 @@ export interface RequestContext {
   readonly query: unknown;
   /** The validated body on routes with a body schema; undefined elsewhere. */
   readonly body: unknown;
-  /** The matched route; undefined for routes mounted with `app.mount`. */
+  /** The matched route; undefined before routing (in middleware) and for raw routes (`app.addRawRoute`). */
   readonly route: RouteInfo | undefined;
   /** The client's network address from the runtime, or undefined when the runtime cannot tell. */
   readonly clientAddress: string | undefined;
@@ -65,12 +65,21 @@ export class Context implements RequestContext {
 
   constructor(
     readonly incoming: IncomingRequest,
-    readonly params: Readonly<Record<string, string>>,
-    readonly route: RouteInfo | undefined,
+    public params: Readonly<Record<string, string>>,
+    public route: RouteInfo | undefined,
+    /** The body limit of the request: the app's until routing, then the route's. */
+    public bodyLimit: number,
   ) {}
 
+  /** Called by the core once the router has matched: the route, its parameters and body limit. */
+  enterRoute(params: Readonly<Record<string, string>>, route: RouteInfo | undefined, bodyLimit: number): void {
+    this.params = params;
+    this.route = route;
+    this.bodyLimit = bodyLimit;
+  }
+
   get request(): Request {
-    return this.incoming.toRequest();
+    return this.incoming.toRequest(this.bodyLimit);
   }
   get method(): string {
     return this.incoming.method;

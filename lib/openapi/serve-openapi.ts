@@ -19,13 +19,13 @@ import { planOperations } from './operation-plan.js';
  * serveOpenApi(app, '/openapi.json', { title: 'Tessera blog', version: '1.0.0' });
  * await app.listen(3000); // GET http://localhost:3000/openapi.json
  */
-export function serveOpenApi(app: Pick<App, 'routes' | 'mount'>, path: string, options: OpenApiDocumentOptions): void {
+export function serveOpenApi(app: Pick<App, 'routes' | 'addRawRoute'>, path: string, options: OpenApiDocumentOptions): void {
   if (typeof path !== 'string' || !path.startsWith('/')) throw new TypeError(`serveOpenApi: path must start with '/', got ${String(path)}.`);
   const settings: OpenApiDocumentOptions = { ...options };
   planOperations(app.routes, resolveOptions(settings));
   const build = () => JSON.stringify(generateOpenApiDocument(app, settings));
   let body: string | undefined = settings.onUnrepresentable === 'throw' ? build() : undefined;
-  app.mount('GET', path, () => {
+  app.addRawRoute('GET', path, () => {
     body ??= build();
     return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
   });

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BadRequestException, type HttpException } from '../../http/http-exception.js';
-import { readStreamWithLimit, tooLarge, type IncomingRequest } from '../../http/incoming-request.js';
+import { limitBody, readStreamWithLimit, tooLarge, type IncomingRequest } from '../../http/incoming-request.js';
 import { bodyStream, collectBody, discardBody, hasBody, streamOfBytes, truncatedBody } from './node-body.js';
 import { lingerWhenClosed } from './lingering-close.js';
 import { absoluteUrl, readNodeTarget, type NodeTarget } from './request-target.js';
@@ -123,7 +123,7 @@ export class NodeIncoming implements IncomingRequest {
     return this.bodyPromise;
   }
 
-  toRequest(): Request {
+  toRequest(bodyLimit?: number): Request {
     if (this.request !== undefined) return this.request;
     const req = this.raw;
     const headers = new Headers();
@@ -135,6 +135,7 @@ export class NodeIncoming implements IncomingRequest {
         this.bodyPromise !== undefined
           ? streamOfBytes(this.bodyPromise)
           : bodyStream(req, { claim: () => this.claimForStream(), abandon: () => this.abandonBody() });
+      if (bodyLimit !== undefined && this.bodyPromise === undefined) init.body = limitBody(init.body as ReadableStream<Uint8Array>, this.header('content-length'), bodyLimit);
       init.duplex = 'half';
     }
     try {

@@ -128,7 +128,17 @@ async function writeResponse(
   const reader = body.getReader();
   let pending: Promise<ReadableStreamReadResult<Uint8Array>>;
   try {
-    const first = await reader.read();
+    pending = reader.read();
+    // A stream whose first chunk is not ready at once (SSE, a slow producer): the status line and
+    // headers go out now, so the client sees the answer open before the first event.
+    const ready = await Promise.race([pending, shortly()]);
+    if (ready === undefined) {
+      writeHead();
+      res.flushHeaders();
+      await pump(reader, pending, res, sink, streams);
+      return;
+    }
+    const first = ready;
     if (first.done) {
       if (mayHaveBody(status) && headers['content-length'] === undefined) headers['content-length'] = 0;
       writeHead();

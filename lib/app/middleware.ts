@@ -1,0 +1,69 @@
+import type { Outcome } from '../http/plain-response.js';
+import type { RequestContext } from '../http/request-context.js';
+
+/**
+ * Runs around every request, before routing: it sees every answer, whatever produced it (a
+ * handler, a guard's refusal, a validation 400, the router's 404 or 405, a 413 or 415, a thrown
+ * error already turned into a problem), can answer early without calling `next` (a CORS
+ * preflight), and can change the answer (`withHeaders`, or return another one). `ctx.route` and
+ * `ctx.params` are set once `next` has routed the request.
+ *
+ * @example
+ * const poweredBy: Middleware = async (ctx, next) => withHeaders(await next(), { 'x-powered-by': 'tessera' });
+ * await createApp(AppModule, { middleware: [poweredBy] });
+ */
+export type Middleware = (ctx: RequestContext, next: () => Promise<Outcome>) => Outcome | Promise<Outcome>;
+
+/**
+ * Maps an error thrown anywhere in a request (a guard, a handler, a middleware) to an answer;
+ * `undefined` leaves it to the default (an HttpException's problem, else a logged 500).
+ *
+ * @example
+ * const onError: ErrorMapper = (error) => (error instanceof PostLockedError ? jsonResponse(423, { locked: true }) : undefined);
+ */
+export type ErrorMapper = (error: unknown, ctx: RequestContext) => Outcome | undefined | Promise<Outcome | undefined>;
+
+/**
+ * Answers a request no route matches (instead of the default 404 problem). Not called for 405:
+ * a known path with another method still answers 405 with `Allow`.
+ *
+ * @example
+ * const notFound: NotFoundHandler = (ctx) => jsonResponse(404, { error: `Nothing at ${ctx.path}` });
+ */
+export type NotFoundHandler = (ctx: RequestContext) => Outcome | Promise<Outcome>;
+
+/**
+ * Composes middleware around `inner`, outermost first. Whatever a layer throws (or `next`
+ * rejects with) becomes an answer through `answerError` before the layer outside sees it, so
+ * every middleware receives an answer from `next`, never an exception.
+ *
+ * @example
+ * const run = composeMiddleware([cors, requestId], routeRequest, answerError);
+ */
+export function composeMiddleware<C extends RequestContext>(
+  middleware: readonly Middleware[],
+  inner: (ctx: C) => Outcome | Promise<Outcome>,
+  answerError: (error: unknown, ctx: C) => Outcome | Promise<Outcome>,
+): (ctx: C) => Promise<Outcome> {
+  const guarded = (step: (ctx: C) => Outcome | Promise<Outcome>) => async (ctx: C): Promise<Outcome> => {
+    try {
+      return await step(ctx);
+    } catch (error) {
+      return answerError(error, ctx);
+    }
+  };
+  let chain = guarded(inner);
+  for (let i = middleware.length - 1; i >= 0; i--) {
+    const layer = middleware[i] as Middleware;
+    const next = chain;
+    chain = guarded((ctx) => {
+      let called = false;
+      return layer(ctx, () => {
+        if (called) return Promise.reject(new Error('A middleware called next() twice.'));
+        called = true;
+        return next(ctx);
+      });
+    });
+  }
+  return chain;
+}
