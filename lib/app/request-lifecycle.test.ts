@@ -208,7 +208,7 @@ describe('app.request', () => {
     const { app } = await appWith();
     expect(await (await app.request('/things')).json()).toEqual([1, 2]);
     expect((await app.request(new URL('http://example.test/things'))).status).toBe(200);
-    expect((await app.request(new Request('http://example.test/things', { method: 'POST', ...json({ name: 'a' }) }))).status).toBe(200);
+    expect((await app.request(new Request('http://example.test/things', json({ name: 'a' })))).status).toBe(200);
   });
 
   it('reads a header of either answer form with headerOf', async () => {
