@@ -1,3 +1,5 @@
+import { TesseraError } from './tessera-error.js';
+
 /**
  * A source of the current time, injectable so that tests and property tests can drive time
  * instead of sleeping.
@@ -59,8 +61,10 @@ export function createManualClock(startMs = 0): ManualClock {
  * @example
  * try { clock.now(); } catch (error) { if (error instanceof ClockError) { ... } }
  */
-export class ClockError extends Error {
-  override readonly name = 'ClockError';
+export class ClockError extends TesseraError {
+  constructor(message: string) {
+    super('CLOCK_INVALID', message);
+  }
 }
 
 function readFinite(clock: Clock): number {

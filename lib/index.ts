@@ -21,7 +21,7 @@ export {
   type Constructor,
 } from './di/provider.js';
 export { createToken, type Token, type InjectionToken, type ClassToken, type TokenValue } from './di/token.js';
-export { MissingProviderError, ProviderNotVisibleError, CircularDependencyError, ModuleGraphError } from './di/di-errors.js';
+export { MissingProviderError, ProviderNotVisibleError, CircularDependencyError, ModuleGraphError, ProviderDefinitionError } from './di/di-errors.js';
 
 export {
   defineController,
@@ -56,6 +56,7 @@ export { problemResponse, type ProblemDetails, type Logger } from './http/proble
 export {
   HttpException,
   isHttpException,
+  type HttpExceptionOptions,
   BadRequestException,
   UnauthorizedException,
   ForbiddenException,
@@ -70,4 +71,6 @@ export {
   ServiceUnavailableException,
 } from './http/http-exception.js';
 export { DEFINITION, hasDefinition, type DefinitionCarrier } from './definition-carrier.js';
+export { TesseraError, isTesseraError } from './tessera-error.js';
+export { RouteDefinitionError } from './routing/route-definition-error.js';
 export { systemClock, createManualClock, checkedClock, ClockError, type Clock, type ManualClock } from './clock.js';

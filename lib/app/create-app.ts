@@ -10,6 +10,7 @@ import { errorResponse, type Logger } from '../http/problem.js';
 import { Context } from '../http/request-context.js';
 import { joinPaths, pathParamNames } from '../routing/path.js';
 import type { RouteInfo } from '../routing/route-info.js';
+import { RouteDefinitionError } from '../routing/route-definition-error.js';
 import { Router, type RouteMatch } from '../routing/router.js';
 import type { App, ListeningServer, RawRouteHandler } from './app.js';
 import { composeMiddleware, type ErrorMapper, type Middleware, type NotFoundHandler } from './middleware.js';
@@ -138,7 +139,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
         try {
           router.add(route.method, path, { info, bodyLimit: route.bodyLimit ?? bodyLimit, run });
         } catch (error) {
-          throw new Error(`${where}: ${(error as Error).message}`);
+          throw new RouteDefinitionError(`${where}: ${(error as Error).message}`);
         }
         routes.push(info);
       }

@@ -1,3 +1,4 @@
+import { TesseraError } from '../tessera-error.js';
 import { tokenName } from './token.js';
 
 /**
@@ -6,17 +7,17 @@ import { tokenName } from './token.js';
  * @example
  * try { await createApp(AppModule); } catch (e) { if (e instanceof MissingProviderError) console.error(e.message); }
  */
-export class MissingProviderError extends Error {
+export class MissingProviderError extends TesseraError {
   constructor(
     readonly token: unknown,
     readonly requestedBy: string,
     readonly moduleName: string,
   ) {
     super(
+      'DI_MISSING_PROVIDER',
       `No provider for ${tokenName(token)} (needed by ${requestedBy} in ${moduleName}). ` +
         `Add a provider for ${tokenName(token)} to ${moduleName}, or import a module that provides and exports it.`,
     );
-    this.name = 'MissingProviderError';
   }
 }
 
@@ -27,7 +28,7 @@ export class MissingProviderError extends Error {
  * @example
  * // "PostsStore is provided by StorageModule but is not visible in BlogModule ..."
  */
-export class ProviderNotVisibleError extends Error {
+export class ProviderNotVisibleError extends TesseraError {
   constructor(
     readonly token: unknown,
     readonly requestedBy: string,
@@ -40,10 +41,10 @@ export class ProviderNotVisibleError extends Error {
         : `add ${tokenName(token)} to the exports of ${m.name} and add ${m.name} to the imports of ${moduleName}`,
     );
     super(
+      'DI_PROVIDER_NOT_VISIBLE',
       `${tokenName(token)} (needed by ${requestedBy}) is provided by ${providingModules.map((m) => m.name).join(', ')} ` +
         `but is not visible in ${moduleName}. To fix it, ${hints.join('; or ')}.`,
     );
-    this.name = 'ProviderNotVisibleError';
   }
 }
 
@@ -53,10 +54,9 @@ export class ProviderNotVisibleError extends Error {
  * @example
  * // "Circular dependency: A -> B -> A"
  */
-export class CircularDependencyError extends Error {
+export class CircularDependencyError extends TesseraError {
   constructor(readonly chain: readonly string[]) {
-    super(`Circular dependency: ${chain.join(' -> ')}`);
-    this.name = 'CircularDependencyError';
+    super('DI_CIRCULAR_DEPENDENCY', `Circular dependency: ${chain.join(' -> ')}`);
   }
 }
 
@@ -67,9 +67,21 @@ export class CircularDependencyError extends Error {
  * @example
  * // "BlogModule exports PostsStore, which it neither provides nor re-exports from an import."
  */
-export class ModuleGraphError extends Error {
+export class ModuleGraphError extends TesseraError {
   constructor(message: string) {
-    super(message);
-    this.name = 'ModuleGraphError';
+    super('DI_MODULE_GRAPH', message);
+  }
+}
+
+/**
+ * Something listed as a provider is not one (a class without metadata or dependency list, an
+ * object of none of the provider shapes). Code `DI_PROVIDER_INVALID`.
+ *
+ * @example
+ * new ProviderDefinitionError('Not a provider: 42');
+ */
+export class ProviderDefinitionError extends TesseraError {
+  constructor(message: string) {
+    super('DI_PROVIDER_INVALID', message);
   }
 }

@@ -1,3 +1,4 @@
+import { ProviderDefinitionError } from './di-errors.js';
 import { hasDefinition, DEFINITION } from '../definition-carrier.js';
 import type { ClassToken, InjectionToken } from './token.js';
 import { tokenName } from './token.js';
@@ -126,7 +127,7 @@ export function normalizeProvider(input: ProviderInput): ProviderDefinition {
   if (typeof input === 'function') {
     if (hasDefinition(input)) return input[DEFINITION]() as ProviderDefinition;
     if (input.length > 0) {
-      throw new TypeError(
+      throw new ProviderDefinitionError(
         `${tokenName(input)} has constructor parameters but no dependency list. ` +
           `List them with defineProvider(${tokenName(input)}, [...]) or { provide, useClass, inject }, ` +
           `or decorate the class with @Injectable() and compile with emitDecoratorMetadata.`,
@@ -144,5 +145,5 @@ export function normalizeProvider(input: ProviderInput): ProviderDefinition {
     const inject = input.inject ?? (hasDefinition(input.useClass) ? (input.useClass[DEFINITION]() as { inject: readonly InjectionToken<unknown>[] }).inject : []);
     return Object.freeze({ kind: 'class', provide: input.provide, useClass: input.useClass, inject });
   }
-  throw new TypeError(`Not a provider: ${tokenName(input)}`);
+  throw new ProviderDefinitionError(`Not a provider: ${tokenName(input)}`);
 }

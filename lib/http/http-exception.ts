@@ -1,6 +1,24 @@
+import { TesseraError } from '../tessera-error.js';
 import { statusText } from './status-text.js';
 
 const BRAND = Symbol.for('tessera:http-exception');
+
+/**
+ * Optional parts of an HttpException beyond the status, message, details and headers.
+ *
+ * @example
+ * new HttpException(409, 'Title taken', undefined, undefined, { type: 'https://api.example.com/problems/title-taken', code: 'TITLE_TAKEN' });
+ */
+export interface HttpExceptionOptions {
+  /** The problem `type` URI (RFC 9457); default `about:blank`. */
+  readonly type?: string;
+  /** The stable code; default the status's reason phrase in capitals (`NOT_FOUND`). */
+  readonly code?: string;
+  readonly cause?: unknown;
+}
+
+/** `Not Found` -> `NOT_FOUND`. */
+const codeOf = (status: number): string => statusText(status).toUpperCase().replace(/[^A-Z0-9]+/g, '_');
 
 /**
  * An error with an HTTP status. Anything thrown from a guard, interceptor or handler that is an
@@ -11,17 +29,19 @@ const BRAND = Symbol.for('tessera:http-exception');
  * @example
  * throw new HttpException(429, 'Too many requests for this key', undefined, { 'retry-after': '3' });
  */
-export class HttpException extends Error {
+export class HttpException extends TesseraError {
   readonly status: number;
   readonly details: Readonly<Record<string, unknown>> | undefined;
   readonly headers: Readonly<Record<string, string>> | undefined;
+  /** The problem `type` URI; `about:blank` unless given. */
+  readonly type: string;
 
-  constructor(status: number, message?: string, details?: Record<string, unknown>, headers?: Record<string, string>) {
-    super(message ?? statusText(status));
+  constructor(status: number, message?: string, details?: Record<string, unknown>, headers?: Record<string, string>, options: HttpExceptionOptions = {}) {
     if (!Number.isInteger(status) || status < 400 || status > 599) {
       throw new RangeError(`HttpException status must be an integer from 400 to 599, got ${status}`);
     }
-    this.name = new.target.name;
+    super(options.code ?? codeOf(status), message ?? statusText(status), options.cause === undefined ? undefined : { cause: options.cause });
+    this.type = options.type ?? 'about:blank';
     this.status = status;
     this.details = details;
     this.headers = headers;

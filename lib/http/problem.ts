@@ -30,8 +30,9 @@ export function problemResponse(
   detail: string | undefined,
   details?: Readonly<Record<string, unknown>>,
   headers?: Readonly<Record<string, string>>,
+  type = 'about:blank',
 ): PlainResponse {
-  const body: Record<string, unknown> = { type: 'about:blank', title: statusText(status), status };
+  const body: Record<string, unknown> = { type, title: statusText(status), status };
   if (detail !== undefined) body.detail = detail;
   if (details) for (const key of Object.keys(details)) if (!RESERVED.has(key)) body[key] = details[key];
   return {
@@ -62,7 +63,8 @@ export interface Logger {
 export function errorResponse(error: unknown, logger: Logger): PlainResponse {
   if (isHttpException(error)) {
     if (error.status >= 500) logger.error(`HTTP ${error.status}: ${error.message}`, error);
-    return problemResponse(error.status, error.message, error.details, error.headers);
+    // `type` may be missing on an HttpException from an older copy of the package.
+    return problemResponse(error.status, error.message, error.details, error.headers, (error as { type?: string }).type ?? 'about:blank');
   }
   logger.error('Unhandled error while serving a request', error);
   return problemResponse(500, 'The server failed to complete the request.');

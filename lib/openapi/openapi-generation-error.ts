@@ -1,3 +1,4 @@
+import { TesseraError } from '../tessera-error.js';
 /**
  * Thrown by `generateOpenApiDocument` and `serveOpenApi` for a configuration the document cannot
  * honestly describe: an unknown security scheme, a duplicate operationId, invalid options, or
@@ -8,9 +9,8 @@
  * try { generateOpenApiDocument(app, options); }
  * catch (error) { if (error instanceof OpenApiGenerationError) console.error(error.message); }
  */
-export class OpenApiGenerationError extends Error {
+export class OpenApiGenerationError extends TesseraError {
   constructor(message: string) {
-    super(message);
-    this.name = 'OpenApiGenerationError';
+    super('OPENAPI_GENERATION', message);
   }
 }

@@ -1,3 +1,4 @@
+import { RouteDefinitionError } from './route-definition-error.js';
 /**
  * The parameters a route path declares, as a type: `'/posts/:id'` gives `{ id: string }`,
  * a trailing `*` gives `{ '*': string }`.
@@ -61,17 +62,17 @@ export function assertValidRoutePath(path: string): void {
   const seen = new Set<string>();
   segments.forEach((segment, index) => {
     if (segment === '*') {
-      if (index !== segments.length - 1) throw new Error(`Route ${path}: '*' may only be the last segment.`);
+      if (index !== segments.length - 1) throw new RouteDefinitionError(`Route ${path}: '*' may only be the last segment.`);
       return;
     }
-    if (segment.includes('*')) throw new Error(`Route ${path}: '*' must be a whole segment.`);
+    if (segment.includes('*')) throw new RouteDefinitionError(`Route ${path}: '*' must be a whole segment.`);
     if (segment.indexOf(':', 1) !== -1) {
-      throw new Error(`Route ${path}: ':' may only start a segment ('${segment}'); a parameter is a whole segment, e.g. '/:id', and the handler can split it.`);
+      throw new RouteDefinitionError(`Route ${path}: ':' may only start a segment ('${segment}'); a parameter is a whole segment, e.g. '/:id', and the handler can split it.`);
     }
     if (segment.startsWith(':')) {
       const name = segment.slice(1);
-      if (!PARAM_NAME.test(name)) throw new Error(`Route ${path}: '${segment}' is not a valid parameter name.`);
-      if (seen.has(name)) throw new Error(`Route ${path}: parameter '${name}' appears twice.`);
+      if (!PARAM_NAME.test(name)) throw new RouteDefinitionError(`Route ${path}: '${segment}' is not a valid parameter name.`);
+      if (seen.has(name)) throw new RouteDefinitionError(`Route ${path}: parameter '${name}' appears twice.`);
       seen.add(name);
     }
   });

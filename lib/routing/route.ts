@@ -1,3 +1,4 @@
+import { RouteDefinitionError } from './route-definition-error.js';
 import type { z } from 'zod';
 import type { GuardToken } from '../app/guard.js';
 import type { InterceptorToken } from '../app/interceptor.js';
@@ -119,7 +120,7 @@ export interface RouteParts {
  */
 export function routeFromParts(method: HttpMethod, path: string, parts: RouteParts, handler: (ctx: never) => unknown): RouteDefinition {
   if (parts.status !== undefined && (!Number.isInteger(parts.status) || parts.status < 200 || parts.status > 299)) {
-    throw new RangeError(`Route ${method} ${path}: success status must be 2xx, got ${parts.status}`);
+    throw new RouteDefinitionError(`Route ${method} ${path}: success status must be 2xx, got ${parts.status}`);
   }
   return Object.freeze({
     kind: 'route',

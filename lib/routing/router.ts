@@ -1,3 +1,4 @@
+import { RouteDefinitionError } from './route-definition-error.js';
 import { assertValidRoutePath } from './path.js';
 
 /**
@@ -65,7 +66,7 @@ export class Router<T> {
     const shape = `${method} ${path.replace(/\/:[^/]+/g, '/:')}`;
     const existing = this.shapes.get(shape);
     if (existing !== undefined) {
-      throw new Error(`Duplicate route: ${method} ${path} conflicts with ${method} ${existing}.`);
+      throw new RouteDefinitionError(`Duplicate route: ${method} ${path} conflicts with ${method} ${existing}.`);
     }
     this.shapes.set(shape, path);
 

@@ -87,7 +87,7 @@ export type RequestListenerOptions = Pick<ServeOptions, 'drainLimit' | 'logger'>
 
 const consoleSink: ErrorSink = { error: (message, error) => console.error(message, error) };
 
-interface Handler {
+interface NodeListeners {
   readonly onRequest: (req: IncomingMessage, res: ServerResponse) => void;
   readonly onCheckContinue: (req: IncomingMessage, res: ServerResponse) => void;
   /** CONNECT: Node hands it over as a raw socket; answered through the app like any request (405). */
@@ -154,7 +154,7 @@ function onClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   inFlight.once('close', () => inFlight.writableFinished || socket.destroy());
 }
 
-function createHandler(app: Pick<App, 'handle'>, options: RequestListenerOptions): Handler {
+function createNodeListeners(app: Pick<App, 'handle'>, options: RequestListenerOptions): NodeListeners {
   const sink = options.logger ?? consoleSink;
   const plain: NodeIncomingOptions = { drainLimit: options.drainLimit ?? DEFAULT_DRAIN_LIMIT };
   const continuing: NodeIncomingOptions = { ...plain, expectContinue: true };
@@ -176,7 +176,7 @@ function createHandler(app: Pick<App, 'handle'>, options: RequestListenerOptions
     }
   };
   // No closures on the synchronous path: a sync handler's request allocates the incoming and its answer only.
-  const dispatch = (req: IncomingMessage, res: ServerResponse, incomingOptions: NodeIncomingOptions) => {
+  const serveNodeRequest = (req: IncomingMessage, res: ServerResponse, incomingOptions: NodeIncomingOptions) => {
     const incoming = new NodeIncoming(req, res, incomingOptions);
     let outcome: Outcome | Promise<Outcome>;
     try {
@@ -195,16 +195,16 @@ function createHandler(app: Pick<App, 'handle'>, options: RequestListenerOptions
     }
   };
 
-  const handler: Handler = {
-    onRequest: (req, res) => dispatch(req, res, plain),
-    onCheckContinue: (req, res) => dispatch(req, res, continuing),
+  const handler: NodeListeners = {
+    onRequest: (req, res) => serveNodeRequest(req, res, plain),
+    onCheckContinue: (req, res) => serveNodeRequest(req, res, continuing),
     onConnect: (req, socket) => {
       const { ServerResponse } = process.getBuiltinModule('node:http');
       const res = new ServerResponse(req);
       res.shouldKeepAlive = false;
       res.assignSocket(socket as IncomingMessage['socket']);
       res.once('finish', () => socket.end());
-      dispatch(req, res, plain);
+      serveNodeRequest(req, res, plain);
     },
     streams: new Set(),
     closing: false,
@@ -225,7 +225,7 @@ export function createRequestListener(
   app: Pick<App, 'handle'>,
   options: RequestListenerOptions = {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  return createHandler(app, options).onRequest;
+  return createNodeListeners(app, options).onRequest;
 }
 
 function hostForUrl(address: AddressInfo): string {
@@ -246,7 +246,7 @@ export async function serve(app: Pick<App, 'handle'>, options: ServeOptions = {}
   // bundlers for Workers and browsers inline, and a top-level `node:http` import would then make
   // every such bundle unloadable (or unbuildable) although it never starts a Node server.
   const { createServer } = process.getBuiltinModule('node:http');
-  const handler = createHandler(app, options);
+  const handler = createNodeListeners(app, options);
   const requestTimeout = options.requestTimeout ?? 30_000;
   const server = createServer(
     {

@@ -1,3 +1,4 @@
+import { TesseraError } from '../../tessera-error.js';
 /**
  * Thrown at startup when the auth configuration is unusable (for example a secret too short for
  * its algorithm). Messages describe the problem with sizes and names only; they never contain
@@ -6,10 +7,9 @@
  * @example
  * try { assertSecretLength(secret, 'HS256'); } catch (err) { if (err instanceof AuthConfigError) process.exit(1); }
  */
-export class AuthConfigError extends Error {
-  override readonly name = 'AuthConfigError';
+export class AuthConfigError extends TesseraError {
 
   constructor(message: string) {
-    super(message);
+    super('AUTH_CONFIG', message);
   }
 }

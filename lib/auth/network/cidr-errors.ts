@@ -1,3 +1,4 @@
+import { TesseraError } from '../../tessera-error.js';
 // Inputs are echoed back to the person who typed them, so they are shortened and quoted: a
 // message stays readable and cannot carry a whole request body or control characters.
 const MAX_ECHO_LENGTH = 64;
@@ -14,13 +15,12 @@ function quote(input: string): string {
  * @example
  * try { parseCidr('10.0.0.0/33'); } catch (e) { if (e instanceof InvalidCidrError) e.input; }
  */
-export class InvalidCidrError extends Error {
+export class InvalidCidrError extends TesseraError {
   /** The text that was refused, as given. */
   readonly input: string;
 
   constructor(input: string, reason: string) {
-    super(`Invalid network ${quote(input)}: ${reason}`);
-    this.name = 'InvalidCidrError';
+    super('CIDR_INVALID', `Invalid network ${quote(input)}: ${reason}`);
     this.input = input;
   }
 }
@@ -43,7 +43,7 @@ export class CidrHostBitsError extends InvalidCidrError {
 
   constructor(input: string, suggestion: string) {
     super(input, `host bits are set; did you mean ${JSON.stringify(suggestion)}?`);
-    this.name = 'CidrHostBitsError';
+    (this as { code: string }).code = 'CIDR_HOST_BITS';
     this.suggestion = suggestion;
   }
 }
@@ -58,13 +58,12 @@ export class CidrHostBitsError extends InvalidCidrError {
  *   if (e instanceof MalformedStoredCidrError) throw new HttpException(503, 'Service Unavailable');
  * }
  */
-export class MalformedStoredCidrError extends Error {
+export class MalformedStoredCidrError extends TesseraError {
   /** Position of the bad entry in the stored list. */
   readonly index: number;
 
   constructor(index: number, cause: unknown) {
-    super(`Stored network at index ${index} is malformed`, { cause });
-    this.name = 'MalformedStoredCidrError';
+    super('CIDR_STORED_MALFORMED', `Stored network at index ${index} is malformed`, { cause });
     this.index = index;
   }
 }

@@ -1,3 +1,4 @@
+import { TesseraError } from '../../tessera-error.js';
 /**
  * Which part of a stored password hash was refused. Safe to log: it names a rule, never a value.
  *
@@ -24,13 +25,11 @@ export type PasswordHashFormatReason =
  * try { await verifyPassword(password, stored); }
  * catch (err) { if (err instanceof PasswordHashFormatError) logger.error(err.reason); }
  */
-export class PasswordHashFormatError extends Error {
-  readonly code = 'PASSWORD_HASH_FORMAT';
+export class PasswordHashFormatError extends TesseraError {
   readonly reason: PasswordHashFormatReason;
 
   constructor(reason: PasswordHashFormatReason) {
-    super(`Password hash is malformed or unsupported (${reason})`);
-    this.name = 'PasswordHashFormatError';
+    super('PASSWORD_HASH_FORMAT', `Password hash is malformed or unsupported (${reason})`);
     this.reason = reason;
   }
 }
@@ -43,13 +42,11 @@ export class PasswordHashFormatError extends Error {
  * try { await createPasswordHasher({ backend: 'native' }); }
  * catch (err) { if (err instanceof PasswordHasherUnavailableError) useWasmInstead(); }
  */
-export class PasswordHasherUnavailableError extends Error {
-  readonly code = 'PASSWORD_HASHER_UNAVAILABLE';
+export class PasswordHasherUnavailableError extends TesseraError {
   readonly backend: string;
 
   constructor(backend: string, options?: { cause?: unknown }) {
-    super(`Password hasher backend "${backend}" is not available in this runtime`, options);
-    this.name = 'PasswordHasherUnavailableError';
+    super('PASSWORD_HASHER_UNAVAILABLE', `Password hasher backend "${backend}" is not available in this runtime`, options);
     this.backend = backend;
   }
 }
