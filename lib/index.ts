@@ -47,7 +47,7 @@ export {
 export type { RouteInfo } from './routing/route-info.js';
 export type { PathParams } from './routing/path.js';
 
-export { createMetadataKey, readMetadata, type MetadataKey, type MetadataEntry } from './metadata.js';
+export { createMetadataKey, readMetadata, readRouteMetadata, type MetadataKey, type MetadataEntry, type MetadataCombine } from './metadata.js';
 export { createStateKey, type StateKey, type RequestContext } from './http/request-context.js';
 export type { IncomingRequest } from './http/incoming-request.js';
 export type { PlainResponse, Outcome } from './http/plain-response.js';

@@ -10,11 +10,25 @@
  */
 export interface MetadataKey<T> {
   readonly id: string;
+  /** How a route's value and its controller's combine; see {@link MetadataCombine}. */
+  readonly combine: MetadataCombine;
   /** Builds an entry for this key: a route/controller option and, equally, a decorator. */
   with(value: T): MetadataEntry<T>;
   /** Type carrier only. */
   readonly __type?: T;
 }
+
+/**
+ * How a route's value for a key combines with its controller's, declared once on the key and
+ * applied by {@link readRouteMetadata}, so that no reader reimplements precedence:
+ * `replace` (default): the route's value when it has one, else the controller's;
+ * `append`: both arrays, the controller's first;
+ * `merge`: both objects, the route's fields over the controller's.
+ *
+ * @example
+ * const TAGS = createMetadataKey<readonly string[]>('docs:tags', { combine: 'append' });
+ */
+export type MetadataCombine = 'replace' | 'append' | 'merge';
 
 /** Where decorators store entries: an own property on the class or prototype, no global map. */
 const DECORATED = Symbol.for('tessera:metadata');
@@ -47,9 +61,10 @@ export interface MetadataEntry<T = unknown> {
  * const ROLES = createMetadataKey<readonly string[]>('auth:roles');
  * const entry = ROLES.with(['admin']);
  */
-export function createMetadataKey<T>(id: string): MetadataKey<T> {
+export function createMetadataKey<T>(id: string, options: { readonly combine?: MetadataCombine } = {}): MetadataKey<T> {
   const key: MetadataKey<T> = Object.freeze({
     id,
+    combine: options.combine ?? 'replace',
     with(value: T): MetadataEntry<T> {
       const entry = function decorate(target: object, propertyKey?: string | symbol): void {
         writeDecoratedMetadata(target, propertyKey, id, value);
@@ -82,6 +97,26 @@ export function metadataRecord(entries: readonly MetadataEntry[] | undefined): R
  */
 export function readMetadata<T>(record: Readonly<MetadataRecord>, key: MetadataKey<T>): T | undefined {
   return record[key.id] as T | undefined;
+}
+
+/**
+ * The effective value of a key for a route: its own value and its controller's, combined as
+ * the key declares ({@link MetadataCombine}). The one place route-over-controller precedence
+ * is decided.
+ *
+ * @example
+ * readRouteMetadata(ctx.route, API_TAGS); // controller tags then route tags
+ */
+export function readRouteMetadata<T>(
+  route: { readonly metadata: Readonly<MetadataRecord>; readonly controllerMetadata: Readonly<MetadataRecord> },
+  key: MetadataKey<T>,
+): T | undefined {
+  const own = route.metadata[key.id] as T | undefined;
+  const inherited = route.controllerMetadata[key.id] as T | undefined;
+  if (own === undefined) return inherited;
+  if (inherited === undefined || key.combine === 'replace') return own;
+  if (key.combine === 'append') return [...(inherited as unknown as unknown[]), ...(own as unknown as unknown[])] as unknown as T;
+  return { ...(inherited as object), ...(own as object) } as T;
 }
 
 function writeDecoratedMetadata(target: object, member: string | symbol | undefined, id: string, value: unknown): void {

@@ -6,7 +6,7 @@ import { defineFactory, defineProvider, type ProviderInput } from '../di/provide
 import { createToken, type ClassToken, type Token } from '../di/token.js';
 import { ForbiddenException, ServiceUnavailableException, UnauthorizedException } from '../http/http-exception.js';
 import { createStateKey, type RequestContext } from '../http/request-context.js';
-import { readMetadata } from '../metadata.js';
+import { readMetadata, readRouteMetadata } from '../metadata.js';
 import { readAccessRules, SCOPES_KEY, type AccessRules } from './auth-metadata.js';
 import { ApiKeyAuthenticator, checkScopes, type ApiKeyStore, type AuthenticatedApiKey } from './api-keys/index.js';
 import type { AuthModuleOptions, StoreClass } from './auth-options.js';
@@ -131,8 +131,9 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
     requireRole(result.claims, rules);
     const route = ctx.route;
     const verdict = checkScopes({
-      routeScopes: route && readMetadata(route.metadata, SCOPES_KEY),
-      controllerScopes: route && readMetadata(route.controllerMetadata, SCOPES_KEY),
+      // SCOPES_KEY is a `replace` key: the route's list replaces its controller's.
+      routeScopes: route && readRouteMetadata(route, SCOPES_KEY),
+      controllerScopes: undefined,
       isPublic: false,
       credential: { kind: 'apiKey', scopes: result.apiKey.scopes },
       scopedRoutesOnly: runtime.scopedRoutesOnly,

@@ -16,7 +16,7 @@ export interface ApiOperationOptions {
 }
 
 /** Metadata key of `ApiOperation`. */
-export const API_OPERATION = createMetadataKey<ApiOperationOptions>('openapi:operation');
+export const API_OPERATION = createMetadataKey<ApiOperationOptions>('openapi:operation', { combine: 'merge' });
 
 /**
  * Documents an operation: id, summary, description, deprecation. A metadata entry, so it works

@@ -1,4 +1,5 @@
-import { createMetadataKey, type MetadataEntry, type MetadataKey } from '../metadata.js';
+import { createMetadataKey, readRouteMetadata, type MetadataEntry, type MetadataKey } from '../metadata.js';
+import type { RouteInfo } from '../routing/route-info.js';
 import type { Schema } from '../routing/route.js';
 import { OpenApiGenerationError } from './openapi-generation-error.js';
 
@@ -43,22 +44,21 @@ export function ApiResponse(options: ApiResponseOptions): MetadataEntry<ApiRespo
 }
 
 /**
- * The declared responses of a route by status: controller declarations overlaid by the route's.
+ * The declared responses of a route by status: one `replace` key per status, so a route's
+ * declaration for a status wins over its controller's (read through `readRouteMetadata`).
  *
  * @example
- * readApiResponses(route.controllerMetadata, route.metadata).get(404)?.description;
+ * readApiResponses(route).get(404)?.description;
  */
-export function readApiResponses(
-  controllerMetadata: Readonly<Record<string, unknown>>,
-  routeMetadata: Readonly<Record<string, unknown>>,
-): Map<number, ApiResponseOptions> {
+export function readApiResponses(route: Pick<RouteInfo, 'metadata' | 'controllerMetadata'>): Map<number, ApiResponseOptions> {
+  const statuses = new Set<number>();
+  for (const record of [route.controllerMetadata, route.metadata]) {
+    for (const id of Object.keys(record)) if (id.startsWith(PREFIX)) statuses.add((record[id] as ApiResponseOptions).status);
+  }
   const responses = new Map<number, ApiResponseOptions>();
-  for (const record of [controllerMetadata, routeMetadata]) {
-    for (const id of Object.keys(record)) {
-      if (!id.startsWith(PREFIX)) continue;
-      const value = record[id] as ApiResponseOptions;
-      responses.set(value.status, value);
-    }
+  for (const status of statuses) {
+    const value = readRouteMetadata(route, keys.get(status) as MetadataKey<ApiResponseOptions>);
+    if (value !== undefined) responses.set(status, value);
   }
   return responses;
 }

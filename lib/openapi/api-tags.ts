@@ -2,7 +2,7 @@ import { createMetadataKey, type MetadataEntry } from '../metadata.js';
 import { OpenApiGenerationError } from './openapi-generation-error.js';
 
 /** Metadata key of `ApiTags`. */
-export const API_TAGS = createMetadataKey<readonly string[]>('openapi:tags');
+export const API_TAGS = createMetadataKey<readonly string[]>('openapi:tags', { combine: 'append' });
 
 /**
  * Tags an operation (on a route) or every operation of a controller. Controller and route tags

@@ -1,4 +1,4 @@
-import { readMetadata } from '../metadata.js';
+import { readMetadata, readRouteMetadata } from '../metadata.js';
 import type { RouteInfo } from '../routing/route-info.js';
 import { API_OPERATION, type ApiOperationOptions } from './api-operation.js';
 import { readApiResponses, type ApiResponseOptions } from './api-response.js';
@@ -49,10 +49,10 @@ export function planOperations(routes: readonly RouteInfo[], options: ResolvedOp
     if (path === undefined) continue;
     const where = `${route.controller}.${route.name} (${route.method} ${route.path})`;
 
-    // A controller's ApiOperation supplies defaults; its operationId cannot be shared, so it is ignored.
-    const controllerOp = readMetadata(route.controllerMetadata, API_OPERATION);
-    const routeOp: ApiOperationOptions = readMetadata(route.metadata, API_OPERATION) ?? {};
-    const operationId = routeOp.operationId ?? defaultOperationId(route.controller, route.name);
+    // A controller's ApiOperation supplies defaults field by field; an operationId names one
+    // operation, so only the route's own counts.
+    const op: ApiOperationOptions = readRouteMetadata(route, API_OPERATION) ?? {};
+    const operationId = readMetadata(route.metadata, API_OPERATION)?.operationId ?? defaultOperationId(route.controller, route.name);
     const clash = ids.get(operationId);
     if (clash !== undefined) {
       throw new OpenApiGenerationError(
@@ -61,9 +61,9 @@ export function planOperations(routes: readonly RouteInfo[], options: ResolvedOp
     }
     ids.set(operationId, where);
 
-    const tags = [...(readMetadata(route.controllerMetadata, API_TAGS) ?? []), ...(readMetadata(route.metadata, API_TAGS) ?? [])];
+    const tags = readRouteMetadata(route, API_TAGS) ?? [];
 
-    const declared = route.metadata[API_SECURITY.id] !== undefined ? readMetadata(route.metadata, API_SECURITY) : readMetadata(route.controllerMetadata, API_SECURITY);
+    const declared = readRouteMetadata(route, API_SECURITY);
     let security: SecurityRequirement[] | undefined;
     if (declared !== undefined) {
       security = declared === false ? [] : toSecurityRequirements(declared);
@@ -82,13 +82,13 @@ export function planOperations(routes: readonly RouteInfo[], options: ResolvedOp
       path,
       method: route.method.toLowerCase() as OpenApiMethod,
       operationId,
-      summary: routeOp.summary ?? controllerOp?.summary ?? defaultSummary(route.name),
-      description: routeOp.description ?? controllerOp?.description,
-      deprecated: routeOp.deprecated ?? controllerOp?.deprecated,
+      summary: op.summary ?? defaultSummary(route.name),
+      description: op.description,
+      deprecated: op.deprecated,
       tags: tags.length === 0 ? [defaultTag(route.controller)] : [...new Set(tags)],
       security,
       refusals,
-      responses: readApiResponses(route.controllerMetadata, route.metadata),
+      responses: readApiResponses(route),
     });
   }
   return planned;
