@@ -6,7 +6,7 @@ import { defineFactory, defineProvider, type ProviderInput } from '../di/provide
 import { createToken, type ClassToken, type Token } from '../di/token.js';
 import { ForbiddenException, ServiceUnavailableException, UnauthorizedException } from '../http/http-exception.js';
 import { createStateKey, type RequestContext } from '../http/request-context.js';
-import { readMetadata, readRouteMetadata } from '../metadata.js';
+import { readRouteMetadata } from '../metadata.js';
 import { readAccessRules, SCOPES_KEY, type AccessRules } from './auth-metadata.js';
 import { ApiKeyAuthenticator, checkScopes, type ApiKeyStore, type AuthenticatedApiKey } from './api-keys/index.js';
 import type { AuthModuleOptions, StoreClass } from './auth-options.js';
