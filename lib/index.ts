@@ -50,7 +50,7 @@ export type { PathParams } from './routing/path.js';
 export { createMetadataKey, readMetadata, readRouteMetadata, type MetadataKey, type MetadataEntry, type MetadataCombine } from './metadata.js';
 export { createStateKey, type StateKey, type RequestContext } from './http/request-context.js';
 export type { IncomingRequest } from './http/incoming-request.js';
-export type { PlainResponse, Outcome } from './http/plain-response.js';
+export { jsonResponse, toResponse, type PlainResponse, type Outcome } from './http/plain-response.js';
 export type { QueryRecord } from './http/query.js';
 export { problemResponse, type ProblemDetails, type Logger } from './http/problem.js';
 export {
