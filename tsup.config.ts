@@ -11,6 +11,7 @@ export default defineConfig({
     'auth-postgres': 'lib/auth/postgres/index.ts',
     openapi: 'lib/openapi/index.ts',
     node: 'lib/node.ts',
+    fetch: 'lib/fetch.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

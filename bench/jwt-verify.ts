@@ -7,7 +7,7 @@
  * and the median round is reported, because this machine is noisy.
  */
 import { SignJWT, jwtVerify } from 'jose';
-import { systemClock } from '../lib/clock.js';
+import { systemClock } from '../lib/common/clock.js';
 import { createAccessTokenVerifier } from '../lib/auth/jwt/index.js';
 
 const ITERATIONS = 20_000;

@@ -1,7 +1,7 @@
 import type { ControllerDefinition, RequestContext, RouteDefinition } from '../lib/index.js';
-import { readDecoratedMetadata } from '../lib/metadata.js';
-import { controllerFromParts } from '../lib/routing/controller.js';
-import { routeFromParts } from '../lib/routing/route.js';
+import { readDecoratedMetadata } from '../lib/index.js';
+import { controllerFromParts } from '../lib/index.js';
+import { routeFromParts } from '../lib/index.js';
 import { classRecord, type MethodRecord, type ParamSource } from './class-store.js';
 import { attachDefinition, resolveConstructorDeps } from './injectable.js';
 

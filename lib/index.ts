@@ -1,15 +1,15 @@
 // The core entry point, `tessera-http`. Explicit named exports only; nothing internal leaks.
 export { createApp, type AppOptions } from './app/create-app.js';
-export type { App, ListeningServer, RawRouteHandler } from './app/app.js';
-export { composeMiddleware, type Middleware, type ErrorMapper, type NotFoundHandler } from './app/middleware.js';
+export type { App, ListeningServer, RawRouteHandler, ServerAdapter } from './app/app.js';
+export { composeMiddleware, type Middleware, type ErrorMapper, type NotFoundHandler } from './context/middleware.js';
 export { withHeaders, headerOf } from './http/with-headers.js';
-export type { Guard, GuardToken } from './app/guard.js';
-export type { Interceptor, InterceptorToken } from './app/interceptor.js';
+export type { Guard, GuardToken } from './context/guard.js';
+export type { Interceptor, InterceptorToken } from './context/interceptor.js';
 export type { OnModuleInit, OnModuleDestroy, OnApplicationShutdown } from './app/lifecycle.js';
 export type { ResponseEvent, ResponseObserver } from './app/response-observer.js';
 export { createAccessLog, type AccessLogOptions } from './app/access-log.js';
 
-export { defineModule, type ModuleDefinition, type ModuleInput, type ModuleOptions } from './di/module.js';
+export { defineModule, type ModuleDefinition, type ModuleInput, type ModuleOptions } from './modules/module.js';
 export {
   defineProvider,
   defineFactory,
@@ -19,8 +19,9 @@ export {
   type ValueProvider,
   type ExistingProvider,
   type Constructor,
+  type ClassProviderDefinition,
 } from './di/provider.js';
-export { createToken, type Token, type InjectionToken, type ClassToken, type TokenValue } from './di/token.js';
+export { createToken, type Token, type InjectionToken, type ClassToken, type TokenValue } from './common/token.js';
 export { MissingProviderError, ProviderNotVisibleError, CircularDependencyError, ModuleGraphError, ProviderDefinitionError } from './di/di-errors.js';
 
 export {
@@ -29,6 +30,7 @@ export {
   type ControllerInput,
   type ControllerOptions,
   type RouteMap,
+  controllerFromParts,
 } from './routing/controller.js';
 export {
   get,
@@ -43,13 +45,18 @@ export {
   type HandlerContext,
   type HttpMethod,
   type Schema,
+  routeFromParts,
+  type RouteParts,
 } from './routing/route.js';
-export type { RouteInfo } from './routing/route-info.js';
+export type { RouteShape } from './context/route-info.js';
+export type { RouteInfo } from './context/route-info.js';
 export type { PathParams } from './routing/path.js';
 
-export { createMetadataKey, readMetadata, readRouteMetadata, type MetadataKey, type MetadataEntry, type MetadataCombine } from './metadata.js';
-export { createStateKey, type StateKey, type RequestContext } from './http/request-context.js';
-export type { IncomingRequest } from './http/incoming-request.js';
+export { createMetadataKey, readMetadata, readRouteMetadata, readDecoratedMetadata, metadataRecord, type MetadataKey, type MetadataEntry, type MetadataCombine } from './common/metadata.js';
+export { createStateKey, type StateKey, type RequestContext } from './context/request-context.js';
+export { incomingFromRequest, limitBody, readStreamWithLimit, tooLarge, type IncomingRequest } from './http/incoming-request.js';
+export { statusText } from './http/status-text.js';
+export { parseRequestTarget, normalizeHost, type RequestTarget } from './http/request-target.js';
 export { jsonResponse, toResponse, type PlainResponse, type Outcome } from './http/plain-response.js';
 export type { QueryRecord } from './http/query.js';
 export { problemResponse, type ProblemDetails, type Logger } from './http/problem.js';
@@ -70,7 +77,7 @@ export {
   InternalServerErrorException,
   ServiceUnavailableException,
 } from './http/http-exception.js';
-export { DEFINITION, hasDefinition, type DefinitionCarrier } from './definition-carrier.js';
-export { TesseraError, isTesseraError } from './tessera-error.js';
+export { DEFINITION, hasDefinition, type DefinitionCarrier } from './common/definition-carrier.js';
+export { TesseraError, isTesseraError } from './common/tessera-error.js';
 export { RouteDefinitionError } from './routing/route-definition-error.js';
-export { systemClock, createManualClock, checkedClock, ClockError, type Clock, type ManualClock } from './clock.js';
+export { systemClock, createManualClock, checkedClock, ClockError, type Clock, type ManualClock } from './common/clock.js';

@@ -1,5 +1,5 @@
 // The `tessera-http/node` entry point: the Node server adapter. Explicit named exports only.
-// `app.listen(port)` loads the same code on demand; import this entry for the options.
+// `createApp(root, { server: nodeServer })` makes `app.listen(port)` use it; `serve(app, options)` takes every option.
 
 /**
  * Serves an app on Node's `http` module with timeouts, lazy `100 Continue` and graceful close.
@@ -9,7 +9,7 @@
  * const server = await serve(app, { port: 8080, host: '0.0.0.0' });
  * await server.close();
  */
-export { serve } from './adapters/node/serve.js';
+export { serve, nodeServer } from './adapters/node/serve.js';
 
 /**
  * Options of `serve`: port, host, the slow-client timeouts, body draining and the error logger.

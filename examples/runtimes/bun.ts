@@ -1,5 +1,6 @@
-// Bun: `Bun.serve({ fetch: app.fetch })`. Bun passes its server as the second argument, from
-// which the app reads the client address (`server.requestIP(request)`).
+// Bun: `Bun.serve({ fetch: toFetchHandler(app) })`. Bun passes its server as the second argument,
+// from which the fetch adapter reads the client address (`server.requestIP(request)`).
+import { toFetchHandler } from '../../lib/fetch.js';
 import { createRuntimeApps, readPort, readyLine } from './runtime-apps.js';
 
 // The slice of Bun's API used here, so that this file type-checks without `@types/bun`.
@@ -10,6 +11,6 @@ declare const Bun: {
 
 const { site, tenants } = await createRuntimeApps(Bun.env);
 const hostname = Bun.env.HOST ?? '127.0.0.1';
-const siteServer = Bun.serve({ hostname, port: readPort(Bun.env, 'SITE_PORT'), fetch: site.fetch });
-const tenantsServer = Bun.serve({ hostname, port: readPort(Bun.env, 'TENANTS_PORT'), fetch: tenants.fetch });
+const siteServer = Bun.serve({ hostname, port: readPort(Bun.env, 'SITE_PORT'), fetch: toFetchHandler(site) });
+const tenantsServer = Bun.serve({ hostname, port: readPort(Bun.env, 'TENANTS_PORT'), fetch: toFetchHandler(tenants) });
 console.log(readyLine({ site: `http://${hostname}:${siteServer.port}`, tenants: `http://${hostname}:${tenantsServer.port}` }));

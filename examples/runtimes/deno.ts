@@ -1,5 +1,6 @@
-// Deno: `Deno.serve(app.fetch)`. Deno passes `{ remoteAddr }` as the second argument, from which
-// the app reads the client address. Needs --allow-net, --allow-env and --allow-read (node_modules).
+// Deno: `Deno.serve(toFetchHandler(app))`. Deno passes `{ remoteAddr }` as the second argument,
+// from which the fetch adapter reads the client address. Needs --allow-net, --allow-env and --allow-read (node_modules).
+import { toFetchHandler } from '../../lib/fetch.js';
 import { createRuntimeApps, readPort, readyLine } from './runtime-apps.js';
 
 // The slice of Deno's API used here, so that this file type-checks without Deno's types.
@@ -15,6 +16,6 @@ const env = Deno.env.toObject();
 const { site, tenants } = await createRuntimeApps(env);
 const hostname = env.HOST ?? '127.0.0.1';
 // onListen is silenced: Deno's default prints its own line for every server.
-const siteServer = Deno.serve({ hostname, port: readPort(env, 'SITE_PORT'), onListen: () => undefined }, site.fetch);
-const tenantsServer = Deno.serve({ hostname, port: readPort(env, 'TENANTS_PORT'), onListen: () => undefined }, tenants.fetch);
+const siteServer = Deno.serve({ hostname, port: readPort(env, 'SITE_PORT'), onListen: () => undefined }, toFetchHandler(site));
+const tenantsServer = Deno.serve({ hostname, port: readPort(env, 'TENANTS_PORT'), onListen: () => undefined }, toFetchHandler(tenants));
 console.log(readyLine({ site: `http://${hostname}:${siteServer.addr.port}`, tenants: `http://${hostname}:${tenantsServer.addr.port}` }));

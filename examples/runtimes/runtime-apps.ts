@@ -85,8 +85,8 @@ export async function createTenantsApp(env: Readonly<Record<string, string | und
  *
  * @example
  * const { site, tenants } = await createRuntimeApps(process.env);
- * await site.listen(3000);
- * await tenants.listen(3001);
+ * await serve(site, { port: 3000 });
+ * await serve(tenants, { port: 3001 });
  */
 export async function createRuntimeApps(env: Readonly<Record<string, string | undefined>>): Promise<{ readonly site: App; readonly tenants: App }> {
   const [site, tenants] = await Promise.all([createSiteApp(), createTenantsApp(env)]);

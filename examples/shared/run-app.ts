@@ -1,4 +1,5 @@
 import type { App } from '../../lib/index.js';
+import { serve } from '../../lib/node.js';
 
 /**
  * Serves an example app on Node the way every example is started: `PORT` (default 3000) and
@@ -11,7 +12,7 @@ import type { App } from '../../lib/index.js';
 export async function runApp(app: App, name: string): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST ?? '127.0.0.1';
-  const server = await app.listen(port, host);
+  const server = await serve(app, { port, host });
   console.log(`${name} listening on ${server.url}`);
   let stopping = false;
   const stop = async (signal: string) => {

@@ -1,3 +1,4 @@
+import { toFetchHandler } from '../../lib/fetch.js';
 import { describe, expect, it } from 'vitest';
 import { createApp, createManualClock, type App } from '../../lib/index.js';
 import { send } from '../../test/http-helpers.js';
@@ -81,7 +82,7 @@ describe('tenants: API keys', () => {
     const { app, alice } = await boot();
     const { key } = (await createKey(app, alice, { name: 'net', scopes: ['posts:read'], allowedCidrs: ['127.0.0.0/8'] })).json as { key: string };
     expect((await send(app, 'GET', '/tenants/acme/posts', { headers: { 'x-api-key': key } })).status).toBe(401);
-    const local = await app.fetch(new Request('http://localhost/tenants/acme/posts', { headers: { 'x-api-key': key } }), { remoteAddr: { hostname: '127.0.0.1' } });
+    const local = await toFetchHandler(app)(new Request('http://localhost/tenants/acme/posts', { headers: { 'x-api-key': key } }), { remoteAddr: { hostname: '127.0.0.1' } });
     expect(local.status).toBe(200);
   });
 

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../http/request-context.js';
+import type { RequestContext } from '../context/request-context.js';
 import type { ResponseEvent, ResponseObserver } from './response-observer.js';
 
 /**

@@ -1,8 +1,8 @@
-import type { InjectionToken } from '../di/token.js';
+import type { InjectionToken } from '../common/token.js';
 import type { IncomingRequest } from '../http/incoming-request.js';
 import type { Outcome } from '../http/plain-response.js';
-import type { RequestContext } from '../http/request-context.js';
-import type { RouteInfo } from '../routing/route-info.js';
+import type { RequestContext } from '../context/request-context.js';
+import type { RouteInfo } from '../context/route-info.js';
 
 /**
  * The handler of a raw route added with `app.addRawRoute`: no guards, interceptors or
@@ -12,6 +12,16 @@ import type { RouteInfo } from '../routing/route-info.js';
  * app.addRawRoute('GET', '/healthz', () => new Response('ok'));
  */
 export type RawRouteHandler = (ctx: RequestContext) => Response | Promise<Response>;
+
+/**
+ * What `app.listen` delegates to: a runtime's server adapter, given to `createApp` as `server`
+ * (`nodeServer` from `tessera-http/node`). The core itself starts no server.
+ *
+ * @example
+ * const app = await createApp(AppModule, { server: nodeServer });
+ * await app.listen(3000);
+ */
+export type ServerAdapter = (app: App, options: { readonly port?: number | undefined; readonly host?: string | undefined }) => Promise<ListeningServer>;
 
 /**
  * A running server started by `app.listen`.
@@ -39,8 +49,12 @@ export interface ListeningServer {
  * export default app; // Bun, Deno and Workers call app.fetch
  */
 export interface App {
-  /** Serves one request. Bound, so `Deno.serve(app.fetch)` works. The second argument is whatever the runtime passes (Bun's server, Deno's info, Workers' env). */
-  readonly fetch: (request: Request, platform?: unknown) => Promise<Response>;
+  /**
+   * Serves one request. Bound, so `Deno.serve(app.fetch)` works. The second argument is the
+   * platform's environment (Workers bindings), seen as `ctx.env`. For the client address on Bun
+   * and Deno, serve `toFetchHandler(app)` from `tessera-http/fetch` instead.
+   */
+  readonly fetch: (request: Request, env?: unknown) => Promise<Response>;
   /** Serves one request from a runtime adapter without requiring a Request object. */
   handle(incoming: IncomingRequest): Outcome | Promise<Outcome>;
   /**
@@ -57,7 +71,10 @@ export interface App {
   get<T>(token: InjectionToken<T>): T;
   /** Adds a raw route that bypasses guards, interceptors and validation (used by `serveOpenApi`). */
   addRawRoute(method: string, path: string, handler: RawRouteHandler): void;
-  /** Serves the app on Node over a real socket (see `tessera-http/node` for options). */
+  /**
+   * Binds a real socket through the server adapter given to `createApp` (`server: nodeServer`
+   * from `tessera-http/node`); without one it throws `SERVER_ADAPTER_MISSING`.
+   */
   listen(port?: number, host?: string): Promise<ListeningServer>;
   /** Runs shutdown hooks (`onModuleDestroy`, then `onApplicationShutdown`). */
   close(): Promise<void>;

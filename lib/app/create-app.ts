@@ -1,21 +1,21 @@
-import { Container, type ModuleRecord } from '../di/container.js';
-import type { ModuleInput } from '../di/module.js';
-import type { InjectionToken } from '../di/token.js';
+import { Container, type ModuleRecord } from '../modules/container.js';
+import type { ModuleInput } from '../modules/module.js';
+import type { InjectionToken } from '../common/token.js';
 import { MethodNotAllowedException, BadRequestException, NotFoundException, type HttpException } from '../http/http-exception.js';
 import { incomingFromRequest, type IncomingRequest } from '../http/incoming-request.js';
 import { DEFAULT_BODY_LIMIT } from '../http/json-body.js';
-import { addressFromPlatform } from '../http/platform-address.js';
 import { toResponse, withoutBody, type Outcome } from '../http/plain-response.js';
 import { errorResponse, type Logger } from '../http/problem.js';
-import { Context } from '../http/request-context.js';
+import { Context } from '../context/request-context.js';
 import { joinPaths, pathParamNames } from '../routing/path.js';
-import type { RouteInfo } from '../routing/route-info.js';
+import type { RouteInfo } from '../context/route-info.js';
 import { RouteDefinitionError } from '../routing/route-definition-error.js';
 import { Router, type RouteMatch } from '../routing/router.js';
-import type { App, ListeningServer, RawRouteHandler } from './app.js';
-import { composeMiddleware, type ErrorMapper, type Middleware, type NotFoundHandler } from './middleware.js';
-import type { Guard, GuardToken } from './guard.js';
-import type { Interceptor, InterceptorToken } from './interceptor.js';
+import type { App, ListeningServer, RawRouteHandler, ServerAdapter } from './app.js';
+import { TesseraError } from '../common/tessera-error.js';
+import { composeMiddleware, type ErrorMapper, type Middleware, type NotFoundHandler } from '../context/middleware.js';
+import type { Guard, GuardToken } from '../context/guard.js';
+import type { Interceptor, InterceptorToken } from '../context/interceptor.js';
 import { runHooks } from './lifecycle.js';
 import { compilePipeline, type RoutePipeline } from './pipeline.js';
 import type { ResponseObserver } from './response-observer.js';
@@ -43,6 +43,8 @@ export interface AppOptions {
   readonly onError?: ErrorMapper;
   /** Answers requests no route matches; see {@link NotFoundHandler}. */
   readonly notFound?: NotFoundHandler;
+  /** What `app.listen` starts; see {@link ServerAdapter}. */
+  readonly server?: ServerAdapter;
 }
 
 interface CompiledRoute {
@@ -240,8 +242,9 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
           return outcome instanceof Promise ? outcome.then(report) : report(outcome);
         };
 
-  const fetch = async (request: Request, platform?: unknown) =>
-    toResponse(await handle(incomingFromRequest(request, addressFromPlatform(request, platform))));
+  // Runtime-neutral: the second argument is the platform's environment (Workers bindings). The
+  // client address of Bun and Deno is read by `toFetchHandler` from `tessera-http/fetch`.
+  const fetch = async (request: Request, env?: unknown) => toResponse(await handle(incomingFromRequest(request, undefined, env)));
 
   const app: App = {
     fetch,
@@ -259,9 +262,13 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
       router.add(method.toUpperCase(), canonical, { info: undefined, bodyLimit, run: (ctx) => handler(ctx) });
     },
     async listen(port?: number, host?: string): Promise<ListeningServer> {
-      // Loaded on demand so that the core never pulls node:http into other runtimes.
-      const { serve } = await import('../adapters/node/serve.js');
-      return serve(app, { port, host });
+      if (options.server === undefined) {
+        throw new TesseraError(
+          'SERVER_ADAPTER_MISSING',
+          "app.listen needs a server adapter: createApp(root, { server: nodeServer }) with nodeServer from 'tessera-http/node', or serve(app) from 'tessera-http/node'. On Bun, Deno and Workers, serve app.fetch.",
+        );
+      }
+      return options.server(app, { port, host });
     },
     async close() {
       const order = [...container.instances, ...controllerInstances].reverse();

@@ -1,9 +1,9 @@
-import type { Guard } from './guard.js';
-import type { Interceptor } from './interceptor.js';
+import type { Guard } from '../context/guard.js';
+import type { Interceptor } from '../context/interceptor.js';
 import { BadRequestException, ForbiddenException } from '../http/http-exception.js';
 import { readJsonBody } from '../http/json-body.js';
 import { jsonResponse, type Outcome } from '../http/plain-response.js';
-import type { Context } from '../http/request-context.js';
+import type { Context } from '../context/request-context.js';
 import type { Schema } from '../routing/route.js';
 
 /** A route ready to serve: the whole pipeline in one function. */

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestLogger } from '../../test/support/test-logger.js';
-import { defineModule } from '../di/module.js';
+import { defineModule } from '../modules/module.js';
 import { ForbiddenException, HttpException, UnauthorizedException } from '../http/http-exception.js';
 import { jsonResponse } from '../http/plain-response.js';
 import { headerOf, withHeaders } from '../http/with-headers.js';
 import { defineController } from '../routing/controller.js';
 import { get, post } from '../routing/route.js';
 import { createApp, type AppOptions } from './create-app.js';
-import type { Guard } from './guard.js';
-import type { Middleware } from './middleware.js';
+import type { Guard } from '../context/guard.js';
+import type { Middleware } from '../context/middleware.js';
 
 class DenyGuard implements Guard {
   canActivate(): boolean {

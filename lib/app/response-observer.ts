@@ -1,4 +1,4 @@
-import type { RequestContext } from '../http/request-context.js';
+import type { RequestContext } from '../context/request-context.js';
 
 /**
  * What an observer learns about each answered request. `ctx` is absent for requests that

@@ -1,5 +1,6 @@
 import { SignJWT } from 'jose';
 import { createTestLogger } from '../../test/support/test-logger.js';
+import { toFetchHandler } from '../fetch.js';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createAccessLog, createApp, createManualClock, defineController, defineModule, defineProvider, get, createToken } from '../index.js';
@@ -139,7 +140,7 @@ describe('AuthGuard with API keys', () => {
     store.add(record);
     expect((await send(app, 'GET', '/posts', { headers: { 'x-api-key': key } })).status).toBe(401);
     const fromDeno = (address: string) =>
-      app.fetch(new Request('http://localhost/posts', { headers: { 'x-api-key': key } }), { remoteAddr: { hostname: address } });
+      toFetchHandler(app)(new Request('http://localhost/posts', { headers: { 'x-api-key': key } }), { remoteAddr: { hostname: address } });
     expect((await fromDeno('203.0.113.7')).status).toBe(200);
     expect((await fromDeno('::ffff:203.0.113.7')).status).toBe(200);
     expect((await fromDeno('198.51.100.1')).status).toBe(401);

@@ -1,7 +1,7 @@
-import type { Clock } from '../clock.js';
-import type { ClassProvider, ExistingProvider } from '../di/provider.js';
-import type { ModuleInput } from '../di/module.js';
-import type { ClassToken } from '../di/token.js';
+import type { Clock } from '../index.js';
+import type { ClassProvider, ExistingProvider } from '../index.js';
+import type { ModuleInput } from '../index.js';
+import type { ClassToken } from '../index.js';
 import type { HmacAlgorithm } from './jwt/index.js';
 import type { CredentialStore, RefreshTokenStore } from './issuing/index.js';
 import type { PasswordHasher } from './password/index.js';

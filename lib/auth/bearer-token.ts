@@ -1,4 +1,4 @@
-import { UnauthorizedException } from '../http/http-exception.js';
+import { UnauthorizedException } from '../index.js';
 
 /**
  * The single 401 every bearer failure produces: a missing or malformed header, a bad, expired or

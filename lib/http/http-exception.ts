@@ -1,4 +1,4 @@
-import { TesseraError } from '../tessera-error.js';
+import { TesseraError } from '../common/tessera-error.js';
 import { statusText } from './status-text.js';
 
 const BRAND = Symbol.for('tessera:http-exception');

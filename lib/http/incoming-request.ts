@@ -19,6 +19,8 @@ export interface IncomingRequest {
   readonly search: string;
   /** The client's network address as the runtime reports it, or undefined when it cannot. */
   readonly clientAddress: string | undefined;
+  /** The platform's environment (Workers bindings, the second argument of `fetch`), if any. */
+  readonly env?: unknown;
   /** Aborted when the client goes away. */
   readonly signal: AbortSignal;
   /** A header value by lowercase name; repeated headers are joined with `, `. */
@@ -43,9 +45,9 @@ export interface IncomingRequest {
  * Builds an IncomingRequest over a web-standard Request.
  *
  * @example
- * await app.handle(incomingFromRequest(request, '203.0.113.9'));
+ * await app.handle(incomingFromRequest(request, '203.0.113.9', env));
  */
-export function incomingFromRequest(request: Request, clientAddress?: string): IncomingRequest {
+export function incomingFromRequest(request: Request, clientAddress?: string, env?: unknown): IncomingRequest {
   // A Request's URL is already a parsed absolute URL, so this takes the scanning fast path.
   const target = parseRequestTarget(request.url);
   const routable = target.kind === 'absolute';
@@ -56,6 +58,7 @@ export function incomingFromRequest(request: Request, clientAddress?: string): I
     search: routable ? target.search : '',
     invalid: routable ? undefined : new BadRequestException('The request URL is not an absolute http(s) URL.'),
     clientAddress,
+    env,
     signal: request.signal,
     header: (name) => request.headers.get(name),
     readBody: (limit) => readStreamWithLimit(request.body, request.headers.get('content-length'), limit),

@@ -1,6 +1,6 @@
-import { createMetadataKey, readRouteMetadata, type MetadataEntry, type MetadataKey } from '../metadata.js';
-import type { RouteInfo } from '../routing/route-info.js';
-import type { Schema } from '../routing/route.js';
+import { createMetadataKey, readRouteMetadata, type MetadataEntry, type MetadataKey } from '../index.js';
+import type { RouteInfo } from '../index.js';
+import type { Schema } from '../index.js';
 import { OpenApiGenerationError } from './openapi-generation-error.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { App } from '../app/app.js';
+import type { App } from '../index.js';
 import { generateOpenApiDocument } from './generate-openapi-document.js';
 import { resolveOptions, type OpenApiDocumentOptions } from './openapi-options.js';
 import { planOperations } from './operation-plan.js';
@@ -17,7 +17,7 @@ import { planOperations } from './operation-plan.js';
  * @example
  * const app = await createApp(createBlogModule());
  * serveOpenApi(app, '/openapi.json', { title: 'Tessera blog', version: '1.0.0' });
- * await app.listen(3000); // GET http://localhost:3000/openapi.json
+ * await serve(app, { port: 3000 }); // GET http://localhost:3000/openapi.json
  */
 export function serveOpenApi(app: Pick<App, 'routes' | 'addRawRoute'>, path: string, options: OpenApiDocumentOptions): void {
   if (typeof path !== 'string' || !path.startsWith('/')) throw new TypeError(`serveOpenApi: path must start with '/', got ${String(path)}.`);

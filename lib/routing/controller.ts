@@ -1,9 +1,9 @@
-import type { GuardToken } from '../app/guard.js';
-import type { InterceptorToken } from '../app/interceptor.js';
-import type { DefinitionCarrier } from '../definition-carrier.js';
+import type { GuardToken } from '../context/guard.js';
+import type { InterceptorToken } from '../context/interceptor.js';
+import type { DefinitionCarrier } from '../common/definition-carrier.js';
 import type { ResolvedTokens } from '../di/provider.js';
-import type { InjectionToken } from '../di/token.js';
-import { metadataRecord, type MetadataEntry } from '../metadata.js';
+import type { InjectionToken } from '../common/token.js';
+import { metadataRecord, type MetadataEntry } from '../common/metadata.js';
 import type { RouteDefinition } from './route.js';
 
 /** Named routes; the names become handler names (and OpenAPI operation ids). */
@@ -91,7 +91,8 @@ export function defineController<const Deps extends readonly InjectionToken<unkn
 
 /**
  * Builds a frozen ControllerDefinition from its parts; shared by `defineController` and the
- * facade so that both produce the same data. Not part of the public API.
+ * facade so that both produce the same data. A building block for other front ends (the
+ * decorator facade is one); applications use `defineController`.
  *
  * @example
  * controllerFromParts({ name: 'C', metadata: {}, setup: () => ({ routes: {} }) });

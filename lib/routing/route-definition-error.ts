@@ -1,4 +1,4 @@
-import { TesseraError } from '../tessera-error.js';
+import { TesseraError } from '../common/tessera-error.js';
 
 /**
  * A route the router cannot serve, found at boot: a bad path (`*` not last, `:` inside a

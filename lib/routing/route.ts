@@ -1,17 +1,16 @@
 import { RouteDefinitionError } from './route-definition-error.js';
 import type { z } from 'zod';
-import type { GuardToken } from '../app/guard.js';
-import type { InterceptorToken } from '../app/interceptor.js';
+import type { GuardToken } from '../context/guard.js';
+import type { InterceptorToken } from '../context/interceptor.js';
 import type { QueryRecord } from '../http/query.js';
-import type { RequestContext } from '../http/request-context.js';
-import { metadataRecord, type MetadataEntry } from '../metadata.js';
+import type { RequestContext } from '../context/request-context.js';
+import { metadataRecord, type MetadataEntry } from '../common/metadata.js';
 import type { PathParams } from './path.js';
 
 /** The HTTP methods routes can declare. */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+import type { HttpMethod, RouteShape, Schema } from '../context/route-info.js';
 
-/** Any zod schema. */
-export type Schema = z.ZodType;
+export type { HttpMethod, Schema } from '../context/route-info.js';
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
@@ -79,17 +78,9 @@ export interface RouteOptions<B extends Schema | undefined, Q extends Schema | u
  * const route: RouteDefinition = get('/', () => []);
  * route.method; // 'GET'
  */
-export interface RouteDefinition {
+export interface RouteDefinition extends RouteShape {
   readonly kind: 'route';
-  readonly method: HttpMethod;
   readonly path: string;
-  readonly status: number;
-  readonly body: Schema | undefined;
-  readonly query: Schema | undefined;
-  readonly response: Schema | undefined;
-  readonly guards: readonly GuardToken[];
-  readonly interceptors: readonly InterceptorToken[];
-  readonly metadata: Readonly<Record<string, unknown>>;
   readonly bodyLimit: number | undefined;
   /** The handler, typed loosely here; the helper that built the route checked its types. */
   readonly handler: (ctx: RequestContext) => unknown;
@@ -114,6 +105,7 @@ export interface RouteParts {
 
 /**
  * Builds a frozen RouteDefinition from its parts; checks what can be checked without the app.
+ * A building block for other front ends (the decorator facade); applications use `get`, `post`, ...
  *
  * @example
  * routeFromParts('GET', '/', { metadata: {} }, () => 'ok');

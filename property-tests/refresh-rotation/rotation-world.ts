@@ -5,7 +5,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import type fc from 'fast-check';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { createManualClock } from '../../lib/clock.js';
+import { createManualClock } from '../../lib/common/clock.js';
 import { UnauthorizedException, isHttpException } from '../../lib/http/http-exception.js';
 import { InMemoryCredentialStore, TokenIssuingService, createInMemoryRefreshTokenStore } from '../../lib/auth/issuing/index.js';
 import type { InMemoryRefreshTokenStoreVariant, StoredRefreshToken, TokenPair } from '../../lib/auth/issuing/index.js';

@@ -1,7 +1,7 @@
 import { Agent, request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../app/create-app.js';
-import { defineModule } from '../../di/module.js';
+import { defineModule } from '../../modules/module.js';
 import { defineController } from '../../routing/controller.js';
 import { get } from '../../routing/route.js';
 import { serve, type NodeServer } from './serve.js';

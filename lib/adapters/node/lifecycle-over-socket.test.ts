@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../app/create-app.js';
-import type { Middleware } from '../../app/middleware.js';
-import { defineModule } from '../../di/module.js';
+import type { Middleware } from '../../context/middleware.js';
+import { defineModule } from '../../modules/module.js';
 import { withHeaders } from '../../http/with-headers.js';
 import { defineController } from '../../routing/controller.js';
 import { get, post } from '../../routing/route.js';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BadRequestException, type HttpException } from '../../http/http-exception.js';
-import { limitBody, readStreamWithLimit, tooLarge, type IncomingRequest } from '../../http/incoming-request.js';
+import { BadRequestException, type HttpException } from '../../index.js';
+import { limitBody, readStreamWithLimit, tooLarge, type IncomingRequest } from '../../index.js';
 import { bodyStream, collectBody, discardBody, hasBody, streamOfBytes, truncatedBody } from './node-body.js';
 import { lingerWhenClosed } from './lingering-close.js';
 import { absoluteUrl, readNodeTarget, type NodeTarget } from './request-target.js';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { createApp } from '../../app/create-app.js';
 import { defineController } from '../../routing/controller.js';
 import { get, post } from '../../routing/route.js';
-import { defineModule } from '../../di/module.js';
+import { defineModule } from '../../modules/module.js';
 import { serve, type NodeServer } from './serve.js';
 import { rawSocket, withTimeout } from './test-support.js';
 

@@ -2,7 +2,7 @@ import { Agent, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../app/app.js';
-import { createRequestListener, serve, type NodeServer } from './serve.js';
+import { createRequestListener, nodeServer, serve, type NodeServer } from './serve.js';
 import { createProbes, createTestApp, rawRequest, rawSocket, withTimeout, type Probes } from './test-support.js';
 
 let server: NodeServer | undefined;
@@ -130,9 +130,9 @@ describe('serve: requests and responses over a real socket', () => {
     }
   });
 
-  it('works through app.listen(0) from the core', async () => {
+  it('works through app.listen(0) with the nodeServer adapter', async () => {
     probes = createProbes();
-    const listening = await (await createTestApp(probes)).listen(0);
+    const listening = await (await createTestApp(probes, { server: nodeServer })).listen(0);
     try {
       const res = await fetch(`${listening.url}/hello/core`);
       expect(await res.json()).toEqual({ hello: 'core', query: {} });

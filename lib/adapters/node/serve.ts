@@ -1,8 +1,8 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo, Socket } from 'node:net';
-import type { App, ListeningServer } from '../../app/app.js';
-import type { Outcome } from '../../http/plain-response.js';
+import type { App, ListeningServer, ServerAdapter } from '../../index.js';
+import type { Outcome } from '../../index.js';
 import { DEFAULT_DRAIN_LIMIT, NodeIncoming, type NodeIncomingOptions } from './node-incoming.js';
 import { writeInternalError, writeOutcome, type ErrorSink, type OpenStreams } from './write-outcome.js';
 
@@ -329,3 +329,13 @@ export async function serve(app: Pick<App, 'handle'>, options: ServeOptions = {}
     },
   };
 }
+
+/**
+ * The Node server adapter for `app.listen`: `createApp(root, { server: nodeServer })`, then
+ * `app.listen(port, host)` serves with {@link serve}'s defaults.
+ *
+ * @example
+ * const app = await createApp(AppModule, { server: nodeServer });
+ * const server = await app.listen(3000);
+ */
+export const nodeServer: ServerAdapter = (app, { port, host }) => serve(app, { port, host });

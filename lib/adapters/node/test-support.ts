@@ -4,7 +4,7 @@ import { connect, type Socket } from 'node:net';
 import { z } from 'zod';
 import type { App } from '../../app/app.js';
 import { createApp, type AppOptions } from '../../app/create-app.js';
-import { defineModule } from '../../di/module.js';
+import { defineModule } from '../../modules/module.js';
 import { defineController } from '../../routing/controller.js';
 import { get, post } from '../../routing/route.js';
 

@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { Outcome, PlainResponse } from '../../http/plain-response.js';
-import type { Logger } from '../../http/problem.js';
+import type { Outcome, PlainResponse } from '../../index.js';
+import type { Logger } from '../../index.js';
 import type { NodeIncoming } from './node-incoming.js';
 
 /** Where the writer reports what it cannot send to the client (a stream that failed half-way). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createManualClock } from '../../clock.js';
+import { createManualClock } from '../../common/clock.js';
 import { ApiKeyAuthenticator } from './api-key-authenticator.js';
 import type { ApiKeyAuthenticatorOptions } from './api-key-authenticator.js';
 import type { ApiKeyStore } from './api-key-store.js';

@@ -4,7 +4,7 @@
 // are wrapped in spies through module mocks, so the production code has no injection hook.
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createManualClock } from '../../clock.js';
+import { createManualClock } from '../../common/clock.js';
 import { constantTimeEqual } from '../constant-time-equal.js';
 import { ApiKeyAuthenticator } from './api-key-authenticator.js';
 import type { ApiKeyAuthenticatorOptions } from './api-key-authenticator.js';

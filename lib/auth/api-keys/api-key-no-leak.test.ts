@@ -4,7 +4,7 @@
 // unhandled rejections. Then searches all of it for every sensitive string.
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createManualClock } from '../../clock.js';
+import { createManualClock } from '../../common/clock.js';
 import { ApiKeyAuthenticator } from './api-key-authenticator.js';
 import type { ApiKeyRecord } from './api-key-record.js';
 import type { ApiKeyStore } from './api-key-store.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createManualClock } from '../../clock.js';
+import { createManualClock } from '../../common/clock.js';
 import { BasicInMemoryRefreshTokenStore } from './basic-in-memory-refresh-token-store.js';
 import { createInMemoryRefreshTokenStore } from './create-in-memory-refresh-token-store.js';
 import { InMemoryRefreshTokenStore } from './in-memory-refresh-token-store.js';

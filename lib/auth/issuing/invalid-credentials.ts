@@ -1,4 +1,4 @@
-import { UnauthorizedException } from '../../http/http-exception.js';
+import { UnauthorizedException } from '../../index.js';
 
 /**
  * The one message of every refused sign-in and refresh. Unknown identifier, wrong password,

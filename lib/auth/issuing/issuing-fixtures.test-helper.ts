@@ -5,8 +5,8 @@
  */
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { createManualClock } from '../../clock.js';
-import type { ManualClock } from '../../clock.js';
+import { createManualClock } from '../../common/clock.js';
+import type { ManualClock } from '../../common/clock.js';
 import { UnauthorizedException, isHttpException } from '../../http/http-exception.js';
 import type { AccessTokenSigner } from './access-token-signer.js';
 import { createInMemoryRefreshTokenStore } from './create-in-memory-refresh-token-store.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createManualClock } from '../../clock.js';
+import { createManualClock } from '../../common/clock.js';
 import { createInMemoryRefreshTokenStore } from './create-in-memory-refresh-token-store.js';
 import type { InMemoryRefreshTokenStoreVariant } from './create-in-memory-refresh-token-store.js';
 import { hashRefreshToken } from './hash-refresh-token.js';

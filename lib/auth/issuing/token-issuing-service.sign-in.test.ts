@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createManualClock } from '../../clock.js';
+import { createManualClock } from '../../common/clock.js';
 import { hashPassword } from '../password/index.js';
 import type { PasswordHasher } from '../password/index.js';
 import { InMemoryCredentialStore } from './in-memory-credential-store.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createManualClock } from '../../clock.js';
+import { createManualClock } from '../../common/clock.js';
 import { createAccessTokenVerifier, MAX_TOKEN_LENGTH } from './access-token-verifier.js';
 import type { AccessTokenVerifierOptions } from './access-token-verifier.js';
 import { AuthConfigError } from './auth-config-error.js';

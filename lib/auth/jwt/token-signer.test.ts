@@ -1,6 +1,6 @@
 import { SignJWT, decodeProtectedHeader, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { createManualClock } from '../../clock.js';
+import { createManualClock } from '../../common/clock.js';
 import { createAccessTokenVerifier } from './access-token-verifier.js';
 import { AuthConfigError } from './auth-config-error.js';
 import { SECRET_256, SECRET_384, SECRET_512, T0, T0_MS, macSegment } from './craft-token.test-helper.js';

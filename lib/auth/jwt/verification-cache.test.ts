@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createManualClock } from '../../clock.js';
+import { createManualClock } from '../../common/clock.js';
 import { createAccessTokenVerifier } from './access-token-verifier.js';
 import { GOOD_HEADER, SECRET_256, T0, T0_MS, craft, goodPayload } from './craft-token.test-helper.js';
 import { VerificationCache } from './verification-cache.js';

@@ -4,7 +4,7 @@
  * Workers pass bindings, which carry no address, so the result is undefined there.
  *
  * @example
- * Deno.serve((req, info) => app.fetch(req, info)); // clientAddress from info.remoteAddr.hostname
+ * addressFromPlatform(request, info); // Deno: info.remoteAddr.hostname
  */
 export function addressFromPlatform(request: Request, platform: unknown): string | undefined {
   if (typeof platform !== 'object' || platform === null) return undefined;
@@ -20,4 +20,10 @@ export function addressFromPlatform(request: Request, platform: unknown): string
   const deno = platform as { remoteAddr?: { hostname?: unknown } };
   const hostname = deno.remoteAddr?.hostname;
   return typeof hostname === 'string' ? hostname : undefined;
+}
+
+/** Whether the second handler argument is a runtime's connection info (Bun's server, Deno's info) rather than an environment. */
+export function isConnectionInfo(platform: unknown): boolean {
+  if (typeof platform !== 'object' || platform === null) return false;
+  return typeof (platform as { requestIP?: unknown }).requestIP === 'function' || typeof (platform as { remoteAddr?: unknown }).remoteAddr === 'object';
 }

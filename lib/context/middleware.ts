@@ -1,5 +1,5 @@
 import type { Outcome } from '../http/plain-response.js';
-import type { RequestContext } from '../http/request-context.js';
+import type { RequestContext } from './request-context.js';
 
 /**
  * Runs around every request, before routing: it sees every answer, whatever produced it (a

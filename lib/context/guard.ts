@@ -1,5 +1,5 @@
-import type { InjectionToken } from '../di/token.js';
-import type { RequestContext } from '../http/request-context.js';
+import type { InjectionToken } from '../common/token.js';
+import type { RequestContext } from './request-context.js';
 
 /**
  * Decides whether a request may reach its handler. `false` answers 403; a thrown

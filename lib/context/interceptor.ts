@@ -1,5 +1,5 @@
-import type { InjectionToken } from '../di/token.js';
-import type { RequestContext } from '../http/request-context.js';
+import type { InjectionToken } from '../common/token.js';
+import type { RequestContext } from './request-context.js';
 
 /**
  * Wraps a route handler: runs code before it, calls `next()` to run it, and may transform the

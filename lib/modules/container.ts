@@ -1,9 +1,9 @@
-import { DEFINITION, hasDefinition } from '../definition-carrier.js';
+import { DEFINITION, hasDefinition } from '../common/definition-carrier.js';
 import type { ControllerDefinition, ControllerInput } from '../routing/controller.js';
-import { CircularDependencyError, MissingProviderError, ModuleGraphError, ProviderNotVisibleError } from './di-errors.js';
+import { CircularDependencyError, MissingProviderError, ModuleGraphError, ProviderNotVisibleError } from '../di/di-errors.js';
 import type { ModuleDefinition, ModuleInput } from './module.js';
-import { normalizeProvider, type ProviderDefinition } from './provider.js';
-import { tokenName, type InjectionToken } from './token.js';
+import { normalizeProvider, type ProviderDefinition } from '../di/provider.js';
+import { tokenName, type InjectionToken } from '../common/token.js';
 
 /** One provider inside one module, and its instance once built. */
 interface ProviderRecord {

@@ -1,9 +1,9 @@
 import type { ControllerInput } from '../routing/controller.js';
-import type { DefinitionCarrier } from '../definition-carrier.js';
-import type { InjectionToken } from './token.js';
-import type { ProviderInput } from './provider.js';
-import type { GuardToken } from '../app/guard.js';
-import type { InterceptorToken } from '../app/interceptor.js';
+import type { DefinitionCarrier } from '../common/definition-carrier.js';
+import type { InjectionToken } from '../common/token.js';
+import type { ProviderInput } from '../di/provider.js';
+import type { GuardToken } from '../context/guard.js';
+import type { InterceptorToken } from '../context/interceptor.js';
 
 /**
  * A module as plain data: what it provides, which controllers it serves, what it imports and

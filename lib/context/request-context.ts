@@ -1,6 +1,6 @@
-import type { RouteInfo } from '../routing/route-info.js';
-import type { IncomingRequest } from './incoming-request.js';
-import { parseQuery } from './query.js';
+import type { RouteInfo } from './route-info.js';
+import type { IncomingRequest } from '../http/incoming-request.js';
+import { parseQuery } from '../http/query.js';
 
 /**
  * A typed slot in the request context's state, for what guards attach (the current user,
@@ -51,6 +51,11 @@ export interface RequestContext {
   readonly clientAddress: string | undefined;
   /** Aborted when the client goes away. */
   readonly signal: AbortSignal;
+  /**
+   * The platform's environment: on Workers the bindings (`fetch(request, env)`), else undefined.
+   * Typed by the application: `ctx.env as Env`.
+   */
+  readonly env: unknown;
   /** A request header by name (case-insensitive). */
   header(name: string): string | null;
   get<T>(key: StateKey<T>): T | undefined;
@@ -92,6 +97,9 @@ export class Context implements RequestContext {
   }
   get signal(): AbortSignal {
     return this.incoming.signal;
+  }
+  get env(): unknown {
+    return this.incoming.env;
   }
   get query(): unknown {
     if (this.parsedQuery === undefined) this.parsedQuery = parseQuery(this.incoming.search);

@@ -1,0 +1,23 @@
+import type { App } from '../../index.js';
+import { incomingFromRequest, toResponse } from '../../index.js';
+import { addressFromPlatform, isConnectionInfo } from './platform-address.js';
+
+/**
+ * A fetch handler for Bun, Deno and Workers that also gives the app the client's address where
+ * the runtime passes it: Bun's server (`server.requestIP(request)`) and Deno's connection info
+ * (`info.remoteAddr`). Workers pass bindings instead: they reach `ctx.env`, and the address stays
+ * unknown (so API keys restricted to networks are refused there, as they must be).
+ * `app.fetch` alone serves too, without the client address.
+ *
+ * @example
+ * Bun.serve({ fetch: toFetchHandler(app) });
+ * Deno.serve(toFetchHandler(app));
+ * export default { fetch: toFetchHandler(app) }; // Workers
+ */
+export function toFetchHandler(app: Pick<App, 'handle'>): (request: Request, platform?: unknown, executionContext?: unknown) => Promise<Response> {
+  return async (request, platform) => {
+    const connection = isConnectionInfo(platform);
+    const incoming = incomingFromRequest(request, connection ? addressFromPlatform(request, platform) : undefined, connection ? undefined : platform);
+    return toResponse(await app.handle(incoming));
+  };
+}

@@ -1,0 +1,55 @@
+import type { z } from 'zod';
+import type { GuardToken } from './guard.js';
+import type { InterceptorToken } from './interceptor.js';
+
+/**
+ * Any zod schema: what routes validate bodies and queries with and document responses by.
+ *
+ * @example
+ * const body: Schema = z.object({ title: z.string() });
+ */
+export type Schema = z.ZodType;
+
+/**
+ * The parts of a route that both its definition and its route-table entry have, with the same
+ * meaning: the route definition (`RouteDefinition`) adds the handler, the table entry
+ * (`RouteInfo`) places the route in the app.
+ *
+ * @example
+ * const shape: RouteShape = { method: 'GET', status: 200, body: undefined, query: undefined, response: undefined, guards: [], interceptors: [], metadata: {} };
+ */
+export interface RouteShape {
+  readonly method: HttpMethod;
+  readonly status: number;
+  readonly body: Schema | undefined;
+  readonly query: Schema | undefined;
+  readonly response: Schema | undefined;
+  readonly guards: readonly GuardToken[];
+  readonly interceptors: readonly InterceptorToken[];
+  readonly metadata: Readonly<Record<string, unknown>>;
+}
+
+/** The methods a route can be declared for (HEAD is served by GET). */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * One entry of the app's public route table: everything about a route except its handler.
+ * The fields it shares with the route definition (method, status, schemas, guards,
+ * interceptors, the route's own metadata) mean the same here; the rest place the route in the app.
+ * Guards read the metadata from here; the OpenAPI generator reads the whole table.
+ *
+ * @example
+ * for (const route of app.routes) console.log(route.method, route.path, route.status);
+ */
+export interface RouteInfo extends RouteShape {
+  /** The full canonical path: controller prefix joined with the route path. */
+  readonly path: string;
+  /** The route's name within its controller (the key in `routes`, or the method name). */
+  readonly name: string;
+  readonly controller: string;
+  readonly module: string;
+  /** Path parameter names in order (`*` for a wildcard). */
+  readonly params: readonly string[];
+  /** The controller's metadata; a route's own entry for a key wins over it. */
+  readonly controllerMetadata: Readonly<Record<string, unknown>>;
+}

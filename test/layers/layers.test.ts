@@ -1,0 +1,60 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { findCycle, readImports, type ImportEdge } from './import-graph.js';
+
+// The layers of docs/architecture.md, read from the import graph of the sources (tests excluded).
+const root = join(import.meta.dirname, '..', '..');
+const edges = readImports(root, ['lib', 'facade']);
+
+const OUTSIDE_CORE = ['lib/auth/', 'lib/openapi/', 'lib/adapters/', 'facade/'];
+const ENTRIES_ABOVE_CORE = ['lib/node.ts', 'lib/fetch.ts'];
+const CORE_ENTRY = 'lib/index.ts';
+const isCore = (file: string) => file.startsWith('lib/') && !OUTSIDE_CORE.some((p) => file.startsWith(p)) && !ENTRIES_ABOVE_CORE.includes(file);
+/** The core folder a file belongs to (`lib/routing/route.ts` -> `routing`); the entry is its own node. */
+const folderOf = (file: string) => (file === CORE_ENTRY ? 'index' : (file.split('/')[1] as string));
+const show = (e: ImportEdge) => `${e.from} -> ${e.specifier}${e.dynamic ? ' (dynamic)' : e.typeOnly ? ' (type-only)' : ''}`;
+
+describe('layers (imports point down)', () => {
+  it('reads a real graph (the check below is not vacuous)', () => {
+    expect(edges.length).toBeGreaterThan(300);
+    expect(edges.some((e) => e.from === 'lib/app/create-app.ts' && e.to === 'lib/routing/router.ts')).toBe(true);
+  });
+
+  it('the core never imports auth, OpenAPI, the adapters, their entries or the facade, not even dynamically', () => {
+    const offending = edges.filter((e) => isCore(e.from) && e.to !== undefined && !isCore(e.to));
+    expect(offending.map(show)).toEqual([]);
+  });
+
+  it('the core imports no runtime module (node:*) and names no runtime (Bun, Deno)', () => {
+    const offending = edges.filter((e) => isCore(e.from) && e.specifier.startsWith('node:'));
+    expect(offending.map(show)).toEqual([]);
+  });
+
+  it('the core\u2019s folders have no import cycle, type-only imports included', () => {
+    const graph = new Map<string, Set<string>>();
+    for (const e of edges) {
+      if (!isCore(e.from) || e.to === undefined || !isCore(e.to)) continue;
+      const from = folderOf(e.from);
+      const to = folderOf(e.to);
+      if (from === to) continue;
+      if (!graph.has(from)) graph.set(from, new Set());
+      graph.get(from)?.add(to);
+    }
+    expect(graph.size).toBeGreaterThan(5);
+    const cycle = findCycle(graph);
+    const witnesses = cycle?.slice(1).map((to, i) => edges.find((e) => isCore(e.from) && e.to !== undefined && folderOf(e.from) === cycle[i] && folderOf(e.to) === to)).map((e) => (e ? show(e) : '?'));
+    expect(cycle, `folder cycle, e.g. ${witnesses?.join('; ')}`).toBeUndefined();
+  });
+
+  it('facade, auth, OpenAPI and the adapters use the core only through its public entry point', () => {
+    const offending = edges.filter((e) => !isCore(e.from) && e.to !== undefined && isCore(e.to) && e.to !== CORE_ENTRY);
+    expect(offending.map(show)).toEqual([]);
+  });
+});
+
+describe('findCycle', () => {
+  it('finds a cycle, and only a real one', () => {
+    expect(findCycle(new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a'])]]))).toEqual(['a', 'b', 'c', 'a']);
+    expect(findCycle(new Map([['a', new Set(['b', 'c'])], ['b', new Set(['c'])], ['c', new Set<string>()]]))).toBeUndefined();
+  });
+});
