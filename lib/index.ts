@@ -42,7 +42,6 @@ export {
   type RouteDefinition,
   type RouteOptions,
   type Handler,
-  type HandlerContext,
   type HttpMethod,
   type Schema,
   routeFromParts,

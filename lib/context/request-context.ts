@@ -28,23 +28,33 @@ export function createStateKey<T>(name: string): StateKey<T> {
 }
 
 /**
- * One object per request, shared by guards, interceptors and the handler.
+ * One object per request, the one context type middleware, guards, interceptors and handlers
+ * all see. A handler sees it typed: `params` from the route's path, `body` and `query` from its
+ * schemas (the type parameters); everything else reads it untyped.
  *
  * @example
  * get('/whoami', (ctx) => ({ ip: ctx.clientAddress, agent: ctx.header('user-agent') }));
+ * const guard = (ctx: RequestContext) => ctx.header('x-api-key') !== null;
  */
-export interface RequestContext {
+export interface RequestContext<
+  Params extends Readonly<Record<string, string>> = Readonly<Record<string, string>>,
+  Body = unknown,
+  Query = unknown,
+> {
   /** The web-standard Request; built on first access when the runtime adapter did not have one. */
   readonly request: Request;
   readonly method: string;
   /** The request path as sent (percent-encoded), without the query. */
   readonly path: string;
-  /** Path parameters, URL-decoded. */
-  readonly params: Readonly<Record<string, string>>;
+  /**
+   * Path parameters, URL-decoded. In a handler, those of the route's own path are typed; those
+   * of the controller prefix are reached through the index signature.
+   */
+  readonly params: Params;
   /** The query: the route's validated query when it has a schema, else the parsed query string. */
-  readonly query: unknown;
+  readonly query: Query;
   /** The validated body on routes with a body schema; undefined elsewhere. */
-  readonly body: unknown;
+  readonly body: Body;
   /** The matched route; undefined before routing (in middleware) and for raw routes (`app.addRawRoute`). */
   readonly route: RouteInfo | undefined;
   /** The client's network address from the runtime, or undefined when the runtime cannot tell. */

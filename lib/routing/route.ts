@@ -14,22 +14,8 @@ export type { HttpMethod, Schema } from '../context/route-info.js';
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
-/**
- * What a handler receives: the request context with `params`, `body` and `query` typed from
- * the route's path and schemas.
- *
- * @example
- * post('/:id/comments', { body: Comment }, (ctx) => ctx.body.text); // ctx.params.id: string
- */
-export type HandlerContext<Path extends string, Body, Query> = Omit<RequestContext, 'params' | 'body' | 'query'> & {
-  /**
-   * Path parameters. Those of the route's own path are typed; those of the controller prefix are
-   * reached through the index signature (`string | undefined` under noUncheckedIndexedAccess).
-   */
-  readonly params: Simplify<PathParams<Path> & Readonly<Record<string, string>>>;
-  readonly body: Body;
-  readonly query: Query;
-};
+/** The path parameters a handler of `Path` sees: its own typed, the controller prefix's by index. */
+type RouteParams<Path extends string> = Simplify<PathParams<Path> & Readonly<Record<string, string>>>;
 
 /** The value a schema option turns into, or the fallback when the option is absent. */
 type Parsed<S, Fallback> = S extends Schema ? z.output<S> : Fallback;
@@ -42,7 +28,7 @@ type Parsed<S, Fallback> = S extends Schema ? z.output<S> : Fallback;
  * const handler: Handler<'/:id', undefined, undefined, Post> = (ctx) => store.get(ctx.params.id);
  */
 export type Handler<Path extends string, B, Q, R> = (
-  ctx: HandlerContext<Path, Parsed<B, undefined>, Parsed<Q, QueryRecord>>,
+  ctx: RequestContext<RouteParams<Path>, Parsed<B, undefined>, Parsed<Q, QueryRecord>>,
 ) => R | Promise<R>;
 
 /** The result a handler may return for a route with response schema `S`. */

@@ -55,6 +55,8 @@ function clientGone(): DOMException {
  */
 export class NodeIncoming implements IncomingRequest {
   readonly method: string;
+  /** A HEAD request: the writer sends headers only. */
+  readonly head: boolean;
   readonly path: string;
   readonly search: string;
   readonly invalid: HttpException | undefined;
@@ -73,6 +75,7 @@ export class NodeIncoming implements IncomingRequest {
     options?: NodeIncomingOptions,
   ) {
     this.method = raw.method ?? 'GET';
+    this.head = this.method === 'HEAD';
     this.expectContinue = options?.expectContinue ?? false;
     this.drainLimit = options?.drainLimit ?? DEFAULT_DRAIN_LIMIT;
     const target = readNodeTarget(raw);

@@ -169,7 +169,7 @@ function createNodeListeners(app: Pick<App, 'handle'>, options: RequestListenerO
   };
   const send = (incoming: NodeIncoming, outcome: Outcome) => {
     try {
-      const written = writeOutcome(incoming, outcome, handler.closing, sink, handler.streams);
+      const written = writeOutcome(incoming.response, outcome, incoming, handler.closing, sink, handler.streams);
       if (written !== undefined) written.catch((error: unknown) => fail(incoming.response, error));
     } catch (error) {
       fail(incoming.response, error);

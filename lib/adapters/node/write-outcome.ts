@@ -1,7 +1,16 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Outcome, PlainResponse } from '../../index.js';
 import type { Logger } from '../../index.js';
-import type { NodeIncoming } from './node-incoming.js';
+
+/**
+ * What the writer needs besides the response: whether it answers a HEAD (headers only) and a
+ * way to settle what is left of the request body right before the status line goes out, which
+ * says whether the connection must close (a body too big to drop). NodeIncoming provides it.
+ */
+export interface WriteContext {
+  readonly head: boolean;
+  prepareForResponse(): boolean;
+}
 
 /** Where the writer reports what it cannot send to the client (a stream that failed half-way). */
 export type ErrorSink = Pick<Logger, 'error'>;
@@ -23,18 +32,24 @@ function mayHaveBody(status: number): boolean {
  */
 export type OpenStreams = Set<() => void>;
 
-export function writeOutcome(incoming: NodeIncoming, outcome: Outcome, closing: boolean, sink: ErrorSink, streams?: OpenStreams): void | Promise<void> {
-  const res = incoming.response;
+export function writeOutcome(
+  res: ServerResponse,
+  outcome: Outcome,
+  request: WriteContext,
+  closing: boolean,
+  sink: ErrorSink,
+  streams?: OpenStreams,
+): void | Promise<void> {
   if (outcome instanceof Response) {
     if (res.destroyed) {
       // The client left while the handler worked: let the producer stop.
       outcome.body?.cancel().catch(() => undefined);
       return;
     }
-    return writeResponse(res, outcome, incoming, closing, sink, streams);
+    return writeResponse(res, outcome, request, closing, sink, streams);
   }
   if (res.destroyed) return;
-  writePlain(res, outcome, incoming.prepareForResponse() || closing, incoming.method === 'HEAD');
+  writePlain(res, outcome, request.prepareForResponse() || closing, request.head);
 }
 
 function writePlain(res: ServerResponse, outcome: PlainResponse, close: boolean, head: boolean): void {
@@ -102,19 +117,19 @@ function checkChunk(value: unknown): Uint8Array {
 async function writeResponse(
   res: ServerResponse,
   response: Response,
-  incoming: NodeIncoming,
+  request: WriteContext,
   closing: boolean,
   sink: ErrorSink,
   streams: OpenStreams | undefined,
 ): Promise<void> {
   const status = response.status;
-  const head = incoming.method === 'HEAD';
+  const head = request.head;
   const headers = nodeHeaders(response.headers);
   const body = response.body;
   // Settled at the last moment: by the first read, a response that streams the request body
   // (new Response(ctx.request.body)) has claimed it, and it must not be drained from under it.
   const writeHead = () => {
-    if (incoming.prepareForResponse() || closing) headers.connection = 'close';
+    if (request.prepareForResponse() || closing) headers.connection = 'close';
     res.writeHead(status, headers);
   };
   if (body === null || head) {
