@@ -12,6 +12,7 @@ export default defineConfig({
     openapi: 'lib/openapi/index.ts',
     node: 'lib/node.ts',
     fetch: 'lib/fetch.ts',
+    middleware: 'lib/middleware/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

@@ -53,6 +53,7 @@ export type { PathParams } from './routing/path.js';
 
 export { createMetadataKey, readMetadata, readRouteMetadata, readDecoratedMetadata, metadataRecord, type MetadataKey, type MetadataEntry, type MetadataCombine } from './common/metadata.js';
 export { createStateKey, type StateKey, type RequestContext } from './context/request-context.js';
+export { REQUEST_ID, getRequestId } from './context/request-id.js';
 export { incomingFromRequest, limitBody, readStreamWithLimit, tooLarge, type IncomingRequest } from './http/incoming-request.js';
 export { statusText } from './http/status-text.js';
 export { parseRequestTarget, normalizeHost, type RequestTarget } from './http/request-target.js';

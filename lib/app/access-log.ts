@@ -1,4 +1,5 @@
 import type { RequestContext } from '../context/request-context.js';
+import { getRequestId } from '../context/request-id.js';
 import type { ResponseEvent, ResponseObserver } from './response-observer.js';
 
 /**
@@ -18,8 +19,8 @@ export interface AccessLogOptions {
 }
 
 /**
- * An access log: method, path without the query string, status and duration, and nothing
- * from the headers. It is a response observer, not an interceptor, so that it also records
+ * An access log: method, path without the query string, status and duration, the request id
+ * when the request-id middleware runs, and nothing from the headers. It is a response observer, not an interceptor, so that it also records
  * requests refused by guards or by the router.
  *
  * @example
@@ -37,6 +38,12 @@ export function createAccessLog(options: AccessLogOptions = {}): ResponseObserve
       durationMs: Math.round(event.durationMs * 10) / 10,
     };
     let line = `${event.method} ${event.path} ${event.status} ${fields.durationMs}ms`;
+    // The id the request-id middleware gave the request (validated there: bounded, safe characters).
+    const requestId = event.ctx === undefined ? undefined : getRequestId(event.ctx);
+    if (requestId !== undefined) {
+      fields.requestId = requestId;
+      line += ` requestId=${requestId}`;
+    }
     if (extra && event.ctx) {
       for (const [key, value] of Object.entries(extra(event.ctx))) {
         if (value === undefined) continue;

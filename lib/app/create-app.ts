@@ -189,9 +189,9 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
       throw refusal(incoming, match);
     }
     ctx.enterRoute(match.params, match.value.info, match.value.bodyLimit);
-    const outcome = match.value.run(ctx);
-    if (!head) return outcome;
-    return outcome instanceof Promise ? outcome.then(withoutBody) : withoutBody(outcome);
+    // HEAD is answered like GET here; the body is dropped after the middleware, which thus sees
+    // the same answer for both (an ETag middleware gives HEAD the GET's tag).
+    return match.value.run(ctx);
   };
   const aroundEveryRequest = composeMiddleware(middleware, routeWithContext, answerError);
   const needsEarlyContext = middleware.length > 0 || onError !== undefined || notFound !== undefined;
@@ -203,7 +203,8 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
   const answerRequest = (incoming: IncomingRequest): { outcome: Outcome | Promise<Outcome>; ctx: Context | undefined } => {
     if (needsEarlyContext) {
       const ctx = new Context(incoming, NO_PARAMS, undefined, bodyLimit);
-      return { outcome: aroundEveryRequest(ctx), ctx };
+      const outcome = aroundEveryRequest(ctx);
+      return { outcome: incoming.method === 'HEAD' ? outcome.then(withoutBody) : outcome, ctx };
     }
     const invalid = incoming.invalid;
     if (invalid !== undefined) return { outcome: errorResponse(invalid, logger), ctx: undefined };

@@ -1,0 +1,159 @@
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { TesseraError, withHeaders, type Outcome, type RequestContext } from '../index.js';
+
+/**
+ * Attributes of a cookie set with {@link setCookie}. The defaults are the safe ones: HttpOnly,
+ * Secure, SameSite=Lax, Path=/.
+ *
+ * @example
+ * setCookie(answer, 'session', id, { maxAge: 3600, sameSite: 'Strict' });
+ */
+export interface CookieOptions {
+  readonly httpOnly?: boolean;
+  readonly secure?: boolean;
+  readonly sameSite?: 'Strict' | 'Lax' | 'None';
+  readonly path?: string;
+  readonly domain?: string;
+  /** Seconds; 0 deletes the cookie. */
+  readonly maxAge?: number;
+  readonly expires?: Date;
+  readonly partitioned?: boolean;
+}
+
+/** RFC 6265 cookie-name (a token) and cookie-value characters; anything else is refused, never encoded silently. */
+const NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const VALUE = /^[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]*$/;
+const ATTRIBUTE = /^[^;\x00-\x1F\x7F]*$/;
+
+/**
+ * The request's cookies by name (the first of a repeated name wins, as browsers send the most
+ * specific first).
+ *
+ * @example
+ * getCookies(ctx); // { session: 'abc', theme: 'dark' }
+ */
+export function getCookies(ctx: Pick<RequestContext, 'header'>): Record<string, string> {
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  const header = ctx.header('cookie');
+  if (header === null) return out;
+  for (const pair of header.split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) continue;
+    const name = pair.slice(0, eq).trim();
+    let value = pair.slice(eq + 1).trim();
+    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
+    if (NAME.test(name) && !(name in out)) out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * One request cookie, or undefined.
+ *
+ * @example
+ * const session = getCookie(ctx, 'session');
+ */
+export function getCookie(ctx: Pick<RequestContext, 'header'>, name: string): string | undefined {
+  return getCookies(ctx)[name];
+}
+
+/**
+ * The `Set-Cookie` header value for a cookie. Throws for a name, value or attribute that would
+ * need escaping (encode the value yourself, e.g. base64url), and for `SameSite=None` without Secure.
+ *
+ * @example
+ * serializeCookie('theme', 'dark', { httpOnly: false }); // 'theme=dark; Path=/; Secure; SameSite=Lax'
+ */
+export function serializeCookie(name: string, value: string, options: CookieOptions = {}): string {
+  if (!NAME.test(name)) throw new TesseraError('COOKIE_INVALID', `Cookie name ${JSON.stringify(name)} is not a token.`);
+  if (!VALUE.test(value)) throw new TesseraError('COOKIE_INVALID', `The value of cookie ${name} has characters a cookie cannot carry; encode it (base64url) first.`);
+  const secure = options.secure ?? true;
+  const sameSite = options.sameSite ?? 'Lax';
+  if (sameSite === 'None' && !secure) throw new TesseraError('COOKIE_INVALID', `Cookie ${name}: SameSite=None requires Secure.`);
+  const parts = [`${name}=${value}`];
+  const path = options.path ?? '/';
+  for (const [label, attribute] of [['Path', path], ['Domain', options.domain]] as const) {
+    if (attribute === undefined) continue;
+    if (!ATTRIBUTE.test(attribute)) throw new TesseraError('COOKIE_INVALID', `Cookie ${name}: ${label} has forbidden characters.`);
+    parts.push(`${label}=${attribute}`);
+  }
+  if (options.maxAge !== undefined) parts.push(`Max-Age=${Math.floor(options.maxAge)}`);
+  if (options.expires !== undefined) parts.push(`Expires=${options.expires.toUTCString()}`);
+  if (options.httpOnly ?? true) parts.push('HttpOnly');
+  if (secure) parts.push('Secure');
+  parts.push(`SameSite=${sameSite}`);
+  if (options.partitioned) parts.push('Partitioned');
+  return parts.join('; ');
+}
+
+/**
+ * The answer with one more `Set-Cookie`; several cookies stay separate headers.
+ *
+ * @example
+ * return setCookie(setCookie(jsonResponse(200, user), 'session', id), 'theme', 'dark', { httpOnly: false });
+ */
+export function setCookie(outcome: Outcome, name: string, value: string, options?: CookieOptions): Outcome {
+  return withHeaders(outcome, { 'set-cookie': serializeCookie(name, value, options) });
+}
+
+/**
+ * The answer with a `Set-Cookie` that deletes the cookie (same path and domain as it was set with).
+ *
+ * @example
+ * return deleteCookie(jsonResponse(204, undefined), 'session');
+ */
+export function deleteCookie(outcome: Outcome, name: string, options: Pick<CookieOptions, 'path' | 'domain' | 'secure' | 'sameSite'> = {}): Outcome {
+  return setCookie(outcome, name, '', { ...options, maxAge: 0, expires: new Date(0) });
+}
+
+const encoder = new TextEncoder();
+
+function base64url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function signature(value: string, secret: string): string {
+  return base64url(hmac(sha256, encoder.encode(secret), encoder.encode(value)));
+}
+
+/** Compares two strings in time that depends only on their length. */
+function constantTimeEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
+}
+
+/**
+ * A cookie value carrying its HMAC-SHA256 signature (`<value>.<signature>`), so the client
+ * cannot change it unnoticed. The value itself is readable: sign, do not hide.
+ *
+ * @example
+ * setCookie(answer, 'cart', signCookieValue(cartId, process.env.COOKIE_SECRET!));
+ */
+export function signCookieValue(value: string, secret: string): string {
+  if (secret.length < 32) throw new TesseraError('COOKIE_INVALID', 'A cookie signing secret needs at least 32 characters.');
+  return `${value}.${signature(value, secret)}`;
+}
+
+/**
+ * The value of a signed cookie when its signature is right (checked in constant time), else
+ * undefined. Accepts any of `secrets`, so a secret can be rotated (sign with the first).
+ *
+ * @example
+ * const cartId = readSignedCookie(ctx, 'cart', [process.env.COOKIE_SECRET!]);
+ */
+export function readSignedCookie(ctx: Pick<RequestContext, 'header'>, name: string, secrets: readonly string[]): string | undefined {
+  const raw = getCookie(ctx, name);
+  if (raw === undefined) return undefined;
+  const dot = raw.lastIndexOf('.');
+  if (dot <= 0) return undefined;
+  const value = raw.slice(0, dot);
+  const given = raw.slice(dot + 1);
+  let valid = false;
+  for (const secret of secrets) valid = constantTimeEqual(signature(value, secret), given) || valid;
+  return valid ? value : undefined;
+}

@@ -1,0 +1,96 @@
+import { TesseraError, jsonResponse, withHeaders, type Middleware, type Outcome, type RequestContext } from '../index.js';
+import { addVary } from './vary.js';
+
+/**
+ * Which origins may call the API from a browser: `'*'` (any, never with credentials), a list of
+ * exact origins (`https://app.example.com`), or a function deciding per request.
+ */
+export type CorsOrigin = '*' | readonly string[] | ((origin: string, ctx: RequestContext) => boolean);
+
+/**
+ * Options of {@link cors}.
+ *
+ * @example
+ * cors({ origin: ['https://app.example.com'], credentials: true, exposeHeaders: ['x-request-id'], maxAge: 600 });
+ */
+export interface CorsOptions {
+  readonly origin: CorsOrigin;
+  /** Methods a preflight allows. Default GET, HEAD, POST, PUT, PATCH, DELETE. */
+  readonly methods?: readonly string[];
+  /** Request headers a preflight allows. Default: the ones the preflight asks for. */
+  readonly allowHeaders?: readonly string[];
+  /** Response headers the browser lets the page read beyond the CORS-safelisted ones. */
+  readonly exposeHeaders?: readonly string[];
+  /** Lets the browser send cookies and Authorization; the origin is then always echoed, never `*`. */
+  readonly credentials?: boolean;
+  /** How long a browser may cache a preflight, seconds. */
+  readonly maxAge?: number;
+}
+
+const DEFAULT_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/**
+ * Cross-origin resource sharing as app middleware: preflights (`OPTIONS` with
+ * `Access-Control-Request-Method`) are answered 204 before routing; every other answer (errors
+ * and 404s included) carries the allow-origin header when the origin is allowed, and `Vary:
+ * Origin` whenever the answer depends on it. A disallowed origin gets no allow-origin header, so
+ * the browser refuses the page the answer. `'*'` with `credentials: true` is refused at boot
+ * (browsers reject it, and echoing any origin with credentials would let every site act as the user).
+ *
+ * @example
+ * await createApp(AppModule, { middleware: [cors({ origin: ['https://app.example.com'] })] });
+ */
+export function cors(options: CorsOptions): Middleware {
+  const { origin, credentials = false } = options;
+  if (origin === '*' && credentials) {
+    throw new TesseraError('CORS_CONFIG', "cors: origin '*' cannot be combined with credentials: true; list the allowed origins instead.");
+  }
+  if (Array.isArray(origin) && origin.some((o) => typeof o !== 'string' || o === '*' || o.endsWith('/'))) {
+    throw new TesseraError('CORS_CONFIG', "cors: list origins exactly as browsers send them (scheme://host[:port], no trailing slash); use '*' alone for any origin.");
+  }
+  const allowed = new Set(Array.isArray(origin) ? origin : []);
+  const methods = (options.methods ?? DEFAULT_METHODS).join(', ');
+  const allowHeaders = options.allowHeaders?.join(', ');
+  const exposeHeaders = options.exposeHeaders?.join(', ');
+  const maxAge = options.maxAge === undefined ? undefined : String(Math.max(0, Math.floor(options.maxAge)));
+  // With a fixed '*' the answer does not depend on the Origin header; otherwise it does.
+  const varies = origin !== '*';
+
+  const allowOriginFor = (requestOrigin: string, ctx: RequestContext): string | undefined => {
+    if (origin === '*') return '*';
+    if (typeof origin === 'function') return origin(requestOrigin, ctx) ? requestOrigin : undefined;
+    return allowed.has(requestOrigin) ? requestOrigin : undefined;
+  };
+
+  return async (ctx, next) => {
+    const requestOrigin = ctx.header('origin');
+    const preflight = ctx.method === 'OPTIONS' && requestOrigin !== null && ctx.header('access-control-request-method') !== null;
+    if (preflight) {
+      const allowOrigin = allowOriginFor(requestOrigin, ctx);
+      let answer: Outcome = jsonResponse(204, undefined);
+      if (allowOrigin !== undefined) {
+        const headers: Record<string, string> = { 'access-control-allow-origin': allowOrigin, 'access-control-allow-methods': methods };
+        const asked = ctx.header('access-control-request-headers');
+        const headersAllowed = allowHeaders ?? asked;
+        if (headersAllowed) headers['access-control-allow-headers'] = headersAllowed;
+        if (credentials) headers['access-control-allow-credentials'] = 'true';
+        if (maxAge !== undefined) headers['access-control-max-age'] = maxAge;
+        answer = withHeaders(answer, headers);
+      }
+      if (varies) answer = addVary(answer, 'Origin');
+      if (allowHeaders === undefined) answer = addVary(answer, 'Access-Control-Request-Headers');
+      return answer;
+    }
+    let answer = await next();
+    if (requestOrigin !== null) {
+      const allowOrigin = allowOriginFor(requestOrigin, ctx);
+      if (allowOrigin !== undefined) {
+        const headers: Record<string, string> = { 'access-control-allow-origin': allowOrigin };
+        if (credentials) headers['access-control-allow-credentials'] = 'true';
+        if (exposeHeaders) headers['access-control-expose-headers'] = exposeHeaders;
+        answer = withHeaders(answer, headers);
+      }
+    }
+    return varies ? addVary(answer, 'Origin') : answer;
+  };
+}

@@ -1,0 +1,17 @@
+// `tessera-http/middleware`: everyday HTTP middleware and helpers on the core's public API.
+// Explicit named exports only.
+export { cors, type CorsOptions, type CorsOrigin } from './cors.js';
+export { securityHeaders, type SecurityHeadersOptions } from './security-headers.js';
+export { requestId, type RequestIdOptions } from './request-id.js';
+export { etag, strongEtag } from './etag.js';
+export {
+  getCookie,
+  getCookies,
+  setCookie,
+  deleteCookie,
+  serializeCookie,
+  signCookieValue,
+  readSignedCookie,
+  type CookieOptions,
+} from './cookies.js';
+export { addVary } from './vary.js';
