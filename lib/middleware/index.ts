@@ -15,3 +15,5 @@ export {
   type CookieOptions,
 } from './cookies.js';
 export { addVary } from './vary.js';
+export { sse, formatSseMessage, type SseMessage, type SseStream, type SseOptions } from './sse.js';
+export { readMultipart, type MultipartOptions } from './multipart.js';
