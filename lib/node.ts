@@ -43,3 +43,11 @@ export { createRequestListener, type RequestListenerOptions } from './adapters/n
  * const outcome = await app.handle(incomingFromNodeRequest(req, res));
  */
 export { incomingFromNodeRequest, type NodeIncomingOptions } from './adapters/node/node-incoming.js';
+
+/**
+ * Brotli for the compression middleware of `tessera-http/middleware`.
+ *
+ * @example
+ * compression({ encoders: { br: brotliEncoder } });
+ */
+export { brotliEncoder } from './adapters/node/brotli-encoder.js';

@@ -17,3 +17,4 @@ export {
 export { addVary } from './vary.js';
 export { sse, formatSseMessage, type SseMessage, type SseStream, type SseOptions } from './sse.js';
 export { readMultipart, type MultipartOptions } from './multipart.js';
+export { compression, negotiateEncoding, type CompressionOptions, type ContentCoding, type Encoder } from './compression.js';
