@@ -23,5 +23,5 @@ export default defineConfig({
   shims: true,
   target: 'es2022',
   platform: 'neutral',
-  external: ['zod', 'jose', '@noble/hashes', 'hash-wasm', '@node-rs/argon2', /^node:/],
+  external: ['zod', 'jose', '@noble/hashes', 'hash-wasm', '@node-rs/argon2', 'swagger-ui-dist', /^node:/],
 });

@@ -51,3 +51,11 @@ export { incomingFromNodeRequest, type NodeIncomingOptions } from './adapters/no
  * compression({ encoders: { br: brotliEncoder } });
  */
 export { brotliEncoder } from './adapters/node/brotli-encoder.js';
+
+/**
+ * An interactive API reference (Swagger UI, from local assets) for the app's OpenAPI document.
+ *
+ * @example
+ * serveApiReference(app, '/docs', { specUrl: '/openapi.json' });
+ */
+export { serveApiReference, type ApiReferenceOptions } from './adapters/node/api-reference.js';

@@ -1,8 +1,4 @@
-import { createAccessLog, createApp } from '../../lib/index.js';
 import { runApp } from '../shared/run-app.js';
-import { serveBlogOpenApi } from './openapi.js';
-import { createBlogModule } from './blog-module.js';
+import { createBlogApp } from './blog-app.js';
 
-const app = await createApp(createBlogModule(), { onResponse: [createAccessLog()] });
-serveBlogOpenApi(app);
-await runApp(app, 'blog');
+await runApp(await createBlogApp(process.env), 'blog');

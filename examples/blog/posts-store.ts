@@ -11,6 +11,7 @@ export const CLOCK = createToken<Clock>('CLOCK');
  */
 export class PostsStore {
   private readonly posts = new Map<string, Post>();
+  private readonly createdListeners = new Set<(post: Post) => void>();
   private nextId = 1;
 
   constructor(private readonly clock: Clock) {}
@@ -31,7 +32,14 @@ export class PostsStore {
       createdAt: new Date(this.clock.now()).toISOString(),
     };
     this.posts.set(post.id, post);
+    for (const listener of this.createdListeners) listener(post);
     return post;
+  }
+
+  /** Calls `listener` for every post created from now on; returns the function that stops it. */
+  onCreated(listener: (post: Post) => void): () => void {
+    this.createdListeners.add(listener);
+    return () => this.createdListeners.delete(listener);
   }
 
   update(id: string, changes: UpdatePost): Post {

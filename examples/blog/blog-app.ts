@@ -1,0 +1,49 @@
+import { createAccessLog, createApp, defineModule, defineProvider, systemClock, type App, type Clock, type Middleware } from '../../lib/index.js';
+import { compression, cors, etag, requestId, securityHeaders } from '../../lib/middleware/index.js';
+import { brotliEncoder, serveApiReference } from '../../lib/node.js';
+import { AttachmentsStore } from './attachments-store.js';
+import { postsController } from './blog-module.js';
+import { createBlogExtrasController, DEFAULT_ATTACHMENT_LIMIT } from './blog-extras.js';
+import { serveBlogOpenApi } from './openapi.js';
+import { CLOCK, PostsStore } from './posts-store.js';
+
+/** What `npm start` reads from the environment. */
+export interface BlogEnv {
+  /** Comma-separated origins allowed to call the API from a browser; CORS is off without it. */
+  readonly CORS_ORIGINS?: string | undefined;
+  /** Largest attachment upload, bytes; default 1 MiB. */
+  readonly ATTACHMENT_LIMIT_BYTES?: string | undefined;
+}
+
+/**
+ * The blog as `npm start` serves it: the CRUD API of the specification plus the everyday HTTP
+ * layer: request ids and security headers on every answer, CORS for `CORS_ORIGINS`, compression
+ * and ETags, `GET /posts/events` (SSE), attachments, `/openapi.json` and the `/docs` reference.
+ *
+ * @example
+ * const app = await createBlogApp({ CORS_ORIGINS: 'http://localhost:5173' });
+ */
+export async function createBlogApp(env: BlogEnv, options: { clock?: Clock; onAccessLog?: (line: string) => void } = {}): Promise<App> {
+  const origins = (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter((o) => o !== '');
+  const limit = env.ATTACHMENT_LIMIT_BYTES === undefined ? DEFAULT_ATTACHMENT_LIMIT : Number(env.ATTACHMENT_LIMIT_BYTES);
+  if (!Number.isInteger(limit) || limit <= 0) throw new Error('ATTACHMENT_LIMIT_BYTES must be a positive whole number of bytes.');
+  const middleware: Middleware[] = [
+    requestId(),
+    securityHeaders(),
+    ...(origins.length > 0 ? [cors({ origin: origins, exposeHeaders: ['x-request-id', 'etag'] })] : []),
+    compression({ encoders: { br: brotliEncoder } }),
+    etag(),
+  ];
+  const module = defineModule({
+    name: 'BlogAppModule',
+    providers: [{ provide: CLOCK, useValue: options.clock ?? systemClock }, defineProvider(PostsStore, [CLOCK]), defineProvider(AttachmentsStore, [])],
+    controllers: [postsController, createBlogExtrasController(limit)],
+  });
+  const app = await createApp(module, {
+    middleware,
+    onResponse: [createAccessLog(options.onAccessLog ? { write: options.onAccessLog } : {})],
+  });
+  serveBlogOpenApi(app);
+  serveApiReference(app, '/docs', { specUrl: '/openapi.json', title: 'Tessera blog API' });
+  return app;
+}

@@ -1,0 +1,47 @@
+import { BadRequestException, defineController, get, NotFoundException, post } from '../../lib/index.js';
+import { readMultipart, sse } from '../../lib/middleware/index.js';
+import { AttachmentsStore } from './attachments-store.js';
+import { PostsStore } from './posts-store.js';
+
+/** Default for `ATTACHMENT_LIMIT_BYTES`: 1 MiB. */
+export const DEFAULT_ATTACHMENT_LIMIT = 1_048_576;
+
+/**
+ * The blog's everyday-HTTP showcase beside its CRUD routes: an event stream of created posts and
+ * file attachments. The CRUD contract of the specification is untouched.
+ *
+ * @example
+ * defineModule({ name: 'BlogApp', providers: [...], controllers: [postsController, createBlogExtrasController(1_048_576)] });
+ */
+export function createBlogExtrasController(attachmentLimit: number) {
+  return defineController({
+    name: 'BlogExtrasController',
+    prefix: '/posts',
+    inject: [PostsStore, AttachmentsStore],
+    routes: (posts, attachments) => ({
+      // One SSE event (JSON data: the post) for every post created while the client listens.
+      events: get('/events', (ctx) =>
+        sse(ctx, (stream) => {
+          const stop = posts.onCreated((created) => void stream.send({ event: 'post-created', id: created.id, data: created }));
+          stream.signal.addEventListener('abort', stop, { once: true });
+        }),
+      ),
+      attach: post('/:id/attachments', { bodyLimit: attachmentLimit, status: 201 }, async (ctx) => {
+        posts.get(ctx.params.id); // 404 for an unknown post, before any body is read
+        const form = await readMultipart(ctx, { maxFiles: 1 });
+        const file = form.get('file');
+        if (!(file instanceof File)) throw new BadRequestException('Expected a `file` field with a file.');
+        const name = file.name.replace(/[^\w.-]/g, '_') || 'file';
+        const contentType = file.type || 'application/octet-stream';
+        attachments.put(ctx.params.id, { name, contentType, bytes: new Uint8Array(await file.arrayBuffer()) });
+        return { name, size: file.size, contentType };
+      }),
+      attachment: get('/:id/attachments/:name', (ctx) => {
+        posts.get(ctx.params.id);
+        const found = attachments.find(ctx.params.id, ctx.params.name);
+        if (!found) throw new NotFoundException(`No attachment ${ctx.params.name} on post ${ctx.params.id}`);
+        return new Response(found.bytes, { headers: { 'content-type': found.contentType, 'content-length': String(found.bytes.byteLength) } });
+      }),
+    }),
+  });
+}
