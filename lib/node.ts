@@ -59,3 +59,11 @@ export { brotliEncoder } from './adapters/node/brotli-encoder.js';
  * serveApiReference(app, '/docs', { specUrl: '/openapi.json' });
  */
 export { serveApiReference, type ApiReferenceOptions } from './adapters/node/api-reference.js';
+
+/**
+ * Serves a directory's files with types, ETag/Last-Modified, ranges and no path traversal.
+ *
+ * @example
+ * serveStatic(app, '/assets', './public');
+ */
+export { serveStatic, type ServeStaticOptions } from './adapters/node/serve-static.js';
