@@ -1,3 +1,4 @@
+import { compression, cors, etag, requestId, securityHeaders } from '../../lib/middleware/index.js';
 import { z } from 'zod';
 import { BadRequestException, createApp, defineController, defineModule, post, type App } from '../../lib/index.js';
 import { hashPassword, PasswordHashFormatError, verifyPassword } from '../../lib/auth/index.js';
@@ -61,10 +62,17 @@ export async function createSiteApp(): Promise<App> {
     imports: [GreetingModule, createBlogModule()],
     controllers: [passwordCheckController],
   });
-  const site = await createApp(SiteModule);
+  // The everyday middleware, on web-standard APIs only (CompressionStream, crypto.randomUUID), so
+  // the same checks hold on every runtime.
+  const site = await createApp(SiteModule, {
+    middleware: [requestId(), securityHeaders(), cors({ origin: [CONFORMANCE_ORIGIN] }), compression(), etag()],
+  });
   serveOpenApi(site, '/openapi.json', { ...BLOG_OPENAPI_OPTIONS, title: 'Tessera runtime conformance' });
   return site;
 }
+
+/** The page origin the conformance checks send CORS requests from. */
+export const CONFORMANCE_ORIGIN = 'http://conformance.test';
 
 /**
  * The authenticated multi-tenant app (sign-in, bearer tokens, API keys), configured from `env`

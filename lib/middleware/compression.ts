@@ -104,6 +104,8 @@ export function compression(options: CompressionOptions = {}): Middleware {
     const headers = new Headers(varied instanceof Response ? varied.headers : (varied.headers as Record<string, string>));
     headers.delete('content-length');
     headers.set('content-encoding', coding);
-    return new Response((encoders[coding] as Encoder)(body), { status, headers });
+    // `encodeBody: 'manual'` (ignored elsewhere) tells Workers the body is encoded already; without
+    // it workerd compresses again by the Content-Encoding header and the client gets garbage.
+    return new Response((encoders[coding] as Encoder)(body), { status, headers, encodeBody: 'manual' } as ResponseInit);
   };
 }

@@ -48,6 +48,7 @@ export interface ConformanceCheck {
 /** The password `POST /password/check` is exercised with; the demo accounts use their own. */
 export const PASSWORD = 'correct horse battery staple';
 const DEMO_PASSWORD = 'tessera-demo-password';
+const CONFORMANCE_ORIGIN = 'http://conformance.test';
 const COMPARED_HEADERS = ['content-type', 'allow', 'www-authenticate', 'retry-after'] as const;
 const JSON_TYPE = 'application/json';
 const PROBLEM_TYPE = 'application/problem+json';
@@ -189,6 +190,27 @@ export const CONFORMANCE_CHECKS: readonly ConformanceCheck[] = [
       const list = await exchange(ctx, 'site', 'GET', '/posts', { status: 200, type: JSON_TYPE });
       expect(list.answer.json).toHaveLength(1);
       return [removed, again, gone, list].map((x) => x.normalised);
+    },
+  },
+  {
+    name: 'middleware: security headers, request ids, CORS, compression and ETags',
+    run: async (ctx) => {
+      const missing = await exchange(ctx, 'site', 'GET', '/nowhere', { status: 404, type: PROBLEM_TYPE });
+      expect(missing.answer.headers.get('x-content-type-options'), `${ctx.target.name}: nosniff on a 404`).toBe('nosniff');
+      expect(missing.answer.headers.get('x-request-id'), `${ctx.target.name}: request id`).toMatch(/^[0-9a-f-]{36}$/);
+      const preflight = await exchange(ctx, 'site', 'OPTIONS', '/posts', { status: 204, type: null }, {
+        headers: { origin: CONFORMANCE_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      });
+      expect(preflight.answer.headers.get('access-control-allow-origin')).toBe(CONFORMANCE_ORIGIN);
+      const doc = await exchange(ctx, 'site', 'GET', '/openapi.json', { status: 200, type: JSON_TYPE }, { headers: { 'accept-encoding': 'gzip' } });
+      expect(doc.answer.headers.get('content-encoding'), `${ctx.target.name}: gzip`).toBe('gzip');
+      expect(doc.answer.json).toMatchObject({ openapi: '3.1.0' });
+      const list = await exchange(ctx, 'site', 'GET', '/posts', { status: 200, type: JSON_TYPE });
+      const tag = list.answer.headers.get('etag');
+      expect(tag).toMatch(/^"[\w-]+"$/);
+      const unchanged = await exchange(ctx, 'site', 'GET', '/posts', { status: 304, type: null }, { headers: { 'if-none-match': tag as string } });
+      expect(unchanged.answer.text).toBe('');
+      return [missing, preflight, unchanged].map((x) => x.normalised);
     },
   },
   {
