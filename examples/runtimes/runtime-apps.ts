@@ -1,6 +1,6 @@
-import { compression, cors, etag, requestId, securityHeaders } from '../../lib/middleware/index.js';
+import { compression, cors, etag, readMultipart, requestId, securityHeaders, setCookie, sse } from '../../lib/middleware/index.js';
 import { z } from 'zod';
-import { BadRequestException, createApp, defineController, defineModule, post, type App } from '../../lib/index.js';
+import { BadRequestException, createApp, defineController, defineModule, get, jsonResponse, post, type App } from '../../lib/index.js';
 import { hashPassword, PasswordHashFormatError, verifyPassword } from '../../lib/auth/index.js';
 import { serveOpenApi } from '../../lib/openapi/index.js';
 import { createBlogModule } from '../blog/blog-module.js';
@@ -60,7 +60,7 @@ export async function createSiteApp(): Promise<App> {
   const SiteModule = defineModule({
     name: 'RuntimeSiteModule',
     imports: [GreetingModule, createBlogModule()],
-    controllers: [passwordCheckController],
+    controllers: [passwordCheckController, httpKitController],
   });
   // The everyday middleware, on web-standard APIs only (CompressionStream, crypto.randomUUID), so
   // the same checks hold on every runtime.
@@ -73,6 +73,30 @@ export async function createSiteApp(): Promise<App> {
 
 /** The page origin the conformance checks send CORS requests from. */
 export const CONFORMANCE_ORIGIN = 'http://conformance.test';
+
+/**
+ * Cookies, uploads and an event stream, so that the conformance checks see them on every runtime.
+ *
+ * @example
+ * await site.fetch(new Request('http://localhost/kit/cookies')); // two Set-Cookie headers
+ */
+export const httpKitController = defineController({
+  name: 'HttpKitController',
+  prefix: '/kit',
+  routes: () => ({
+    cookies: get('/cookies', () => setCookie(setCookie(jsonResponse(200, { ok: true }), 'a', '1'), 'b', '2', { httpOnly: false })),
+    upload: post('/upload', { bodyLimit: 1_000, status: 201 }, async (ctx) => {
+      const file = (await readMultipart(ctx, { maxFiles: 1 })).get('file');
+      return file instanceof File ? { name: file.name, size: file.size } : { name: null, size: 0 };
+    }),
+    events: get('/events', (ctx) =>
+      sse(ctx, async (stream) => {
+        await stream.send({ event: 'hello', id: '1', data: { n: 1 } });
+        stream.close();
+      }),
+    ),
+  }),
+});
 
 /**
  * The authenticated multi-tenant app (sign-in, bearer tokens, API keys), configured from `env`

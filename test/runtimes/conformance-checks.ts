@@ -214,6 +214,24 @@ export const CONFORMANCE_CHECKS: readonly ConformanceCheck[] = [
     },
   },
   {
+    name: 'middleware: cookies as separate Set-Cookie headers, bounded multipart uploads, an event stream',
+    run: async (ctx) => {
+      const cookies = await exchange(ctx, 'site', 'GET', '/kit/cookies', { status: 200, type: JSON_TYPE });
+      expect(cookies.answer.headers.getSetCookie(), ctx.target.name).toEqual(['a=1; Path=/; HttpOnly; Secure; SameSite=Lax', 'b=2; Path=/; Secure; SameSite=Lax']);
+      const form = (content: string) => ({
+        body: `--kitB\r\nContent-Disposition: form-data; name="file"; filename="f.txt"\r\nContent-Type: text/plain\r\n\r\n${content}\r\n--kitB--\r\n`,
+        headers: { 'content-type': 'multipart/form-data; boundary=kitB' },
+      });
+      const uploaded = await exchange(ctx, 'site', 'POST', '/kit/upload', { status: 201, type: JSON_TYPE }, form('hello'));
+      expect(uploaded.answer.json).toEqual({ name: 'f.txt', size: 5 });
+      const tooLarge = await exchange(ctx, 'site', 'POST', '/kit/upload', { status: 413, type: PROBLEM_TYPE }, form('x'.repeat(2_000)));
+      const notMultipart = await exchange(ctx, 'site', 'POST', '/kit/upload', { status: 415, type: PROBLEM_TYPE }, { json: { file: 'x' } });
+      const events = await exchange(ctx, 'site', 'GET', '/kit/events', { status: 200, type: 'text/event-stream; charset=utf-8' });
+      expect(events.answer.text).toBe('event: hello\nid: 1\ndata: {"n":1}\n\n');
+      return [cookies, uploaded, tooLarge, notMultipart, events].map((x) => x.normalised);
+    },
+  },
+  {
     name: 'openapi: GET /openapi.json',
     run: async (ctx) => {
       const doc = await exchange(ctx, 'site', 'GET', '/openapi.json', { status: 200, type: JSON_TYPE });
