@@ -13,6 +13,7 @@ export default defineConfig({
     node: 'lib/node.ts',
     fetch: 'lib/fetch.ts',
     middleware: 'lib/middleware/index.ts',
+    testing: 'lib/testing/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

@@ -52,6 +52,7 @@ export type { RouteInfo } from './context/route-info.js';
 export type { PathParams } from './routing/path.js';
 
 export { createMetadataKey, readMetadata, readRouteMetadata, readDecoratedMetadata, metadataRecord, type MetadataKey, type MetadataEntry, type MetadataCombine } from './common/metadata.js';
+export type { GraphOverrides } from './modules/container.js';
 export { createStateKey, type StateKey, type RequestContext } from './context/request-context.js';
 export { REQUEST_ID, getRequestId } from './context/request-id.js';
 export { incomingFromRequest, limitBody, readStreamWithLimit, tooLarge, type IncomingRequest } from './http/incoming-request.js';

@@ -1,4 +1,4 @@
-import { Container, type ModuleRecord } from '../modules/container.js';
+import { Container, type GraphOverrides, type ModuleRecord } from '../modules/container.js';
 import type { ModuleInput } from '../modules/module.js';
 import type { InjectionToken } from '../common/token.js';
 import { MethodNotAllowedException, BadRequestException, NotFoundException, type HttpException } from '../http/http-exception.js';
@@ -45,6 +45,11 @@ export interface AppOptions {
   readonly notFound?: NotFoundHandler;
   /** What `app.listen` starts; see {@link ServerAdapter}. */
   readonly server?: ServerAdapter;
+  /**
+   * Replacements of providers and modules anywhere in the graph, for tests; `createTestingApp`
+   * from `tessera-http/testing` builds them. An override that matches nothing fails the boot.
+   */
+  readonly overrides?: GraphOverrides;
 }
 
 interface CompiledRoute {
@@ -79,7 +84,7 @@ function sortMethods(methods: readonly string[]): string[] {
 export async function createApp(root: ModuleInput, options: AppOptions = {}): Promise<App> {
   const logger = options.logger ?? consoleLogger;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const container = new Container(root);
+  const container = new Container(root, options.overrides);
   await container.buildAll();
 
   const resolveAll = async <T>(module: ModuleRecord, tokens: readonly InjectionToken<T>[], requestedBy: string): Promise<T[]> => {
@@ -146,6 +151,11 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
         routes.push(info);
       }
     }
+  }
+
+  const unused = container.unusedOverrides();
+  if (unused.length > 0) {
+    throw new TesseraError('OVERRIDE_UNUSED', `Overridden but not part of the app (nothing provides or uses it): ${unused.join(', ')}.`);
   }
 
   await runHooks([...container.instances, ...controllerInstances], 'onModuleInit');

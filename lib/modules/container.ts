@@ -2,7 +2,7 @@ import { DEFINITION, hasDefinition } from '../common/definition-carrier.js';
 import type { ControllerDefinition, ControllerInput } from '../routing/controller.js';
 import { CircularDependencyError, MissingProviderError, ModuleGraphError, ProviderNotVisibleError } from '../di/di-errors.js';
 import type { ModuleDefinition, ModuleInput } from './module.js';
-import { normalizeProvider, type ProviderDefinition } from '../di/provider.js';
+import { normalizeProvider, type ProviderDefinition, type ProviderInput } from '../di/provider.js';
 import { tokenName, type InjectionToken } from '../common/token.js';
 
 /** One provider inside one module, and its instance once built. */
@@ -40,6 +40,21 @@ export interface ModuleRecord {
  * const container = new Container(AppModule);
  * const store = await container.resolve(container.root, PostsStore, 'main');
  */
+/**
+ * Replacements applied while the module graph is read, for tests (`tessera-http/testing`):
+ * a provider by its token, wherever a module declares it (imported, dynamic, global, class or
+ * builder modules alike), and a whole module by identity. Definitions are never changed.
+ *
+ * @example
+ * new Container(AppModule, { providers: new Map([[PostsStore, { provide: PostsStore, useValue: fake }]]) });
+ */
+export interface GraphOverrides {
+  /** Token -> the provider that replaces every declaration of it (its `provide` is the token). */
+  readonly providers?: ReadonlyMap<InjectionToken<unknown>, ProviderInput>;
+  /** Module (definition or class) -> the module used in its place wherever it is imported. */
+  readonly modules?: ReadonlyMap<ModuleInput, ModuleInput>;
+}
+
 export class Container {
   readonly root: ModuleRecord;
   /** Modules in initialization order: every module after the modules it imports. */
@@ -49,14 +64,30 @@ export class Container {
   private readonly records = new Map<ModuleDefinition, ModuleRecord>();
   private readonly globalExports = new Map<InjectionToken<unknown>, ProviderRecord>();
   private readonly implicit = new Map<ModuleRecord, Map<InjectionToken<unknown>, ProviderRecord>>();
+  private readonly providerOverrides: ReadonlyMap<InjectionToken<unknown>, ProviderInput>;
+  private readonly moduleOverrides = new Map<ModuleDefinition, ModuleDefinition>();
+  private readonly usedOverrides = new Set<unknown>();
 
-  constructor(root: ModuleInput) {
+  constructor(root: ModuleInput, overrides: GraphOverrides = {}) {
+    this.providerOverrides = overrides.providers ?? new Map();
+    for (const [original, replacement] of overrides.modules ?? []) this.moduleOverrides.set(toModuleDefinition(original), toModuleDefinition(replacement));
     this.root = this.collect(toModuleDefinition(root), new Set());
     for (const record of this.modules) this.computeExports(record, new Set());
     for (const record of this.modules) {
       if (!record.definition.global) continue;
       for (const [token, provider] of record.exported ?? []) this.globalExports.set(token, provider);
     }
+  }
+
+  /**
+   * Overrides that matched nothing in the graph (a token nobody provides or uses as a guard or
+   * interceptor, a module nobody imports): a test that thinks it replaced something but did not.
+   */
+  unusedOverrides(): string[] {
+    const unused: string[] = [];
+    for (const token of this.providerOverrides.keys()) if (!this.usedOverrides.has(token)) unused.push(tokenName(token));
+    for (const [original] of this.moduleOverrides) if (!this.usedOverrides.has(original)) unused.push(`module ${original.name}`);
+    return unused;
   }
 
   /** Resolves a token as seen from a module, building it (and its dependencies) if needed. */
@@ -80,7 +111,7 @@ export class Container {
     if (!local) this.implicit.set(module, (local = new Map()));
     let record = local.get(token);
     if (!record) {
-      record = { definition: normalizeProvider(token), module, state: 'new', instance: undefined };
+      record = { definition: this.providerDefinition(token), module, state: 'new', instance: undefined };
       local.set(token, record);
     }
     return (await this.build(record, [requestedBy])) as T;
@@ -169,7 +200,19 @@ export class Container {
     return record.instance;
   }
 
-  private collect(definition: ModuleDefinition, visiting: Set<ModuleDefinition>): ModuleRecord {
+  /** The provider definition for a declaration, or its override. */
+  private providerDefinition(input: ProviderInput): ProviderDefinition {
+    const declared = normalizeProvider(input);
+    const override = this.providerOverrides.get(declared.provide);
+    if (override === undefined) return declared;
+    this.usedOverrides.add(declared.provide);
+    return normalizeProvider(override);
+  }
+
+  private collect(declared: ModuleDefinition, visiting: Set<ModuleDefinition>): ModuleRecord {
+    const replacement = this.moduleOverrides.get(declared);
+    if (replacement !== undefined) this.usedOverrides.add(declared);
+    const definition = replacement ?? declared;
     const existing = this.records.get(definition);
     if (existing) return existing;
     if (definition?.kind !== 'module') throw new ModuleGraphError(`Not a module: ${tokenName(definition)}`);
@@ -191,7 +234,7 @@ export class Container {
     }
     visiting.delete(definition);
     for (const input of definition.providers) {
-      const provider = normalizeProvider(input);
+      const provider = this.providerDefinition(input);
       if (record.providers.has(provider.provide)) {
         throw new ModuleGraphError(`${definition.name} provides ${tokenName(provider.provide)} twice.`);
       }

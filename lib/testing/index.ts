@@ -1,0 +1,2 @@
+// `tessera-http/testing`: apps for tests, with parts of the module graph replaced. Explicit named exports only.
+export { createTestingApp, type TestingAppBuilder, type OverrideWith } from './create-testing-app.js';
