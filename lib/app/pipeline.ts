@@ -5,6 +5,8 @@ import { readJsonBody } from '../http/json-body.js';
 import { jsonResponse, type Outcome } from '../http/plain-response.js';
 import type { Context } from '../context/request-context.js';
 import type { Schema } from '../routing/route.js';
+import { arrayQueryKeys, withListKeys } from '../http/query-arrays.js';
+import type { QueryRecord } from '../http/query.js';
 
 /** A route ready to serve: the whole pipeline in one function. */
 export type RoutePipeline = (ctx: Context) => Outcome | Promise<Outcome>;
@@ -67,8 +69,10 @@ export function compilePipeline(spec: PipelineSpec): RoutePipeline {
   let prepared: (ctx: Context) => Outcome | Promise<Outcome> = respond;
   if (querySchema) {
     const next = prepared;
+    // Keys the schema reads as lists, found once: `?tag=a` must reach `z.array(...)` as ['a'].
+    const listKeys = arrayQueryKeys(querySchema);
     prepared = (ctx) => {
-      const parsed = querySchema.safeParse(ctx.query);
+      const parsed = querySchema.safeParse(listKeys.size === 0 ? ctx.query : withListKeys(ctx.query as QueryRecord, listKeys));
       if (!parsed.success) throw validationFailed('query', parsed.error.issues);
       ctx.query = parsed.data;
       return next(ctx);

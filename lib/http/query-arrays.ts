@@ -1,0 +1,57 @@
+import type { QueryRecord } from './query.js';
+
+/** The slice of a zod 4 schema's definition this reads: its kind and what it wraps. */
+interface SchemaDef {
+  readonly type?: string;
+  readonly innerType?: { readonly _zod?: { readonly def?: SchemaDef } };
+  readonly in?: { readonly _zod?: { readonly def?: SchemaDef } };
+  readonly shape?: Readonly<Record<string, { readonly _zod?: { readonly def?: SchemaDef } }>>;
+}
+
+/** Wrappers that leave the value's shape as it is (optional, default, readonly, ...), and a pipe's input side. */
+const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
+
+function unwrap(def: SchemaDef | undefined): SchemaDef | undefined {
+  let current = def;
+  for (let depth = 0; current !== undefined && depth < 16; depth++) {
+    if (current.type !== undefined && WRAPPERS.has(current.type)) current = current.innerType?._zod?.def;
+    else if (current.type === 'pipe') current = current.in?._zod?.def;
+    else return current;
+  }
+  return current;
+}
+
+/**
+ * The keys of an object query schema whose values are arrays: a query string cannot tell one
+ * value of a list from a plain value (`?tag=a`), so those keys are read as lists whatever their
+ * count. Empty for schemas that are not objects.
+ *
+ * @example
+ * arrayQueryKeys(z.object({ tag: z.array(z.string()).optional(), page: z.string() })); // Set { 'tag' }
+ */
+export function arrayQueryKeys(schema: { readonly _zod: { readonly def: unknown } }): ReadonlySet<string> {
+  const keys = new Set<string>();
+  const object = unwrap(schema._zod.def as SchemaDef);
+  if (object?.type !== 'object' || object.shape === undefined) return keys;
+  for (const [key, part] of Object.entries(object.shape)) {
+    if (unwrap(part._zod?.def)?.type === 'array') keys.add(key);
+  }
+  return keys;
+}
+
+/**
+ * The query with a single value under each of `keys` turned into a one-element list.
+ *
+ * @example
+ * withListKeys({ tag: 'a', page: '2' }, new Set(['tag'])); // { tag: ['a'], page: '2' }
+ */
+export function withListKeys(query: QueryRecord, keys: ReadonlySet<string>): QueryRecord {
+  let out: Record<string, string | readonly string[]> | undefined;
+  for (const key of keys) {
+    const value = query[key];
+    if (typeof value !== 'string') continue;
+    out ??= { ...query };
+    out[key] = [value];
+  }
+  return out ?? query;
+}
