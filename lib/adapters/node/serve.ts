@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { App, ListeningServer, ServerAdapter } from '../../index.js';
 import type { Outcome } from '../../index.js';
 import { DEFAULT_DRAIN_LIMIT, NodeIncoming, type NodeIncomingOptions } from './node-incoming.js';
+import { onClientError } from './client-error.js';
 import { writeInternalError, writeOutcome, type ErrorSink, type OpenStreams } from './write-outcome.js';
 
 /**
@@ -95,63 +96,6 @@ interface NodeListeners {
   /** Streaming responses in progress, each with a function ending it (see OpenStreams). */
   readonly streams: OpenStreams;
   closing: boolean;
-}
-
-/** The status Node's parser error deserves: 431 for oversized headers, 408 for a timeout, else 400. */
-function statusOfClientError(error: NodeJS.ErrnoException): number {
-  if (error.code === 'HPE_HEADER_OVERFLOW') return 431;
-  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408;
-  return 400;
-}
-
-/** How long an answer in progress may take before bytes that are not HTTP close its connection. */
-const IN_FLIGHT_GRACE_MS = 10_000;
-
-const REASONS: Readonly<Record<number, string>> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
-
-/**
- * Answers bytes that are not a request (Node's parser failed) with a problem and closes. A
- * well-framed request read before the garbage (pipelining) gets its own answer first: Node's
- * default handler would destroy the socket at once and lose it.
- */
-function onClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const status = statusOfClientError(error);
-  const answer = () => {
-    if (!socket.writable) {
-      socket.destroy();
-      return;
-    }
-    const body = JSON.stringify({ type: 'about:blank', title: REASONS[status], status });
-    socket.end(
-      `HTTP/1.1 ${status} ${REASONS[status]}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-    );
-    // Whatever the client still sends is not read: give it a moment to see the answer.
-    setTimeout(() => socket.destroy(), 1_000).unref();
-  };
-  // Node's own record of the response in progress on this connection (pipelined ones wait behind it).
-  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
-  if (!inFlight || inFlight.writableFinished) {
-    answer();
-    return;
-  }
-  if (status === 408) {
-    // A timeout concerns the request in flight itself: nothing to wait for.
-    if (inFlight.headersSent) socket.destroy();
-    else answer();
-    return;
-  }
-  // Garbage after a well-framed request: that request is answered first, within a bound.
-  const giveUp = setTimeout(() => socket.destroy(), IN_FLIGHT_GRACE_MS);
-  giveUp.unref();
-  inFlight.once('finish', () => {
-    clearTimeout(giveUp);
-    answer();
-  });
-  inFlight.once('close', () => inFlight.writableFinished || socket.destroy());
 }
 
 function createNodeListeners(app: Pick<App, 'handle'>, options: RequestListenerOptions): NodeListeners {
