@@ -29,7 +29,7 @@ const QUERY_SAFE = new Uint8Array(128);
 for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/%") PATH_SAFE[c.charCodeAt(0)] = 1;
 for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&()*+,;=:@/%?') QUERY_SAFE[c.charCodeAt(0)] = 1;
 const HOST_SAFE = new Uint8Array(128);
-for (const c of 'abcdefghijklmnopqrstuvwxyz0123456789-.') HOST_SAFE[c.charCodeAt(0)] = 1;
+for (const c of 'abcdefghijklmnopqrstuvwxyz0123456789-.:') HOST_SAFE[c.charCodeAt(0)] = 1;
 
 const isLetter = (c: number): boolean => c >= 97 && c <= 122;
 
@@ -88,9 +88,17 @@ function parseAbsolute(target: string, schemeLength: number): RequestTarget {
     if (c >= 128 || HOST_SAFE[c] === 0) fastHost = false;
   }
   const host = target.slice(authorityStart, authorityEnd);
+  // A port: digits, not the scheme's default (URL drops that one from `host`), else the slow path.
+  const colon = host.indexOf(':');
+  const name = colon === -1 ? host : host.slice(0, colon);
+  if (colon !== -1) {
+    const port = host.slice(colon + 1);
+    const defaultPort = schemeLength === 4 ? '80' : '443';
+    if (!/^[1-9]\d{0,4}$/.test(port) || Number(port) > 65535 || port === defaultPort) fastHost = false;
+  }
   // URL rewrites IPv4 forms (`127.1`, `0x7f.0.0.1`, a trailing dot) and checks punycode labels:
-  // those hosts take the slow path, as does any port (a default one is dropped).
-  if (fastHost && (host.endsWith('.') || host.includes('xn--') || !isLetter(host.charCodeAt(host.lastIndexOf('.') + 1)))) fastHost = false;
+  // those hosts take the slow path.
+  if (fastHost && (name === '' || name.endsWith('.') || name.includes('xn--') || !isLetter(name.charCodeAt(name.lastIndexOf('.') + 1)))) fastHost = false;
   if (fastHost) {
     const scheme = schemeLength === 4 ? 'http' : 'https';
     if (authorityEnd === target.length) return { kind: 'absolute', path: '/', search: '', scheme, host };
