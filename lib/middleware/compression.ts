@@ -1,10 +1,20 @@
 import { TesseraError, headerOf, type Middleware, type Outcome } from '../index.js';
 import { addVary } from './vary.js';
 
-/** Turns a body stream into its compressed form. */
+/**
+ * Turns a body stream into its compressed form.
+ *
+ * @example
+ * const gzip: Encoder = (body) => body.pipeThrough(new CompressionStream('gzip'));
+ */
 export type Encoder = (body: ReadableStream<Uint8Array>) => ReadableStream<Uint8Array>;
 
-/** The content codings the middleware can negotiate, in the server's order of preference. */
+/**
+ * The content codings the middleware can negotiate, in the server's order of preference.
+ *
+ * @example
+ * const coding: ContentCoding = 'br';
+ */
 export type ContentCoding = 'br' | 'gzip' | 'deflate';
 
 /**

@@ -4,6 +4,9 @@ import { addVary } from './vary.js';
 /**
  * Which origins may call the API from a browser: `'*'` (any, never with credentials), a list of
  * exact origins (`https://app.example.com`), or a function deciding per request.
+ *
+ * @example
+ * const origin: CorsOrigin = (o) => o.endsWith('.example.com');
  */
 export type CorsOrigin = '*' | readonly string[] | ((origin: string, ctx: RequestContext) => boolean);
 

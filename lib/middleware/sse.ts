@@ -32,7 +32,12 @@ export interface SseStream {
   readonly signal: AbortSignal;
 }
 
-/** Options of {@link sse}. */
+/**
+ * Options of {@link sse}.
+ *
+ * @example
+ * sse(ctx, produce, { keepAliveMs: 30_000 });
+ */
 export interface SseOptions {
   /** A keep-alive comment every this many ms; default 15 000; 0 turns it off. */
   readonly keepAliveMs?: number;
@@ -46,7 +51,12 @@ function field(name: string, value: string): string {
   return `${name}: ${value}\n`;
 }
 
-/** The wire form of one event: every line of the data its own `data:` field. */
+/**
+ * The wire form of one event: every line of the data its own `data:` field.
+ *
+ * @example
+ * formatSseMessage({ event: 'ping', data: 'a\nb' }); // 'event: ping\ndata: a\ndata: b\n\n'
+ */
 export function formatSseMessage(message: SseMessage): string {
   let out = '';
   if (message.event !== undefined) out += field('event', message.event);
