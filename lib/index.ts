@@ -46,6 +46,8 @@ export {
   type Schema,
   routeFromParts,
   type RouteParts,
+  type RouteTypes,
+  type RouteTypesOf,
 } from './routing/route.js';
 export type { RouteShape } from './context/route-info.js';
 export type { RouteInfo } from './context/route-info.js';

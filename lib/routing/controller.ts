@@ -24,7 +24,10 @@ export interface ControllerSetup {
  * @example
  * const def: ControllerDefinition = defineController({ name: 'Health', routes: () => ({ ok: get('/health', () => 'ok') }) });
  */
-export interface ControllerDefinition {
+export interface ControllerDefinition<Routes extends RouteMap = RouteMap, Prefix extends string = string> {
+  /** Type carriers only: never set. The routes and prefix as the builder saw them, for typed clients. */
+  readonly '~routes'?: Routes;
+  readonly '~prefix'?: Prefix;
   readonly kind: 'controller';
   readonly name: string;
   readonly prefix: string;
@@ -48,15 +51,15 @@ export type ControllerInput = ControllerDefinition | DefinitionCarrier<Controlle
  * @example
  * const options: ControllerOptions<[typeof PostsStore]> = { name: 'Posts', inject: [PostsStore], routes: (store) => ({}) };
  */
-export interface ControllerOptions<Deps extends readonly InjectionToken<unknown>[]> {
+export interface ControllerOptions<Deps extends readonly InjectionToken<unknown>[], Prefix extends string = string, Routes extends RouteMap = RouteMap> {
   readonly name: string;
-  readonly prefix?: string;
+  readonly prefix?: Prefix;
   readonly inject?: Deps;
   readonly guards?: readonly GuardToken[];
   readonly interceptors?: readonly InterceptorToken[];
   readonly metadata?: readonly MetadataEntry[];
   /** Receives the dependencies listed in `inject`, typed, and returns the named routes. */
-  readonly routes: (...deps: ResolvedTokens<Deps>) => RouteMap;
+  readonly routes: (...deps: ResolvedTokens<Deps>) => Routes;
 }
 
 /**
@@ -74,10 +77,11 @@ export interface ControllerOptions<Deps extends readonly InjectionToken<unknown>
  *   }),
  * });
  */
-export function defineController<const Deps extends readonly InjectionToken<unknown>[] = []>(
-  options: ControllerOptions<Deps>,
-): ControllerDefinition {
+export function defineController<const Deps extends readonly InjectionToken<unknown>[] = [], const Prefix extends string = '', const Routes extends RouteMap = RouteMap>(
+  options: ControllerOptions<Deps, Prefix, Routes>,
+): ControllerDefinition<Routes, Prefix> {
   const routes = options.routes;
+  // The type parameters describe what the routes function returns; the data is the same.
   return controllerFromParts({
     name: options.name,
     prefix: options.prefix,
@@ -86,7 +90,7 @@ export function defineController<const Deps extends readonly InjectionToken<unkn
     interceptors: options.interceptors,
     metadata: metadataRecord(options.metadata),
     setup: (...deps: never[]) => ({ routes: routes(...(deps as unknown as ResolvedTokens<Deps>)) }),
-  });
+  }) as ControllerDefinition<Routes, Prefix>;
 }
 
 /**

@@ -58,13 +58,41 @@ export interface RouteOptions<B extends Schema | undefined, Q extends Schema | u
 }
 
 /**
+ * What a route helper knows of a route at compile time: its method, path literal, schemas and
+ * handler result. Carried by `RouteDefinition` as a type only (never a run-time value), so that a
+ * typed client can be derived from a controller's routes.
+ *
+ * @example
+ * type Create = RouteTypesOf<typeof createRoute>; // { method: 'POST'; path: '/'; body: typeof CreatePost; ... }
+ */
+export interface RouteTypes<M extends HttpMethod = HttpMethod, P extends string = string, B = unknown, Q = unknown, S = unknown, R = unknown> {
+  readonly method: M;
+  readonly path: P;
+  readonly body: B;
+  readonly query: Q;
+  readonly response: S;
+  readonly result: R;
+}
+
+/**
+ * The compile-time types of a route definition.
+ *
+ * @example
+ * type Path = RouteTypesOf<typeof route>['path'];
+ */
+export type RouteTypesOf<D> = D extends { readonly '~types'?: infer T } ? Exclude<T, undefined> : never;
+
+/**
  * A route as plain data. Handlers receive the typed context; the route table exposes the rest.
+ * `T` records the route's types for typed clients; it has no run-time value.
  *
  * @example
  * const route: RouteDefinition = get('/', () => []);
  * route.method; // 'GET'
  */
-export interface RouteDefinition extends RouteShape {
+export interface RouteDefinition<T = unknown> extends RouteShape {
+  /** Type carrier only: never set. */
+  readonly '~types'?: T;
   readonly kind: 'route';
   readonly path: string;
   readonly bodyLimit: number | undefined;
@@ -121,44 +149,45 @@ function defineRoute(method: HttpMethod, path: string, options: AnyOptions, hand
 }
 
 /** The overloads every method helper has. */
-export interface RouteHelper {
-  <const P extends string, R extends HandlerResult<undefined>>(path: P, handler: Handler<P, undefined, undefined, R>): RouteDefinition;
+export interface RouteHelper<M extends HttpMethod = HttpMethod> {
+  <const P extends string, R extends HandlerResult<undefined>>(path: P, handler: Handler<P, undefined, undefined, R>): RouteDefinition<RouteTypes<M, P, undefined, undefined, undefined, R>>;
   <
     const P extends string,
     B extends Schema | undefined = undefined,
     Q extends Schema | undefined = undefined,
     S extends Schema | undefined = undefined,
+    R extends HandlerResult<S> = HandlerResult<S>,
   >(
     path: P,
     options: RouteOptions<B, Q, S>,
-    handler: Handler<P, B, Q, HandlerResult<S>>,
-  ): RouteDefinition;
+    handler: Handler<P, B, Q, R>,
+  ): RouteDefinition<RouteTypes<M, P, B, Q, S, R>>;
 }
 
-function routeHelper(method: HttpMethod): RouteHelper {
+function routeHelper<M extends HttpMethod>(method: M): RouteHelper<M> {
   return ((path: string, optionsOrHandler: AnyOptions | ((ctx: never) => unknown), handler?: (ctx: never) => unknown) =>
     typeof optionsOrHandler === 'function'
       ? defineRoute(method, path, {}, optionsOrHandler)
-      : defineRoute(method, path, optionsOrHandler, handler as (ctx: never) => unknown)) as RouteHelper;
+      : defineRoute(method, path, optionsOrHandler, handler as (ctx: never) => unknown)) as RouteHelper<M>;
 }
 
 /**
  * A GET route. @example get('/:id', (ctx) => store.get(ctx.params.id))
  */
-export const get: RouteHelper = routeHelper('GET');
+export const get: RouteHelper<'GET'> = routeHelper('GET');
 /**
  * A POST route. @example post('/', { body: CreatePost, status: 201 }, (ctx) => store.create(ctx.body))
  */
-export const post: RouteHelper = routeHelper('POST');
+export const post: RouteHelper<'POST'> = routeHelper('POST');
 /**
  * A PUT route. @example put('/:id', { body: Post }, (ctx) => store.replace(ctx.params.id, ctx.body))
  */
-export const put: RouteHelper = routeHelper('PUT');
+export const put: RouteHelper<'PUT'> = routeHelper('PUT');
 /**
  * A PATCH route. @example patch('/:id', { body: UpdatePost }, (ctx) => store.update(ctx.params.id, ctx.body))
  */
-export const patch: RouteHelper = routeHelper('PATCH');
+export const patch: RouteHelper<'PATCH'> = routeHelper('PATCH');
 /**
  * A DELETE route (`delete` is a reserved word). @example del('/:id', (ctx) => { store.remove(ctx.params.id); })
  */
-export const del: RouteHelper = routeHelper('DELETE');
+export const del: RouteHelper<'DELETE'> = routeHelper('DELETE');
