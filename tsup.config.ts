@@ -14,6 +14,7 @@ export default defineConfig({
     fetch: 'lib/fetch.ts',
     middleware: 'lib/middleware/index.ts',
     testing: 'lib/testing/index.ts',
+    client: 'lib/client/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

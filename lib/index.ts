@@ -51,7 +51,7 @@ export {
 } from './routing/route.js';
 export type { RouteShape } from './context/route-info.js';
 export type { RouteInfo } from './context/route-info.js';
-export type { PathParams } from './routing/path.js';
+export { joinPaths, type PathParams } from './routing/path.js';
 
 export { createMetadataKey, readMetadata, readRouteMetadata, readDecoratedMetadata, metadataRecord, type MetadataKey, type MetadataEntry, type MetadataCombine } from './common/metadata.js';
 export type { GraphOverrides } from './modules/container.js';
