@@ -1,0 +1,40 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { createClient } from '../../lib/client/index.js';
+import { createApp } from '../../lib/index.js';
+import { authController } from './auth-controller.js';
+import { readTenantsConfig } from './config.js';
+import { DEMO_PASSWORD } from './demo-accounts.js';
+import { tenantPostsController } from './tenant-posts-controller.js';
+import { createTenantsModule } from './tenants-module.js';
+
+describe('a typed client for the tenants app', () => {
+  it('signs in, then uses the bearer token on tenant routes; the prefix parameter is typed and required', async () => {
+    const app = await createApp(createTenantsModule(readTenantsConfig({ AUTH_SECRET: 'x'.repeat(32) }, () => undefined)));
+    const fetchApp = (request: Request) => app.fetch(request);
+    const auth = createClient(authController, { baseUrl: 'http://tenants.test', fetch: fetchApp });
+    const signedIn = await auth.signIn({ body: { identifier: 'alice@acme.test', password: DEMO_PASSWORD } });
+    if (!signedIn.ok) throw new Error(`sign-in failed: ${JSON.stringify(signedIn.problem)}`);
+    const token = signedIn.data.accessToken; // typed from the handler's result, as JSON
+
+    const posts = createClient(tenantPostsController, { baseUrl: 'http://tenants.test', fetch: fetchApp, headers: { authorization: `Bearer ${token}` } });
+    const created = await posts.create({ params: { tenantId: 'acme' }, body: { title: 'From the client' } });
+    expect(created.status).toBe(201);
+    if (!created.ok) throw new Error('create failed');
+    expectTypeOf(created.data.title).toEqualTypeOf<string>();
+    const list = await posts.list({ params: { tenantId: 'acme' } });
+    expect(list.ok && list.data.map((p) => p.title)).toContain('From the client');
+
+    const anonymous = createClient(tenantPostsController, { baseUrl: 'http://tenants.test', fetch: fetchApp });
+    const refused = await anonymous.list({ params: { tenantId: 'acme' } });
+    expect(refused.ok).toBe(false);
+    expect(refused.status).toBe(401);
+    const otherTenant = await posts.list({ params: { tenantId: 'globex' } });
+    expect(otherTenant.status, 'another tenant is 404').toBe(404);
+
+    const compileOnly = async () => {
+      // @ts-expect-error the controller prefix's parameter is required too
+      await posts.list({});
+    };
+    expect(typeof compileOnly).toBe('function');
+  });
+});
