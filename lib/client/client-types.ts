@@ -58,3 +58,20 @@ export type ClientOf<C> = C extends ControllerDefinition<infer Routes extends Ro
 
 /** Several controllers as one client (route names must differ). */
 export type ClientOfAll<Cs extends readonly unknown[]> = Cs extends readonly [infer First, ...infer Rest] ? ClientOf<First> & ClientOfAll<Rest> : unknown;
+
+/**
+ * The client of a class-style controller (`@Controller`): one method per method of the class.
+ * Parameter decorators (`@Param`, `@Body`) do not reach TypeScript's types, so inputs are loose
+ * and `data` is `unknown`; define the controller with `defineController` for full types.
+ *
+ * @example
+ * type Client = ClassClientOf<typeof PostsController>; // { list(input?): Promise<ClientAnswer<unknown>>, ... }
+ */
+export type ClassClientOf<C extends abstract new (...args: never[]) => unknown> = {
+  readonly [K in keyof InstanceType<C> as InstanceType<C>[K] extends (...args: never[]) => unknown ? K : never]: (input?: {
+    readonly params?: Readonly<Record<string, string | number>>;
+    readonly query?: Readonly<Record<string, unknown>>;
+    readonly body?: unknown;
+    readonly headers?: Readonly<Record<string, string>>;
+  }) => Promise<ClientAnswer<unknown>>;
+};

@@ -89,6 +89,21 @@ describe('createClient over a live server', () => {
   });
 });
 
+describe('a class-style controller', () => {
+  it('gets one method per class method, with loose inputs and unknown data', async () => {
+    const { createClassBlogModule } = await import('../../examples/blog-classes/blog-module.js');
+    const { PostsController } = await import('../../examples/blog-classes/posts-controller.js');
+    const classApp = await createApp(createClassBlogModule());
+    const client = createClient(PostsController, { baseUrl: 'http://classes.test', fetch: (request) => classApp.fetch(request) });
+    const created = await client.create({ body: { title: 'class style' } });
+    expect(created).toMatchObject({ ok: true, status: 201 });
+    expectTypeOf(created).toEqualTypeOf<Awaited<ReturnType<typeof client.create>>>();
+    if (created.ok) expectTypeOf(created.data).toEqualTypeOf<unknown>();
+    const read = await client.get({ params: { id: '1' } });
+    expect(read.ok && read.data).toMatchObject({ title: 'class style' });
+  });
+});
+
 describe('requests the server reads back', () => {
   it('serialises array queries as repeated keys (one value included) and encodes path parameters', async () => {
     const searchApp = await createApp(defineModule({ name: 'S', controllers: [searchController] }));

@@ -1,5 +1,5 @@
 import { DEFINITION, TesseraError, hasDefinition, joinPaths, type ControllerDefinition, type ControllerInput, type RouteMap } from '../index.js';
-import type { ClientOf, ClientOfAll } from './client-types.js';
+import type { ClassClientOf, ClientOf, ClientOfAll } from './client-types.js';
 
 /**
  * Where and how a client sends its requests.
@@ -97,6 +97,7 @@ async function readAnswer(response: Response, method: string): Promise<{ ok: boo
  */
 export function createClient<const C extends ControllerDefinition<RouteMap, string>>(controller: C, options: string | ClientOptions): ClientOf<C>;
 export function createClient<const Cs extends readonly ControllerDefinition<RouteMap, string>[]>(controllers: Cs, options: string | ClientOptions): ClientOfAll<Cs>;
+export function createClient<C extends abstract new (...args: never[]) => unknown>(controller: C, options: string | ClientOptions): ClassClientOf<C>;
 export function createClient(controllers: ControllerInput | readonly ControllerInput[], options: string | ClientOptions): Record<string, (input?: CallInput) => Promise<unknown>> {
   const settings: ClientOptions = typeof options === 'string' ? { baseUrl: options } : options;
   const send = settings.fetch ?? ((request: Request) => fetch(request));

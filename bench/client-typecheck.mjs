@@ -1,0 +1,100 @@
+// `node bench/client-typecheck.mjs`: what the typed client costs the editor. Generates an app of
+// 200 routes in 10 controllers (path and prefix parameters, body, query and response schemas),
+// then type-checks it twice with `tsc --extendedDiagnostics`: alone, and with a client of all 200
+// routes and calls that read typed data. Reports instantiations (deterministic) and check time
+// (median of BENCH_TSC_ROUNDS, default 5), as ratios. Writes bench/results/client-typecheck.md.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const dir = join(root, 'bench', '.build', 'client-typecheck');
+const rounds = Number(process.env.BENCH_TSC_ROUNDS ?? 5);
+const CONTROLLERS = 10;
+const ROUTES = 20;
+
+function appSource() {
+  const lines = [
+    "import { z } from 'zod';",
+    "import { defineController, del, get, patch, post } from '../../../lib/index.js';",
+    'const Item = z.object({ id: z.string(), name: z.string(), count: z.number(), tags: z.array(z.string()) });',
+    'const CreateItem = z.object({ name: z.string().min(1), count: z.number().default(0), tags: z.array(z.string()).default([]) });',
+    'const Search = z.object({ q: z.string().optional(), page: z.coerce.number().default(1), tag: z.array(z.string()).optional() });',
+  ];
+  for (let c = 0; c < CONTROLLERS; c++) {
+    const routes = [];
+    for (let r = 0; r < ROUTES; r++) {
+      const name = `c${c}r${r}`;
+      switch (r % 5) {
+        case 0: routes.push(`${name}: get('/${name}/:id', { response: Item }, (ctx) => ({ id: ctx.params.id, name: 'n', count: 1, tags: [] }))`); break;
+        case 1: routes.push(`${name}: post('/${name}', { body: CreateItem, response: Item, status: 201 }, (ctx) => ({ id: '1', ...ctx.body }))`); break;
+        case 2: routes.push(`${name}: get('/${name}', { query: Search }, (ctx) => ({ page: ctx.query.page, q: ctx.query.q ?? null }))`); break;
+        case 3: routes.push(`${name}: patch('/${name}/:id', { body: CreateItem.partial() }, (ctx) => ({ id: ctx.params.id, changed: Object.keys(ctx.body) }))`); break;
+        default: routes.push(`${name}: del('/${name}/:id', () => undefined)`);
+      }
+    }
+    lines.push(`export const controller${c} = defineController({ name: 'C${c}', prefix: '/t/:tenant/c${c}', routes: () => ({\n  ${routes.join(',\n  ')},\n}) });`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+function clientSource() {
+  const names = Array.from({ length: CONTROLLERS }, (_, c) => `controller${c}`);
+  const calls = [];
+  for (let c = 0; c < CONTROLLERS; c++) {
+    calls.push(`  const a${c} = await client.c${c}r0({ params: { tenant: 't', id: '1' } }); if (a${c}.ok) a${c}.data.tags.push('x');`);
+    calls.push(`  const b${c} = await client.c${c}r1({ params: { tenant: 't' }, body: { name: 'n' } }); if (b${c}.ok) void b${c}.data.count;`);
+    calls.push(`  const s${c} = await client.c${c}r2({ params: { tenant: 't' }, query: { tag: ['a'] } }); if (s${c}.ok) void s${c}.data.page;`);
+  }
+  return [
+    "import { createClient } from '../../../lib/client/index.js';",
+    `import { ${names.join(', ')} } from './app.js';`,
+    `export const client = createClient([${names.join(', ')}], 'http://api.test');`,
+    'export async function use(): Promise<void> {',
+    ...calls,
+    '}',
+    '',
+  ].join('\n');
+}
+
+const compilerOptions = {
+  target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: ['node'],
+  strict: true, noUncheckedIndexedAccess: true, verbatimModuleSyntax: true, experimentalDecorators: true, skipLibCheck: true, noEmit: true,
+};
+
+function measure(files) {
+  const config = join(dir, `tsconfig.${files.length}.json`);
+  writeFileSync(config, JSON.stringify({ compilerOptions, files }, null, 2));
+  const runs = [];
+  for (let i = 0; i < rounds; i++) {
+    const out = execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', config, '--extendedDiagnostics'], { encoding: 'utf8' });
+    const read = (label) => Number((new RegExp(`^${label}:\\s+([\\d.]+)`, 'm').exec(out) ?? [])[1]);
+    runs.push({ instantiations: read('Instantiations'), check: read('Check time'), total: read('Total time') });
+  }
+  const median = (key) => runs.map((r) => r[key]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+  return { instantiations: median('instantiations'), check: median('check'), total: median('total') };
+}
+
+rmSync(dir, { recursive: true, force: true });
+mkdirSync(dir, { recursive: true });
+writeFileSync(join(dir, 'app.ts'), appSource());
+writeFileSync(join(dir, 'client.ts'), clientSource());
+const without = measure(['app.ts']);
+const withClient = measure(['app.ts', 'client.ts']);
+const ratio = (a, b) => (a / b).toFixed(2);
+const lines = [
+  `# Typed client: type-checking cost (${new Date().toISOString().slice(0, 10)})`,
+  '',
+  `${CONTROLLERS * ROUTES} routes in ${CONTROLLERS} controllers; \`tsc --extendedDiagnostics\`, median of ${rounds} runs; node ${process.version}.`,
+  '',
+  '| | instantiations | check time (s) | total time (s) |',
+  '|---|---:|---:|---:|',
+  `| app alone | ${without.instantiations} | ${without.check} | ${without.total} |`,
+  `| app + client of all routes + 30 typed calls | ${withClient.instantiations} | ${withClient.check} | ${withClient.total} |`,
+  `| ratio | ${ratio(withClient.instantiations, without.instantiations)}x | ${ratio(withClient.check, without.check)}x | ${ratio(withClient.total, without.total)}x |`,
+  '',
+];
+mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+writeFileSync(join(root, 'bench', 'results', 'client-typecheck.md'), lines.join('\n'));
+console.log(lines.join('\n'));
