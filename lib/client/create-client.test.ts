@@ -15,13 +15,17 @@ const searchController = defineController({
 });
 
 let app: App;
+let blogServer: NodeServer;
 beforeAll(async () => {
   app = await createApp(createBlogModule({ clock: createManualClock(Date.parse('2026-11-22T00:00:00Z')) }));
+  blogServer = await serve(app, { port: 0 });
 });
+afterAll(() => blogServer.close({ forceAfterMs: 200 }));
 
-const inProcess = () => createClient(postsController, { baseUrl: 'http://blog.test', fetch: (request) => app.fetch(request) });
+/** A client of the blog running on a real socket. */
+const inProcess = () => createClient(postsController, blogServer.url);
 
-describe('createClient against the blog', () => {
+describe('createClient against the blog (a live server)', () => {
   it('creates a post without `body` (defaulted on the input side) and reads the typed answer', async () => {
     const client = inProcess();
     const created = await client.create({ body: { title: 'Hello' } });
