@@ -27,6 +27,31 @@ export interface PipelineSpec {
   readonly interceptors: readonly Interceptor[];
 }
 
+/**
+ * Validates synchronously, the common case, without the promise `safeParseAsync` costs; a
+ * schema with async parts (an async refinement or transform) makes zod throw its async error,
+ * and only then is the async parse used. Decided per schema once: a schema that needed async
+ * keeps parsing async.
+ */
+const needsAsync = new WeakSet<Schema>();
+
+/** zod's "this schema is async" error, recognised by class name or message (a bundler may rename the class). */
+function isZodAsyncError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return error.constructor.name === '$ZodAsyncError' || error.message.startsWith('Encountered Promise during synchronous parse');
+}
+function parseBody(schema: Schema, raw: unknown): ReturnType<Schema['safeParse']> | Promise<ReturnType<Schema['safeParse']>> {
+  if (!needsAsync.has(schema)) {
+    try {
+      return schema.safeParse(raw);
+    } catch (error) {
+      if (!isZodAsyncError(error)) throw error;
+      needsAsync.add(schema);
+    }
+  }
+  return schema.safeParseAsync(raw);
+}
+
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
@@ -82,7 +107,8 @@ export function compilePipeline(spec: PipelineSpec): RoutePipeline {
     const next = prepared;
     prepared = async (ctx) => {
       const raw = await readJsonBody(ctx.incoming, bodyLimit);
-      const parsed = await bodySchema.safeParseAsync(raw);
+      const result = parseBody(bodySchema, raw);
+      const parsed = result instanceof Promise ? await result : result;
       if (!parsed.success) throw validationFailed('body', parsed.error.issues);
       ctx.body = parsed.data;
       return next(ctx);
