@@ -3,6 +3,7 @@ export { createApp, type AppOptions } from './app/create-app.js';
 export type { App, ListeningServer, RawRouteHandler, ServerAdapter } from './app/app.js';
 export { composeMiddleware, type Middleware, type ErrorMapper, type NotFoundHandler } from './context/middleware.js';
 export { withHeaders, headerOf } from './http/with-headers.js';
+export { ifNoneMatchMatches } from './http/if-none-match.js';
 export type { Guard, GuardToken } from './context/guard.js';
 export type { Interceptor, InterceptorToken } from './context/interceptor.js';
 export type { OnModuleInit, OnModuleDestroy, OnApplicationShutdown } from './app/lifecycle.js';

@@ -1,4 +1,4 @@
-import type { Outcome, PlainResponse } from './plain-response.js';
+import { toResponse, type Outcome } from './plain-response.js';
 
 /**
  * The same answer with `headers` set (replacing headers of the same name; a `Set-Cookie` is
@@ -14,7 +14,7 @@ export function withHeaders(outcome: Outcome, headers: Readonly<Record<string, s
     for (const [name, value] of Object.entries(headers)) {
       const key = name.toLowerCase();
       // PlainResponse headers hold one value per name; fold a second cookie into a Response instead.
-      if (key === 'set-cookie' && merged[key] !== undefined) return withHeaders(toWebResponse(outcome), headers);
+      if (key === 'set-cookie' && merged[key] !== undefined) return withHeaders(toResponse(outcome), headers);
       merged[key] = value;
     }
     return { status: outcome.status, headers: merged, body: outcome.body };
@@ -36,9 +36,6 @@ function apply(target: Headers, headers: Readonly<Record<string, string>>): void
   }
 }
 
-function toWebResponse(outcome: PlainResponse): Response {
-  return new Response(outcome.body, { status: outcome.status, headers: outcome.headers as Record<string, string> });
-}
 
 /**
  * A header of an answer, whichever form it has (case-insensitive), or null.

@@ -1,6 +1,7 @@
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { TesseraError, withHeaders, type Outcome, type RequestContext } from '../index.js';
+import { base64url } from './base64url.js';
 
 /**
  * Attributes of a cookie set with {@link setCookie}. The defaults are the safe ones: HttpOnly,
@@ -108,12 +109,6 @@ export function deleteCookie(outcome: Outcome, name: string, options: Pick<Cooki
 }
 
 const encoder = new TextEncoder();
-
-function base64url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
 
 function signature(value: string, secret: string): string {
   return base64url(hmac(sha256, encoder.encode(secret), encoder.encode(value)));

@@ -1,5 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
-import { headerOf, withHeaders, type Middleware, type Outcome } from '../index.js';
+import { headerOf, ifNoneMatchMatches, withHeaders, type Middleware, type Outcome } from '../index.js';
+import { base64url } from './base64url.js';
 
 /**
  * A strong entity tag for a body: the first 16 bytes of its SHA-256, base64url, quoted.
@@ -9,17 +10,7 @@ import { headerOf, withHeaders, type Middleware, type Outcome } from '../index.j
  */
 export function strongEtag(body: string | Uint8Array): string {
   const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
-  const digest = sha256(bytes).subarray(0, 16);
-  let binary = '';
-  for (const byte of digest) binary += String.fromCharCode(byte);
-  return `"${btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}"`;
-}
-
-/** Whether an `If-None-Match` value matches a tag (weak comparison, RFC 9110 §13.1.2: `W/` ignored). */
-function noneMatch(header: string, tag: string): boolean {
-  if (header.trim() === '*') return true;
-  const opaque = tag.replace(/^W\//, '');
-  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === opaque);
+  return `"${base64url(sha256(bytes).subarray(0, 16))}"`;
 }
 
 /** Headers a 304 keeps (RFC 9110 §15.4.5): those a 200 would have had that describe the representation's caching. */
@@ -45,7 +36,7 @@ export function etag(): Middleware {
       tagged = withHeaders(answer, { etag: tag });
     }
     const condition = ctx.header('if-none-match');
-    if (condition === null || !noneMatch(condition, tag)) return tagged;
+    if (condition === null || !ifNoneMatchMatches(condition, tag)) return tagged;
     const kept: Record<string, string> = {};
     for (const name of KEPT_ON_304) {
       const value = headerOf(tagged, name);

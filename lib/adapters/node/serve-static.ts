@@ -1,4 +1,4 @@
-import { TesseraError, type App, type RequestContext } from '../../index.js';
+import { TesseraError, ifNoneMatchMatches, type App, type RequestContext } from '../../index.js';
 
 /**
  * Options of {@link serveStatic}.
@@ -127,7 +127,7 @@ export function serveStatic(app: Pick<App, 'addRawRoute'>, prefix: string, root:
     const ifModifiedSince = ctx.header('if-modified-since');
     const notModified =
       ifNoneMatch !== null
-        ? ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')
+        ? ifNoneMatchMatches(ifNoneMatch, etag)
         : ifModifiedSince !== null && Date.parse(ifModifiedSince) >= Date.parse(lastModified);
     if (notModified) return new Response(null, { status: 304, headers: { etag, 'last-modified': lastModified, 'cache-control': cacheControl } });
 
