@@ -116,7 +116,7 @@ describe('JwtAuthGuard', () => {
       garbage: bearer('not-a-jwt'),
       wrongSecret: bearer(await token(undefined, { secret: new TextEncoder().encode('another-secret-that-is-long-enough-too!!') })),
       noExp: bearer(await token(undefined, { exp: null })),
-      wrongTyp: bearer(await token(undefined, { typ: 'JWT' })),
+      wrongTyp: bearer(await token(undefined, { typ: 'rt+jwt' })),
       badClaims: bearer(await token({ sub: 42 })),
       apiKeyHeaderOnly: {},
     };

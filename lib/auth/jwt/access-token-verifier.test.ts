@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../../common/clock.js';
-import { createAccessTokenVerifier, MAX_TOKEN_LENGTH } from './access-token-verifier.js';
+import { createAccessTokenVerifier } from './access-token-verifier.js';
+import { MAX_TOKEN_LENGTH } from './verification-front.js';
 import type { AccessTokenVerifierOptions } from './access-token-verifier.js';
 import { AuthConfigError } from './auth-config-error.js';
 import {
@@ -126,16 +127,44 @@ describe.each<[string, CacheOption]>([
     });
   });
 
+  describe('accepts the generic JWT types by default', () => {
+    it.each([
+      ['missing', { alg: 'HS256' }],
+      ['JWT', { alg: 'HS256', typ: 'JWT' }],
+      ['jwt', { alg: 'HS256', typ: 'jwt' }],
+      ['application/jwt', { alg: 'HS256', typ: 'application/jwt' }],
+    ])('typ %s', (_name, header) => {
+      const { verifier } = setup(cache);
+      expect(reasonOf(verifier.verifySync(craft(header, goodPayload())))).toBe('ok');
+    });
+
+    it.each([
+      ['missing', { alg: 'HS256' }],
+      ['JWT', { alg: 'HS256', typ: 'JWT' }],
+    ])('but not typ %s when requireAccessTokenType is set', (_name, header) => {
+      const clock = createManualClock(T0_MS);
+      const verifier = createAccessTokenVerifier({ secret: SECRET_256, algorithm: 'HS256', clock, cache, requireAccessTokenType: true });
+      expect(reasonOf(verifier.verifySync(craft(header, goodPayload())))).toBe('wrong_type');
+    });
+
+    it('and at+jwt when requireAccessTokenType is set', () => {
+      const clock = createManualClock(T0_MS);
+      const verifier = createAccessTokenVerifier({ secret: SECRET_256, algorithm: 'HS256', clock, cache, requireAccessTokenType: true });
+      expect(reasonOf(verifier.verifySync(craft({ alg: 'HS256', typ: 'AT+JWT' }, goodPayload())))).toBe('ok');
+    });
+  });
+
   describe('refuses the wrong token type', () => {
     it.each([
-      ['JWT', { alg: 'HS256', typ: 'JWT' }],
-      ['missing', { alg: 'HS256' }],
       ['refresh', { alg: 'HS256', typ: 'rt+jwt' }],
       ['ID token style', { alg: 'HS256', typ: 'id_token+jwt' }],
       ['padded', { alg: 'HS256', typ: ' at+jwt' }],
       ['suffixed', { alg: 'HS256', typ: 'at+jwt; charset=utf-8' }],
       ['other media prefix', { alg: 'HS256', typ: 'text/at+jwt' }],
       ['non-string', { alg: 'HS256', typ: ['at+jwt'] }],
+      ['null', { alg: 'HS256', typ: null }],
+      ['DPoP proof', { alg: 'HS256', typ: 'dpop+jwt' }],
+      ['JWT with a suffix', { alg: 'HS256', typ: 'JWT2' }],
     ])('typ %s', (_name, header) => {
       const { verifier } = setup(cache);
       expect(reasonOf(verifier.verifySync(craft(header, goodPayload())))).toBe('wrong_type');
@@ -349,13 +378,13 @@ describe.each<[string, CacheOption]>([
       let results: string[];
       try {
         prototype.exp = T0 + 10_000;
-        prototype.typ = 'at+jwt';
+        prototype.typ = 'rt+jwt';
         results = [reasonOf(verifier.verifySync(noExp)), reasonOf(verifier.verifySync(noTyp))];
       } finally {
         delete prototype.exp;
         delete prototype.typ;
       }
-      expect(results).toEqual(['invalid_claims', 'wrong_type']);
+      expect(results, 'a polluted exp or typ on Object.prototype was read as the token\'s own').toEqual(['invalid_claims', 'ok']);
     });
 
     it('refuses non-string input from untyped callers', () => {

@@ -2,12 +2,14 @@ export { AuthConfigError } from './auth-config-error.js';
 export { assertSecretLength } from './secret-length.js';
 export { HMAC_ALGORITHMS } from './hmac-algorithm.js';
 export type { HmacAlgorithm } from './hmac-algorithm.js';
-export { TOKEN_TYPE_HEADERS, isAccessTokenType } from './token-type.js';
+export { TOKEN_TYPE_HEADERS, isAccessTokenType, isAcceptedAccessTokenType } from './token-type.js';
 export type { TokenType } from './token-type.js';
 export { createTokenSigner } from './token-signer.js';
 export type { SignOptions, SignedToken, TokenSigner, TokenSignerOptions } from './token-signer.js';
-export { MAX_TOKEN_LENGTH, createAccessTokenVerifier } from './access-token-verifier.js';
-export type { AccessTokenVerifier, AccessTokenVerifierOptions } from './access-token-verifier.js';
+export { createAccessTokenVerifier, createHmacTokenCheck } from './access-token-verifier.js';
+export { MAX_TOKEN_LENGTH } from './verification-front.js';
+export type { VerificationCacheOption } from './verification-front.js';
+export type { AccessTokenVerifier, AccessTokenVerifierOptions, HmacTokenCheck } from './access-token-verifier.js';
 export type { VerificationCacheStats } from './verification-cache.js';
 export type {
   VerificationFailure,

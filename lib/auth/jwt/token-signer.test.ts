@@ -117,13 +117,15 @@ describe('interoperability with jose', () => {
     }
   });
 
-  it('a jose token with the default JWT typ is not an access token', async () => {
+  it('a jose token with the default JWT typ verifies (any standard library interoperates)', async () => {
     const clock = createManualClock(T0_MS);
     const token = await new SignJWT({ sub: 'user-1' })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setExpirationTime(T0 + 900)
       .sign(new TextEncoder().encode(SECRET_256));
     const verifier = createAccessTokenVerifier({ secret: SECRET_256, algorithm: 'HS256', clock });
-    expect(verifier.verifySync(token)).toEqual({ ok: false, reason: 'wrong_type' });
+    expect(verifier.verifySync(token)).toMatchObject({ ok: true, payload: { sub: 'user-1' } });
+    const strict = createAccessTokenVerifier({ secret: SECRET_256, algorithm: 'HS256', clock, requireAccessTokenType: true });
+    expect(strict.verifySync(token)).toEqual({ ok: false, reason: 'wrong_type' });
   });
 });

@@ -36,3 +36,24 @@ const ACCESS_TYPE_PATTERN = /^(?:application\/)?at\+jwt$/i;
 export function isAccessTokenType(typ: unknown): boolean {
   return typeof typ === 'string' && ACCESS_TYPE_PATTERN.test(typ);
 }
+
+// `JWT` is RFC 7519 §5.1's generic type, what jose, jsonwebtoken, @nestjs/jwt and most identity
+// providers write; `application/jwt` is the same media type spelled in full (RFC 7515 §4.1.9).
+const GENERIC_JWT_PATTERN = /^(?:application\/)?jwt$/i;
+
+/**
+ * Whether a bearer token's `typ` header is acceptable. By default: absent, the generic `JWT`, or
+ * RFC 9068's `at+jwt` (each with or without `application/`, any letter case). Any other value
+ * names another kind of token (`rt+jwt`, `id_token+jwt`, `dpop+jwt`, ...) and is refused, so a
+ * token minted for one purpose is never taken as an access token. With `strict`, only `at+jwt`.
+ *
+ * @example
+ * isAcceptedAccessTokenType(undefined, false); // true
+ * isAcceptedAccessTokenType('JWT', true); // false
+ * isAcceptedAccessTokenType('rt+jwt', false); // false
+ */
+export function isAcceptedAccessTokenType(typ: unknown, strict: boolean): boolean {
+  if (typ === undefined) return !strict;
+  if (typeof typ !== 'string') return false;
+  return ACCESS_TYPE_PATTERN.test(typ) || (!strict && GENERIC_JWT_PATTERN.test(typ));
+}
