@@ -2,7 +2,7 @@ import type { Clock } from '../index.js';
 import type { ClassProvider, ExistingProvider } from '../index.js';
 import type { ModuleInput } from '../index.js';
 import type { ClassToken } from '../index.js';
-import type { HmacAlgorithm } from './jwt/index.js';
+import type { HmacAlgorithm, TrustedIssuerOptions } from './jwt/index.js';
 import type { CredentialStore, RefreshTokenStore } from './issuing/index.js';
 import type { PasswordHasher } from './password/index.js';
 import type { ApiKeyStore } from './api-keys/index.js';
@@ -84,6 +84,20 @@ export interface AuthModuleOptions<Claims> {
   readonly issuer?: string;
   /** Expected `aud` (any of them), and signed into issued tokens. */
   readonly audience?: string | readonly string[];
+  /**
+   * Identity providers (Auth0, Keycloak, Cognito, Entra, ...) whose access tokens are accepted
+   * beside the app's own, each with its `issuer`, `audience`, keys (`jwksUrl`, `jwks` or
+   * `publicKeys`) and `algorithms` (default RS256, ES256, EdDSA). A token goes to the verifier its
+   * `iss` names; its claims pass the same claims schema as the app's own tokens.
+   */
+  readonly trustedIssuers?: readonly TrustedIssuerOptions[];
+  /** Seconds of clock skew allowed on `exp`, `nbf` and `iat`, for every issuer; default 0. */
+  readonly clockToleranceSeconds?: number;
+  /**
+   * When true, the app's own tokens must say `typ: at+jwt` (RFC 9068), as the ones it issues do.
+   * By default tokens without `typ` or with `typ: JWT` are accepted too; any other `typ` never is.
+   */
+  readonly requireAccessTokenType?: boolean;
   /** When true, the guards and `AUTH_SERVICE` are visible in every module without importing the auth module. */
   readonly global?: boolean;
   /** When true, every route needs a credential unless marked `Public()`. */

@@ -13,7 +13,7 @@ import type { AuthModuleOptions, StoreClass } from './auth-options.js';
 import { bearerFailure, readBearerToken } from './bearer-token.js';
 import { TokenIssuingService, type CredentialStore, type RefreshTokenStore, type TokenPair } from './issuing/index.js';
 import { getDummyPasswordHash } from './password/index.js';
-import { assertSecretLength, createAccessTokenVerifier, createTokenSigner, type AccessTokenVerifier } from './jwt/index.js';
+import { assertSecretLength, createBearerTokenVerifier, readTolerance, readTrustedIssuers, createTokenSigner, type BearerTokenVerifier, type VerificationResult } from './jwt/index.js';
 
 /**
  * The programmatic auth operations, resolved through the `AUTH_SERVICE` token.
@@ -54,10 +54,11 @@ export interface AuthDefinitions<Claims> {
 
 /** What the guards share: the verifier and the claims schema bound to this auth module. */
 interface AuthRuntime<Claims> {
-  readonly verifier: AccessTokenVerifier;
+  readonly verifier: BearerTokenVerifier;
   readonly apiKeys: ApiKeyAuthenticator<Claims> | undefined;
   readonly scopedRoutesOnly: boolean;
-  authenticateBearer(ctx: RequestContext): Claims;
+  /** The claims of the request's bearer token; a promise only when an outside issuer's signature must be checked. */
+  authenticateBearer(ctx: RequestContext): Claims | Promise<Claims>;
 }
 
 /** The one answer for every API-key failure; it never says which check failed. */
@@ -105,14 +106,28 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
    */
   class JwtAuthGuard implements Guard {
     constructor(readonly runtime: AuthRuntime<Claims>) {}
-    canActivate(ctx: RequestContext): boolean {
-      ctx.set(CURRENT_USER, this.runtime.authenticateBearer(ctx));
-      return true;
+    canActivate(ctx: RequestContext): boolean | Promise<boolean> {
+      return admitBearer(this.runtime, ctx, undefined);
     }
   }
 
-  function requireRole(claims: Claims, rules: AccessRules): void {
-    if (rules.roles) requireOneOf(claims, rules.roles);
+  function requireRole(claims: Claims, rules: AccessRules | undefined): void {
+    if (rules?.roles) requireOneOf(claims, rules.roles);
+  }
+
+  /**
+   * Authenticates the bearer token, puts its claims in the context and, given rules, requires a
+   * role. Synchronous unless an outside issuer's signature must be checked (not cached yet).
+   */
+  function admitBearer(runtime: AuthRuntime<Claims>, ctx: RequestContext, rules: AccessRules | undefined): boolean | Promise<boolean> {
+    const claims = runtime.authenticateBearer(ctx);
+    const admit = (settled: Claims): boolean => {
+      ctx.set(CURRENT_USER, settled);
+      // Tokens are never held to scopes: scopes limit what a machine key may do.
+      requireRole(settled, rules);
+      return true;
+    };
+    return claims instanceof Promise ? claims.then(admit) : admit(claims);
   }
 
   async function authenticateApiKey(runtime: AuthRuntime<Claims>, apiKeys: ApiKeyAuthenticator<Claims>, ctx: RequestContext, key: string, rules: AccessRules): Promise<boolean> {
@@ -159,13 +174,8 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
         const key = ctx.header('x-api-key');
         if (key !== null) return authenticateApiKey(this.runtime, apiKeys, ctx, key, rules);
       }
-      const claims = this.runtime.authenticateBearer(ctx);
-      ctx.set(CURRENT_USER, claims);
-      // Tokens are never held to scopes: scopes limit what a machine key may do.
-      requireRole(claims, rules);
-      return true;
+      return admitBearer(this.runtime, ctx, rules);
     }
-
   }
 
   /**
@@ -212,11 +222,16 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
   function createRuntime(options: AuthModuleOptions<Claims>, apiKeyStore: ApiKeyStore | undefined): AuthRuntime<Claims> {
     // forRoot has checked it already and passes the checked clock in.
     const clock = options.clock ?? systemClock;
-    const verifier = createAccessTokenVerifier({
-      secret: options.secret,
-      algorithm: options.algorithm ?? 'HS256',
-      issuer: options.issuer,
-      audience: options.audience,
+    const verifier = createBearerTokenVerifier({
+      own: {
+        secret: options.secret,
+        algorithm: options.algorithm ?? 'HS256',
+        issuer: options.issuer,
+        audience: options.audience,
+        requireAccessTokenType: options.requireAccessTokenType,
+      },
+      trustedIssuers: options.trustedIssuers,
+      clockToleranceSeconds: options.clockToleranceSeconds,
       clock,
     });
     // The verifier's cache hands back the same payload object for a repeated token, so the
@@ -241,16 +256,28 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
       authenticateBearer(ctx) {
         const token = readBearerToken(ctx.header('authorization'));
         if (token === undefined) throw bearerFailure();
-        const result = verifier.verifySync(token);
-        if (!result.ok) throw bearerFailure();
-        const cached = parsed.get(result.payload);
-        if (cached !== undefined) return cached;
-        const claims = claimsSchema.safeParse(result.payload);
-        if (!claims.success) throw bearerFailure();
-        parsed.set(result.payload, claims.data);
-        return claims.data;
+        const result = verifier.verify(token);
+        return result instanceof Promise ? result.then(claimsOf) : claimsOf(result);
       },
     };
+
+    /** Own and outside tokens alike: the claims schema decides, and any failure is the one 401. */
+    function claimsOf(result: VerificationResult): Claims {
+      if (!result.ok) throw bearerFailure();
+      const cached = parsed.get(result.payload);
+      if (cached !== undefined) return cached;
+      const claims = claimsSchema.safeParse(result.payload);
+      if (!claims.success) throw bearerFailure();
+      parsed.set(result.payload, claims.data);
+      return claims.data;
+    }
+  }
+
+  /** The runtime with its outside issuers' PEM keys imported, so a bad key fails the boot. */
+  async function startRuntime(options: AuthModuleOptions<Claims>, apiKeyStore: ApiKeyStore | undefined): Promise<AuthRuntime<Claims>> {
+    const runtime = createRuntime(options, apiKeyStore);
+    await runtime.verifier.prepare();
+    return runtime;
   }
 
   const AuthModule = {
@@ -264,14 +291,17 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
     forRoot(options: AuthModuleOptions<Claims>): ModuleDefinition {
       const algorithm = options.algorithm ?? 'HS256';
       assertSecretLength(options.secret, algorithm);
+      // Validated here too so a misconfigured issuer fails forRoot, not the first request.
+      readTrustedIssuers(options.trustedIssuers, options.issuer);
+      readTolerance(options.clockToleranceSeconds);
       // Checked here (a broken clock fails forRoot) and on every reading (fails closed later).
       const clock = checkedClock(options.clock ?? systemClock);
       const checked: AuthModuleOptions<Claims> = { ...options, clock };
       const apiKeys = options.apiKeys;
       const providers: ProviderInput[] = [
         apiKeys
-          ? defineFactory(AUTH_RUNTIME, [API_KEY_STORE], (store) => createRuntime(checked, store))
-          : defineFactory(AUTH_RUNTIME, [], () => createRuntime(checked, undefined)),
+          ? defineFactory(AUTH_RUNTIME, [API_KEY_STORE], (store) => startRuntime(checked, store))
+          : defineFactory(AUTH_RUNTIME, [], () => startRuntime(checked, undefined)),
         defineProvider(JwtAuthGuard, [AUTH_RUNTIME]),
         defineProvider(AuthGuard, [AUTH_RUNTIME]),
       ];

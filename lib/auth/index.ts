@@ -2,7 +2,18 @@
 export { defineAuthModule, type AuthService, type AuthDefinitions } from './define-auth-module.js';
 export type { AuthModuleOptions, IssuingOptions, ApiKeyOptions, ClientIpOptions, StoreClass } from './auth-options.js';
 export { Roles, Public, RequireScopes, readAccessRules, ROLES_KEY, PUBLIC_KEY, SCOPES_KEY, type AccessRules } from './auth-metadata.js';
-export { AuthConfigError, type HmacAlgorithm } from './jwt/index.js';
+export {
+  AuthConfigError,
+  DEFAULT_ISSUER_ALGORITHMS,
+  createBearerTokenVerifier,
+  type AsymmetricAlgorithm,
+  type BearerTokenVerifier,
+  type BearerTokenVerifierOptions,
+  type HmacAlgorithm,
+  type TrustedIssuerOptions,
+  type VerificationFailureReason,
+  type VerificationResult,
+} from './jwt/index.js';
 export {
   TokenIssuingService,
   InMemoryRefreshTokenStore,

@@ -17,3 +17,8 @@ export type {
   VerificationResult,
   VerifiedToken,
 } from './verification-result.js';
+export { createBearerTokenVerifier } from './bearer-token-verifier.js';
+export type { BearerTokenVerifier, BearerTokenVerifierOptions } from './bearer-token-verifier.js';
+export { DEFAULT_ISSUER_ALGORITHMS, readTrustedIssuers } from './trusted-issuer-options.js';
+export type { AsymmetricAlgorithm, TrustedIssuerOptions } from './trusted-issuer-options.js';
+export { readTolerance } from './token-policy.js';

@@ -5,11 +5,15 @@
  * - `malformed`: not three strict base64url segments, too long, bad JSON, or not a JSON object.
  * - `bad_signature`: the MAC does not match (also what a token for another HS size produces,
  *   because the MAC is checked before the header is read).
- * - `algorithm_mismatch`: correctly MACed, but `alg` is not the configured algorithm.
+ * - `algorithm_mismatch`: correctly MACed, but `alg` is not the configured algorithm; or, for an
+ *   outside issuer's token, `alg` is not in that issuer's list (HS* and `none` never are).
  * - `forbidden_header`: `crit`, `jwk`, `jku`, `x5u` or `x5c` present.
- * - `wrong_type`: `typ` is not `at+jwt` / `application/at+jwt`.
+ * - `wrong_type`: `typ` names another kind of token (anything but absent, `JWT` or `at+jwt`), or
+ *   is not `at+jwt` where that is required.
  * - `invalid_claims`: `exp` missing or not a number, or a registered claim of the wrong type.
- * - `expired`, `not_yet_valid`, `issuer_mismatch`, `audience_mismatch`: as named.
+ * - `expired`, `not_yet_valid` (before `nbf` or `iat`), `issuer_mismatch`, `audience_mismatch`: as named.
+ * - `key_unavailable`: an outside issuer's token whose key is unknown (an unknown `kid` after the
+ *   one refetch the cooldown allows) or cannot be had (JWKS endpoint down, slow or invalid).
  *
  * @example
  * if (!result.ok) logger.debug({ reason: result.reason }, 'bearer token refused');
@@ -24,7 +28,8 @@ export type VerificationFailureReason =
   | 'expired'
   | 'not_yet_valid'
   | 'issuer_mismatch'
-  | 'audience_mismatch';
+  | 'audience_mismatch'
+  | 'key_unavailable';
 
 /**
  * A token that passed every check. `payload` is deep-frozen: the same object is handed out on
@@ -79,4 +84,5 @@ export const FAILURES: Readonly<Record<VerificationFailureReason, VerificationFa
   not_yet_valid: failure('not_yet_valid'),
   issuer_mismatch: failure('issuer_mismatch'),
   audience_mismatch: failure('audience_mismatch'),
+  key_unavailable: failure('key_unavailable'),
 });
