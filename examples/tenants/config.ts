@@ -1,3 +1,5 @@
+import type { AsymmetricAlgorithm } from '../../lib/auth/index.js';
+
 /**
  * The tenants app's configuration, read from the environment once at start.
  *
@@ -9,6 +11,11 @@
  * | API_KEY_RATE_WINDOW_MS | 60000 |
  * | API_KEY_CACHE_SECONDS | 0 (every request reads the key store) |
  * | TRUSTED_PROXY_HOPS | 0 (X-Forwarded-For ignored) |
+ * | AUTH_JWKS_URL | unset: only the app's own tokens |
+ * | AUTH_JWKS_ISSUER | required with AUTH_JWKS_URL |
+ * | AUTH_JWKS_AUDIENCE | required with AUTH_JWKS_URL (comma-separated for several) |
+ * | AUTH_JWKS_ALGORITHMS | RS256,ES256,EdDSA |
+ * | AUTH_CLOCK_TOLERANCE_SECONDS | 0 |
  */
 export interface TenantsConfig {
   readonly secret: string;
@@ -19,6 +26,23 @@ export interface TenantsConfig {
   readonly apiKeyRateWindowMs: number;
   readonly apiKeyCacheSeconds: number;
   readonly trustedProxyHops: number;
+  /** An identity provider whose tokens are accepted beside the app's own (AUTH_JWKS_*). */
+  readonly identityProvider: IdentityProviderConfig | undefined;
+  readonly clockToleranceSeconds: number;
+}
+
+/**
+ * The outside identity provider of the tenants app, from AUTH_JWKS_URL, AUTH_JWKS_ISSUER,
+ * AUTH_JWKS_AUDIENCE and AUTH_JWKS_ALGORITHMS.
+ *
+ * @example
+ * const idp: IdentityProviderConfig = { jwksUrl: 'https://id.acme.test/jwks', issuer: 'https://id.acme.test/', audience: ['tenants-api'], algorithms: ['RS256'] };
+ */
+export interface IdentityProviderConfig {
+  readonly jwksUrl: string;
+  readonly issuer: string;
+  readonly audience: readonly string[];
+  readonly algorithms: readonly AsymmetricAlgorithm[] | undefined;
 }
 
 /** Never use this outside development: it is public in this repository. */
@@ -52,5 +76,23 @@ export function readTenantsConfig(env: Record<string, string | undefined>, warn:
     apiKeyRateWindowMs: nonNegativeInteger('API_KEY_RATE_WINDOW_MS', env.API_KEY_RATE_WINDOW_MS, 60_000) || 60_000,
     apiKeyCacheSeconds: nonNegativeInteger('API_KEY_CACHE_SECONDS', env.API_KEY_CACHE_SECONDS, 0),
     trustedProxyHops: nonNegativeInteger('TRUSTED_PROXY_HOPS', env.TRUSTED_PROXY_HOPS, 0),
+    identityProvider: readIdentityProvider(env),
+    clockToleranceSeconds: nonNegativeInteger('AUTH_CLOCK_TOLERANCE_SECONDS', env.AUTH_CLOCK_TOLERANCE_SECONDS, 0),
   };
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+}
+
+/** Undefined without AUTH_JWKS_URL; with it, issuer and audience are required (never "any audience"). */
+function readIdentityProvider(env: Record<string, string | undefined>): IdentityProviderConfig | undefined {
+  const jwksUrl = env.AUTH_JWKS_URL;
+  if (jwksUrl === undefined || jwksUrl === '') return undefined;
+  const issuer = env.AUTH_JWKS_ISSUER;
+  const audience = list(env.AUTH_JWKS_AUDIENCE);
+  if (issuer === undefined || issuer === '') throw new Error('AUTH_JWKS_ISSUER must be set with AUTH_JWKS_URL (the iss of the provider\'s tokens).');
+  if (audience.length === 0) throw new Error('AUTH_JWKS_AUDIENCE must be set with AUTH_JWKS_URL (the aud the provider writes for this API).');
+  const algorithms = list(env.AUTH_JWKS_ALGORITHMS);
+  return { jwksUrl, issuer, audience, algorithms: algorithms.length === 0 ? undefined : (algorithms as AsymmetricAlgorithm[]) };
 }

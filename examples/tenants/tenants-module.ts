@@ -77,6 +77,8 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
         audience: config.audience,
         protectAllRoutes: true,
         clock,
+        clockToleranceSeconds: config.clockToleranceSeconds,
+        trustedIssuers: config.identityProvider === undefined ? [] : [{ ...config.identityProvider }],
         issuing: {
           credentialStore: stores.credentialStore,
           refreshTokenStore: stores.refreshTokenStore,

@@ -33,7 +33,7 @@ beforeAll(async () => {
 });
 
 const HMAC = 4;
-const tokenArb = fc.record({
+const tokenArb: fc.Arbitrary<Case> = fc.record({
   // The kid each pool key is published under by its issuer, drawn per run so kids often collide.
   publishedKids: fc.array(fc.constantFrom(...KIDS), { minLength: 4, maxLength: 4 }),
   signer: fc.integer({ min: 0, max: HMAC }),
@@ -41,7 +41,13 @@ const tokenArb = fc.record({
   kid: fc.constantFrom<string | undefined>(...KIDS, undefined),
   audience: fc.constantFrom<string>(...AUDIENCES, 'api-other'),
 });
-type Case = fc.infer<typeof tokenArb>;
+interface Case {
+  readonly publishedKids: readonly string[];
+  readonly signer: number;
+  readonly iss: string | undefined;
+  readonly kid: string | undefined;
+  readonly audience: string;
+}
 
 function model(c: Case): boolean {
   if (c.signer === HMAC) return c.iss === OWN;

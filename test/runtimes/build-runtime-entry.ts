@@ -44,6 +44,8 @@ function sourcesToPackage(mode: 'external' | 'bundled'): Plugin {
     name: 'sources-to-package',
     setup(b) {
       b.onResolve({ filter: /^(\.\.\/)+(lib|facade)\// }, (args) => {
+        // A dependency's own relative imports (jose has a lib/ folder too) are not ours to rewrite.
+        if (args.importer.includes('/node_modules/')) return undefined;
         const specifier = packageSpecifierOf(args.path);
         if (specifier === undefined) {
           return { errors: [{ text: `${args.path} is not an entry point of the package (package.json "exports"): code built against dist/ cannot import it` }] };

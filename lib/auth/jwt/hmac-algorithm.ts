@@ -1,8 +1,10 @@
 import { AuthConfigError } from './auth-config-error.js';
 
 /**
- * The JWS algorithms Tessera signs and verifies. Only HMAC: the module has one shared secret and
- * never looks keys up, which removes the whole asymmetric/symmetric confusion class.
+ * The JWS algorithms of the app's own tokens, which Tessera signs and verifies with one shared
+ * secret and never a key lookup. Outside issuers' tokens use public-key algorithms
+ * (`AsymmetricAlgorithm`); the two lists never overlap, which removes the asymmetric/symmetric
+ * confusion class: an HS token is never checked against a public key.
  *
  * @example
  * const algorithm: HmacAlgorithm = 'HS256';

@@ -66,7 +66,7 @@ export async function startJwksServer(initialKeys: readonly JWK[]): Promise<Jwks
   let keys = [...initialKeys];
   let mode: JwksServerMode = 'up';
   let hits = 0;
-  const server = createServer((request, response) => {
+  const server = createServer((_request, response) => {
     hits++;
     if (mode === 'hang') return;
     if (mode === 'down') {

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, createManualClock } from '../../lib/index.js';
+import { send } from '../../test/http-helpers.js';
+import { makeIssuerKey, signWith, startJwksServer } from '../../lib/auth/jwt/outside-issuer.test-helper.js';
+import type { IssuerKey, JwksServer } from '../../lib/auth/jwt/outside-issuer.test-helper.js';
+import { readTenantsConfig } from './config.js';
+import { DEMO_PASSWORD } from './demo-accounts.js';
+import { createTenantsModule } from './tenants-module.js';
+
+const T0 = Date.parse('2026-11-21T12:00:00Z');
+const IDP = 'https://login.acme.example/realms/acme';
+const AUDIENCE = 'tenants-api';
+
+let key: IssuerKey;
+let server: JwksServer;
+beforeAll(async () => {
+  key = await makeIssuerKey('RS256', 'realm-key-1');
+  server = await startJwksServer([key.jwk]);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function boot(env: Record<string, string> = {}) {
+  const clock = createManualClock(T0);
+  const config = readTenantsConfig(
+    { AUTH_SECRET: 'tenants-test-secret-0123456789abcdef', AUTH_JWKS_URL: server.url, AUTH_JWKS_ISSUER: IDP, AUTH_JWKS_AUDIENCE: `other-api, ${AUDIENCE}`, ...env },
+    () => undefined,
+  );
+  return { app: await createApp(createTenantsModule(config, { clock })), clock };
+}
+
+const idpToken = (claims: Record<string, unknown> = {}) =>
+  signWith(key, { iss: IDP, aud: AUDIENCE, sub: 'kc|dora', roles: ['member'], tenantId: 'acme', iat: T0 / 1000, exp: T0 / 1000 + 300, ...claims });
+const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+
+describe('tenants: tokens from an identity provider (AUTH_JWKS_*)', () => {
+  it('accepts the provider\'s token on /me with its claims', async () => {
+    const { app } = await boot();
+    const me = await send(app, 'GET', '/me', bearer(await idpToken()));
+    expect(me.status).toBe(200);
+    expect(me.json).toEqual({ sub: 'kc|dora', roles: ['member'], tenantId: 'acme' });
+  });
+
+  it('applies tenancy to the provider\'s tokens: own tenant 201, another tenant 404', async () => {
+    const { app } = await boot();
+    const token = await idpToken();
+    expect((await send(app, 'POST', '/tenants/acme/posts', { ...bearer(token), json: { title: 'From the IdP' } })).status).toBe(201);
+    expect((await send(app, 'GET', '/tenants/globex/posts', bearer(token))).status).toBe(404);
+  });
+
+  it('refuses a provider token without the tenantId claim, for another audience, or signed by another key', async () => {
+    const { app } = await boot();
+    const stranger = await makeIssuerKey('RS256', 'realm-key-1');
+    for (const token of [await idpToken({ tenantId: undefined }), await idpToken({ aud: 'account' }), await signWith(stranger, { iss: IDP, aud: AUDIENCE, sub: 'x', roles: [], tenantId: 'acme', exp: T0 / 1000 + 300 })]) {
+      expect((await send(app, 'GET', '/me', bearer(token))).status).toBe(401);
+    }
+  });
+
+  it('keeps its own sign-in working next to the provider', async () => {
+    const { app } = await boot();
+    const signIn = await send(app, 'POST', '/auth/sign-in', { json: { identifier: 'alice@acme.test', password: DEMO_PASSWORD } });
+    const own = (signIn.json as { accessToken: string }).accessToken;
+    expect((await send(app, 'GET', '/me', bearer(own))).status).toBe(200);
+  });
+
+  it('applies AUTH_CLOCK_TOLERANCE_SECONDS to the provider\'s expiry', async () => {
+    const { app, clock } = await boot({ AUTH_CLOCK_TOLERANCE_SECONDS: '20' });
+    const token = await idpToken();
+    clock.advance((300 + 19) * 1000);
+    expect((await send(app, 'GET', '/me', bearer(token))).status).toBe(200);
+    clock.advance(1000);
+    expect((await send(app, 'GET', '/me', bearer(token))).status).toBe(401);
+  });
+
+  it('refuses to start with AUTH_JWKS_URL but no issuer or audience', () => {
+    expect(() => readTenantsConfig({ AUTH_JWKS_URL: server.url, AUTH_JWKS_AUDIENCE: AUDIENCE }, () => undefined)).toThrow(/AUTH_JWKS_ISSUER/);
+    expect(() => readTenantsConfig({ AUTH_JWKS_URL: server.url, AUTH_JWKS_ISSUER: IDP }, () => undefined)).toThrow(/AUTH_JWKS_AUDIENCE/);
+  });
+});
