@@ -6,7 +6,7 @@ import { constantTimeEqual } from '../constant-time-equal.js';
 import { HMAC_ALGORITHMS, assertHmacAlgorithm } from './hmac-algorithm.js';
 import type { HmacAlgorithm } from './hmac-algorithm.js';
 import { createHmacKey } from './hmac-key.js';
-import { ownClaim, parseJoseSegment } from './jose-json.js';
+import { compactDots, ownClaim, parseJoseSegment } from './jose-json.js';
 import { checkTokenClaims, checkTokenHeader, readTolerance } from './token-policy.js';
 import type { TokenPolicy } from './token-policy.js';
 import type { VerificationCacheStats } from './verification-cache.js';
@@ -83,9 +83,9 @@ export function createHmacTokenCheck(options: Omit<AccessTokenVerifierOptions, '
   const policy = readTokenPolicy(options);
 
   return (token, nowMs) => {
-    const firstDot = token.indexOf('.');
-    const secondDot = firstDot < 0 ? -1 : token.indexOf('.', firstDot + 1);
-    if (secondDot < 0 || token.indexOf('.', secondDot + 1) >= 0) return FAILURES.malformed;
+    const dots = compactDots(token);
+    if (dots === undefined) return FAILURES.malformed;
+    const [firstDot, secondDot] = dots;
     if (token.length - secondDot - 1 !== signatureChars) return FAILURES.bad_signature;
     const signature = decodeBase64Url(token, secondDot + 1);
     if (signature === undefined) return FAILURES.malformed;

@@ -4,7 +4,7 @@ import { createHmacTokenCheck } from './access-token-verifier.js';
 import type { AccessTokenVerifierOptions } from './access-token-verifier.js';
 import { createIssuerTokenCheck } from './issuer-token-check.js';
 import type { IssuerTokenCheck } from './issuer-token-check.js';
-import { ownClaim, parseJoseSegment } from './jose-json.js';
+import { compactDots, ownClaim, parseJoseSegment } from './jose-json.js';
 import { readTolerance } from './token-policy.js';
 import { readTrustedIssuers } from './trusted-issuer-options.js';
 import type { TrustedIssuerOptions } from './trusted-issuer-options.js';
@@ -82,9 +82,9 @@ export function createBearerTokenVerifier(options: BearerTokenVerifierOptions): 
   /** The outside issuer a token names, or undefined for the app's own verifier. */
   function routeOf(token: string): IssuerTokenCheck | undefined {
     if (issuers.size === 0) return undefined;
-    const firstDot = token.indexOf('.');
-    const secondDot = firstDot < 0 ? -1 : token.indexOf('.', firstDot + 1);
-    if (secondDot < 0) return undefined;
+    const dots = compactDots(token);
+    if (dots === undefined) return undefined;
+    const [firstDot, secondDot] = dots;
     const payload = parseJoseSegment(token, firstDot + 1, secondDot);
     const iss = payload === undefined ? undefined : ownClaim(payload, 'iss');
     return typeof iss === 'string' ? issuers.get(iss) : undefined;

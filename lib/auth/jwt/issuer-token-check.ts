@@ -1,7 +1,7 @@
 import { compactVerify, errors } from 'jose';
 import type { Clock } from '../../index.js';
 import { createIssuerKeySource } from './issuer-key-source.js';
-import { ownClaim, parseJoseSegment } from './jose-json.js';
+import { compactDots, ownClaim, parseJoseSegment } from './jose-json.js';
 import { checkTokenClaims, checkTokenHeader } from './token-policy.js';
 import type { TokenPolicy } from './token-policy.js';
 import type { TrustedIssuer } from './trusted-issuer-options.js';
@@ -67,9 +67,9 @@ export function createIssuerTokenCheck(issuer: TrustedIssuer, settings: { readon
   return {
     prepare: () => keys.prepare(),
     async check(token, nowMs) {
-      const firstDot = token.indexOf('.');
-      const secondDot = firstDot < 0 ? -1 : token.indexOf('.', firstDot + 1);
-      if (secondDot < 0 || token.indexOf('.', secondDot + 1) >= 0) return FAILURES.malformed;
+      const dots = compactDots(token);
+      if (dots === undefined) return FAILURES.malformed;
+      const [firstDot, secondDot] = dots;
       const header = parseJoseSegment(token, 0, firstDot);
       if (header === undefined) return FAILURES.malformed;
       const alg = ownClaim(header, 'alg');

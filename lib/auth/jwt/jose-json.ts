@@ -58,3 +58,18 @@ function freezeJson(value: unknown, depth: number): boolean {
   Object.freeze(value);
   return true;
 }
+
+/**
+ * The positions of the two dots of a compact JWS, or undefined unless there are exactly two.
+ *
+ * @example
+ * const dots = compactDots(token);
+ * if (dots === undefined) return FAILURES.malformed;
+ * const [firstDot, secondDot] = dots;
+ */
+export function compactDots(token: string): readonly [firstDot: number, secondDot: number] | undefined {
+  const firstDot = token.indexOf('.');
+  const secondDot = firstDot < 0 ? -1 : token.indexOf('.', firstDot + 1);
+  if (secondDot < 0 || token.indexOf('.', secondDot + 1) >= 0) return undefined;
+  return [firstDot, secondDot];
+}
