@@ -12,6 +12,7 @@ export interface MethodRecord {
   route?: { method: HttpMethod; path: string };
   status?: number;
   response?: Schema;
+  serializeResponse?: boolean;
   bodyLimit?: number;
   guards: GuardToken[];
   interceptors: InterceptorToken[];

@@ -20,7 +20,7 @@ function reader(source: ParamSource): Reader {
   }
 }
 
-function describeRoute(cls: Function, name: string, method: MethodRecord): Omit<RouteDefinition, 'handler' | 'kind' | 'method' | 'path' | 'status'> & { status: number | undefined } {
+function describeRoute(cls: Function, name: string, method: MethodRecord): Omit<RouteDefinition, 'handler' | 'kind' | 'method' | 'path' | 'status' | 'serializeResponse'> & { status: number | undefined; serializeResponse: boolean | undefined } {
   const where = `${cls.name}.${name}`;
   const params = method.params;
   for (let i = 0; i < params.length; i++) {
@@ -36,6 +36,7 @@ function describeRoute(cls: Function, name: string, method: MethodRecord): Omit<
     body: body?.kind === 'body' ? body.schema : undefined,
     query: query?.kind === 'query' ? query.schema : undefined,
     response: method.response,
+    serializeResponse: method.serializeResponse,
     status: method.status,
     guards: method.guards,
     interceptors: method.interceptors,

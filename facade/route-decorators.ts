@@ -34,14 +34,19 @@ export function HttpCode(status: number): MethodDecorator {
 }
 
 /**
- * Declares the success body schema, as the builder's `response` option does (OpenAPI reads it).
+ * Declares the success body schema, as the builder's `response` option does: OpenAPI reads it,
+ * and the result is serialised by it (undeclared fields stripped, a mismatch is a logged 500).
+ * `{ serialize: false }` is the builder's `serializeResponse: false`.
  *
  * @example
  * @Get(':id') @Returns(Post) show(@Param('id') id: string) { return this.store.get(id); }
+ * @Get('raw') @Returns(Post, { serialize: false }) raw() { return this.store.first(); }
  */
-export function Returns(schema: Schema): MethodDecorator {
+export function Returns(schema: Schema, options: { readonly serialize?: boolean } = {}): MethodDecorator {
   return (target, propertyKey) => {
-    methodRecord(target, propertyKey).response = schema;
+    const record = methodRecord(target, propertyKey);
+    record.response = schema;
+    if (options.serialize === false) record.serializeResponse = false;
   };
 }
 

@@ -131,8 +131,11 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
           controllerMetadata: controller.metadata,
         });
         const run = compilePipeline({
+          name: where,
           handler: route.handler,
           status: route.status,
+          // A definition from an older copy of the package has no flag: serialise, the safe side.
+          response: route.serializeResponse === false ? undefined : route.response,
           body: route.body,
           query: route.query,
           bodyLimit: route.bodyLimit ?? bodyLimit,

@@ -2,7 +2,8 @@ import type { Guard } from '../context/guard.js';
 import type { Interceptor } from '../context/interceptor.js';
 import { BadRequestException, ForbiddenException } from '../http/http-exception.js';
 import { readJsonBody } from '../http/json-body.js';
-import { jsonResponse, type Outcome } from '../http/plain-response.js';
+import { jsonResponse, jsonTextResponse, type Outcome } from '../http/plain-response.js';
+import { compileResponseSerializer } from '../http/response-serializer.js';
 import type { Context } from '../context/request-context.js';
 import type { Schema } from '../routing/route.js';
 import { arrayQueryKeys, withListKeys } from '../http/query-arrays.js';
@@ -15,11 +16,15 @@ export type RoutePipeline = (ctx: Context) => Outcome | Promise<Outcome>;
  * What a pipeline is built from.
  *
  * @example
- * compilePipeline({ handler: () => 'ok', status: 200, body: undefined, query: undefined, bodyLimit: 1024, guards: [], interceptors: [] });
+ * compilePipeline({ name: 'Health.check', handler: () => 'ok', status: 200, response: undefined, body: undefined, query: undefined, bodyLimit: 1024, guards: [], interceptors: [] });
  */
 export interface PipelineSpec {
+  /** `Controller.route`, for the log line of a result the response schema refuses. */
+  readonly name: string;
   readonly handler: (ctx: Context) => unknown;
   readonly status: number;
+  /** With it, results are written by its compiled serialiser (undeclared fields stripped). */
+  readonly response: Schema | undefined;
   readonly body: Schema | undefined;
   readonly query: Schema | undefined;
   readonly bodyLimit: number;
@@ -75,7 +80,12 @@ function validationFailed(where: 'body' | 'query', issues: readonly unknown[]): 
  */
 export function compilePipeline(spec: PipelineSpec): RoutePipeline {
   const { status, handler } = spec;
-  const finish = (result: unknown): Outcome => (result instanceof Response ? result : jsonResponse(status, result));
+  const serialize = spec.response === undefined ? undefined : compileResponseSerializer(spec.response, spec.name);
+  const finish =
+    serialize === undefined
+      ? (result: unknown): Outcome => (result instanceof Response ? result : jsonResponse(status, result))
+      : // `undefined` stays 204 (see RouteOptions.status); a mismatch throws to the app's 500.
+        (result: unknown): Outcome => (result instanceof Response ? result : result === undefined ? jsonResponse(status, undefined) : jsonTextResponse(status, serialize(result)));
 
   let invoke: (ctx: Context) => unknown = handler;
   if (spec.interceptors.length > 0) {

@@ -27,8 +27,18 @@ const NO_CONTENT: PlainResponse = Object.freeze({ status: 204, headers: EMPTY_HE
  * jsonResponse(201, { id: '1' });
  */
 export function jsonResponse(status: number, value: unknown): PlainResponse {
-  if (value === undefined) return NO_CONTENT;
-  return { status, headers: JSON_HEADERS, body: JSON.stringify(value) };
+  return jsonTextResponse(status, value === undefined ? undefined : JSON.stringify(value));
+}
+
+/**
+ * A JSON PlainResponse from text already serialised; `undefined` (nothing JSON can write) is 204.
+ *
+ * @example
+ * jsonTextResponse(200, serialize(post));
+ */
+export function jsonTextResponse(status: number, text: string | undefined): PlainResponse {
+  if (text === undefined) return NO_CONTENT;
+  return { status, headers: JSON_HEADERS, body: text };
 }
 
 /**

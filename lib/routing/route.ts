@@ -45,8 +45,18 @@ export interface RouteOptions<B extends Schema | undefined, Q extends Schema | u
   readonly body?: B;
   /** Validates the parsed query string; failure is 400 with the issues. */
   readonly query?: Q;
-  /** Declares the success body, for the handler's return type and for OpenAPI. */
+  /**
+   * Declares the success body: the handler's return type, OpenAPI, and what is sent. The result is
+   * written by a serialiser compiled from the schema's output side: fields the schema does not
+   * declare are stripped (a password hash on the record never leaks), and a result the schema
+   * refuses is a 500, logged with the route's name, never sent. See `serializeResponse`.
+   */
   readonly response?: S;
+  /**
+   * `false` sends the result as `JSON.stringify` writes it, neither checked nor stripped (the
+   * schema then only documents). Default true; it has no effect without `response`.
+   */
+  readonly serializeResponse?: boolean;
   /** Success status; 200 unless given. `undefined` results are always 204. */
   readonly status?: number;
   readonly guards?: readonly GuardToken[];
@@ -96,6 +106,8 @@ export interface RouteDefinition<T = unknown> extends RouteShape {
   readonly kind: 'route';
   readonly path: string;
   readonly bodyLimit: number | undefined;
+  /** Whether the result goes through the `response` schema's serialiser (see RouteOptions). */
+  readonly serializeResponse: boolean;
   /** The handler, typed loosely here; the helper that built the route checked its types. */
   readonly handler: (ctx: RequestContext) => unknown;
 }
@@ -110,6 +122,7 @@ export interface RouteParts {
   readonly body?: Schema | undefined;
   readonly query?: Schema | undefined;
   readonly response?: Schema | undefined;
+  readonly serializeResponse?: boolean | undefined;
   readonly status?: number | undefined;
   readonly guards?: readonly GuardToken[] | undefined;
   readonly interceptors?: readonly InterceptorToken[] | undefined;
@@ -140,6 +153,7 @@ export function routeFromParts(method: HttpMethod, path: string, parts: RoutePar
     interceptors: Object.freeze([...(parts.interceptors ?? [])]),
     metadata: parts.metadata,
     bodyLimit: parts.bodyLimit,
+    serializeResponse: parts.serializeResponse !== false,
     handler: handler as (ctx: RequestContext) => unknown,
   });
 }

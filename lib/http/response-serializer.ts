@@ -1,0 +1,248 @@
+import { TesseraError } from '../common/tessera-error.js';
+
+/**
+ * The slice of a zod 4 schema this reads: `_zod.def` for the compiled kinds, and `safeParse` for
+ * everything it leaves to zod.
+ */
+interface SerializableSchema {
+  readonly _zod: { readonly def: unknown };
+  safeParse(value: unknown): { readonly success: true; readonly data: unknown } | { readonly success: false; readonly error: { readonly issues: readonly { readonly path: readonly PropertyKey[] }[] } };
+}
+
+interface Def {
+  readonly type: string;
+  readonly checks?: readonly unknown[];
+  readonly shape?: Readonly<Record<string, SerializableSchema>>;
+  readonly catchall?: SerializableSchema;
+  readonly element?: SerializableSchema;
+  readonly innerType?: SerializableSchema;
+  readonly entries?: Readonly<Record<string, unknown>>;
+  readonly values?: readonly unknown[];
+  readonly defaultValue?: unknown;
+}
+
+/**
+ * Turns a handler's result into the JSON text of `schema.parse(result)`, or throws
+ * {@link ResponseMismatchError}. `undefined` means what it means to JSON.stringify: nothing
+ * (an omitted property, `null` in an array).
+ *
+ * @example
+ * const serialize = compileResponseSerializer(Post);
+ * serialize({ id: '1', title: 'Hi', passwordHash: 'x' }); // '{"id":"1","title":"Hi"}'
+ */
+export type ResponseSerializer = (value: unknown) => string | undefined;
+
+/**
+ * A handler returned something its route's response schema refuses. The message names where
+ * (paths, never values: the value may hold the very secret the schema was meant to keep out).
+ *
+ * @example
+ * try { serialize(result); } catch (error) { if (error instanceof ResponseMismatchError) console.error(error.paths); }
+ */
+export class ResponseMismatchError extends TesseraError {
+  readonly paths: readonly string[];
+  constructor(paths: readonly string[], route?: string) {
+    const where = paths.length === 0 ? 'at the root' : `at ${paths.slice(0, 5).join(', ')}`;
+    super('RESPONSE_MISMATCH', `${route === undefined ? 'A handler' : `Route ${route}`} returned a value that does not match its response schema (${where}); nothing was sent.`);
+    this.paths = paths;
+  }
+}
+
+/** Thrown inside the compiled writers; collects the path on the way out. */
+class Mismatch {
+  constructor(readonly segments: PropertyKey[], readonly nested: readonly (readonly PropertyKey[])[] = [[]]) {}
+  paths(): string[] {
+    return this.nested.map((inner) => formatPath([...this.segments, ...inner]));
+  }
+}
+
+function formatPath(segments: readonly PropertyKey[]): string {
+  if (segments.length === 0) return '$';
+  return `$${segments.map((segment) => (typeof segment === 'number' ? `[${segment}]` : `.${String(segment)}`)).join('')}`;
+}
+
+type Writer = (value: unknown) => string | undefined;
+
+/**
+ * Compiles a serialiser from a zod schema's output side, once per route at boot. Objects, arrays,
+ * strings, numbers, booleans, null, dates, enums, literals and the optional / nullable / default /
+ * readonly wrappers are compiled into closures that check and write in one pass and write only the
+ * declared properties (undeclared ones are stripped, as zod's default object mode strips them).
+ * Anything else (checks such as `.min()` or `.email()`, unions, records, transforms, loose or strict
+ * objects, refinements) is handed to that sub-schema's own `safeParse`, then JSON.stringify; so
+ * the output is always `JSON.stringify(schema.parse(value))`, and what zod would refuse throws
+ * {@link ResponseMismatchError}. Closures, not generated code: Workers forbid `new Function`.
+ *
+ * @example
+ * const serialize = compileResponseSerializer(z.object({ id: z.string(), title: z.string() }));
+ * serialize({ id: '1', title: 'Hi', internal: true }); // '{"id":"1","title":"Hi"}'
+ */
+export function compileResponseSerializer(schema: SerializableSchema, route?: string): ResponseSerializer {
+  const write = compile(schema, 0);
+  return (value) => {
+    try {
+      return write(value);
+    } catch (error) {
+      if (error instanceof Mismatch) throw new ResponseMismatchError(error.paths(), route);
+      throw error;
+    }
+  };
+}
+
+/** Characters JSON.stringify escapes: quote, backslash, controls, and surrogates (a lone one is escaped). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** A JSON string: most strings need no escaping, and checking for that beats JSON.stringify on them. */
+function quote(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
+}
+
+/** Deeper than this (or recursive through z.lazy) is left to zod. */
+const MAX_DEPTH = 32;
+
+function compile(schema: SerializableSchema, depth: number): Writer {
+  const def = schema._zod.def as Def;
+  if (depth > MAX_DEPTH || !isPlainNode(def)) return viaZod(schema);
+  switch (def.type) {
+    case 'string':
+      return (value) => {
+        if (typeof value !== 'string') throw new Mismatch([]);
+        return quote(value);
+      };
+    case 'number':
+      return (value) => {
+        if (typeof value !== 'number' || !Number.isFinite(value)) throw new Mismatch([]);
+        // Number-to-string is what JSON.stringify writes for a finite number (-0 included: "0").
+        return `${value}`;
+      };
+    case 'boolean':
+      return (value) => {
+        if (value === true) return 'true';
+        if (value === false) return 'false';
+        throw new Mismatch([]);
+      };
+    case 'null':
+      return (value) => {
+        if (value !== null) throw new Mismatch([]);
+        return 'null';
+      };
+    case 'date':
+      return (value) => {
+        if (!(value instanceof Date) || Number.isNaN(value.getTime())) throw new Mismatch([]);
+        return JSON.stringify(value);
+      };
+    case 'enum':
+    case 'literal':
+      return compileChoice(schema, def);
+    case 'object':
+      return compileObject(def.shape ?? {}, depth);
+    case 'array':
+      return compileArray(def.element as SerializableSchema, depth);
+    case 'optional': {
+      const inner = compile(def.innerType as SerializableSchema, depth + 1);
+      return (value) => (value === undefined ? undefined : inner(value));
+    }
+    case 'nullable': {
+      const inner = compile(def.innerType as SerializableSchema, depth + 1);
+      return (value) => (value === null ? 'null' : inner(value));
+    }
+    case 'readonly':
+      return compile(def.innerType as SerializableSchema, depth + 1);
+    case 'default': {
+      const inner = compile(def.innerType as SerializableSchema, depth + 1);
+      // zod hands out the default as it is, without parsing it; the getter returns a fresh copy.
+      return (value) => (value === undefined ? JSON.stringify(def.defaultValue) : inner(value));
+    }
+    default:
+      return viaZod(schema);
+  }
+}
+
+/**
+ * The definition properties each compiled kind may have; any other property (`checks` with
+ * entries, `format`, `coerce`, `catchall`, an error map...) means behaviour the closures do not
+ * reproduce, so the node goes to zod.
+ */
+const PLAIN_KEYS: Readonly<Record<string, ReadonlySet<string>>> = {
+  string: new Set(['type', 'checks']),
+  number: new Set(['type', 'checks']),
+  boolean: new Set(['type', 'checks']),
+  null: new Set(['type', 'checks']),
+  date: new Set(['type', 'checks']),
+  enum: new Set(['type', 'checks', 'entries']),
+  literal: new Set(['type', 'checks', 'values']),
+  object: new Set(['type', 'checks', 'shape']),
+  array: new Set(['type', 'checks', 'element']),
+  optional: new Set(['type', 'checks', 'innerType']),
+  nullable: new Set(['type', 'checks', 'innerType']),
+  readonly: new Set(['type', 'checks', 'innerType']),
+  default: new Set(['type', 'checks', 'innerType', 'defaultValue']),
+};
+
+function isPlainNode(def: Def): boolean {
+  const allowed = PLAIN_KEYS[def.type];
+  if (allowed === undefined) return false;
+  if (def.checks !== undefined && def.checks.length > 0) return false;
+  for (const key of Object.keys(def)) if (!allowed.has(key)) return false;
+  return true;
+}
+
+/** zod decides: its own parse (checks, refinements, transforms...), then JSON.stringify. */
+function viaZod(schema: SerializableSchema): Writer {
+  return (value) => {
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) throw new Mismatch([], parsed.error.issues.map((issue) => issue.path));
+    return JSON.stringify(parsed.data);
+  };
+}
+
+function compileChoice(schema: SerializableSchema, def: Def): Writer {
+  const values = def.type === 'enum' ? Object.values(def.entries ?? {}) : [...(def.values ?? [])];
+  // Strings, finite numbers, booleans and null write as JSON.stringify writes them; anything else
+  // (bigint, undefined, numeric enums' reverse mappings) is zod's business.
+  if (!values.every((v) => typeof v === 'string' || typeof v === 'boolean' || v === null || (typeof v === 'number' && Number.isFinite(v)))) return viaZod(schema);
+  const allowed = new Set(values);
+  return (value) => {
+    if (!allowed.has(value)) throw new Mismatch([]);
+    return JSON.stringify(value);
+  };
+}
+
+function compileObject(shape: Readonly<Record<string, SerializableSchema>>, depth: number): Writer {
+  const fields = Object.entries(shape).map(([key, part]) => ({ key, prefix: `${JSON.stringify(key)}:`, write: compile(part, depth + 1) }));
+  return (value) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Mismatch([]);
+    const record = value as Record<string, unknown>;
+    let out = '{';
+    for (const field of fields) {
+      let text: string | undefined;
+      try {
+        text = field.write(record[field.key]);
+      } catch (error) {
+        if (error instanceof Mismatch) error.segments.unshift(field.key);
+        throw error;
+      }
+      if (text !== undefined) out += out.length === 1 ? field.prefix + text : `,${field.prefix}${text}`;
+    }
+    return `${out}}`;
+  };
+}
+
+function compileArray(element: SerializableSchema, depth: number): Writer {
+  const write = compile(element, depth + 1);
+  return (value) => {
+    if (!Array.isArray(value)) throw new Mismatch([]);
+    let out = '';
+    for (let i = 0; i < value.length; i++) {
+      let text: string | undefined;
+      try {
+        text = write(value[i]);
+      } catch (error) {
+        if (error instanceof Mismatch) error.segments.unshift(i);
+        throw error;
+      }
+      out += (i === 0 ? '' : ',') + (text ?? 'null');
+    }
+    return `[${out}]`;
+  };
+}
