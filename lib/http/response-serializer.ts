@@ -5,7 +5,8 @@ import { TesseraError } from '../common/tessera-error.js';
  * everything it leaves to zod.
  */
 interface SerializableSchema {
-  readonly _zod: { readonly def: unknown };
+  /** `optin`/`optout`: zod's own record of whether the schema accepts / may produce an absent value. */
+  readonly _zod: { readonly def: unknown; readonly optin?: string | undefined; readonly optout?: string | undefined };
   safeParse(value: unknown): { readonly success: true; readonly data: unknown } | { readonly success: false; readonly error: { readonly issues: readonly { readonly path: readonly PropertyKey[] }[] } };
 }
 
@@ -139,8 +140,19 @@ function compile(schema: SerializableSchema, depth: number): Writer {
     case 'array':
       return compileArray(def.element as SerializableSchema, depth);
     case 'optional': {
-      const inner = compile(def.innerType as SerializableSchema, depth + 1);
-      return (value) => (value === undefined ? undefined : inner(value));
+      const innerSchema = def.innerType as SerializableSchema;
+      const inner = compile(innerSchema, depth + 1);
+      if (innerSchema._zod.optin !== 'defaulted') return (value) => (value === undefined ? undefined : inner(value));
+      // zod lets a defaulted inner schema substitute for undefined, and reads its failure as undefined.
+      return (value) => {
+        if (value !== undefined) return inner(value);
+        try {
+          return inner(undefined);
+        } catch (error) {
+          if (error instanceof Mismatch) return undefined;
+          throw error;
+        }
+      };
     }
     case 'nullable': {
       const inner = compile(def.innerType as SerializableSchema, depth + 1);
@@ -208,20 +220,38 @@ function compileChoice(schema: SerializableSchema, def: Def): Writer {
   };
 }
 
+/**
+ * An object writes its declared keys in shape order. An absent key (not `in` the value) follows
+ * zod's rules, read from each field's `optin` / `optout`: a plain optional field is left out
+ * without a look at its schema; a field that may be absent ignores its own failure; a field that
+ * may not be absent is a mismatch even when its schema would accept undefined (a coercion).
+ */
 function compileObject(shape: Readonly<Record<string, SerializableSchema>>, depth: number): Writer {
-  const fields = Object.entries(shape).map(([key, part]) => ({ key, prefix: `${JSON.stringify(key)}:`, write: compile(part, depth + 1) }));
+  const fields = Object.entries(shape).map(([key, part]) => ({
+    key,
+    prefix: `${JSON.stringify(key)}:`,
+    write: compile(part, depth + 1),
+    skipWhenAbsent: part._zod.optout === 'optional' && part._zod.optin === 'optional',
+    mayBeAbsent: part._zod.optin !== undefined,
+    absentFailureIgnored: part._zod.optin !== undefined && part._zod.optout === 'optional',
+  }));
   return (value) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Mismatch([]);
     const record = value as Record<string, unknown>;
     let out = '{';
     for (const field of fields) {
+      const present = field.key in record;
+      if (!present && field.skipWhenAbsent) continue;
       let text: string | undefined;
       try {
         text = field.write(record[field.key]);
       } catch (error) {
-        if (error instanceof Mismatch) error.segments.unshift(field.key);
+        if (!(error instanceof Mismatch)) throw error;
+        if (!present && field.absentFailureIgnored) continue;
+        error.segments.unshift(field.key);
         throw error;
       }
+      if (!present && !field.mayBeAbsent) throw new Mismatch([field.key]);
       if (text !== undefined) out += out.length === 1 ? field.prefix + text : `,${field.prefix}${text}`;
     }
     return `${out}}`;
