@@ -115,14 +115,18 @@ export function compilePipeline(spec: PipelineSpec): RoutePipeline {
   }
   if (bodySchema) {
     const next = prepared;
-    prepared = async (ctx) => {
-      const raw = await readJsonBody(ctx.incoming, bodyLimit);
-      const result = parseBody(bodySchema, raw);
-      const parsed = result instanceof Promise ? await result : result;
+    const accept = (ctx: Context, parsed: ReturnType<Schema['safeParse']>): Outcome | Promise<Outcome> => {
       if (!parsed.success) throw validationFailed('body', parsed.error.issues);
       ctx.body = parsed.data;
       return next(ctx);
     };
+    // The body's promise is the only one on this path: parsing, validation (synchronous unless
+    // the schema is async) and a synchronous handler all run in its one continuation.
+    prepared = (ctx) =>
+      readJsonBody(ctx.incoming, bodyLimit).then((raw) => {
+        const result = parseBody(bodySchema, raw);
+        return result instanceof Promise ? result.then((parsed) => accept(ctx, parsed)) : accept(ctx, result);
+      });
   }
 
   const guards = spec.guards;
