@@ -125,7 +125,8 @@ export class Router<T> {
     if (terminal) {
       if (terminal.paramNames.length === 0) return { kind: 'found', value: terminal.value, params: NO_PARAMS };
       const params: Record<string, string> = {};
-      terminal.paramNames.forEach((name, i) => (params[name] = values[i] as string));
+      const names = terminal.paramNames;
+      for (let i = 0; i < names.length; i++) params[names[i] as string] = values[i] as string;
       return { kind: 'found', value: terminal.value, params };
     }
     const allow = new Set<string>();
