@@ -211,20 +211,23 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
 
   /**
    * One request to one answer. Without middleware, onError or notFound, the router runs first
-   * and a context exists only for a matched route: a 404 allocates nothing but its answer.
+   * and a context exists only for a matched route: a 404 allocates nothing but its answer. The
+   * context is handed to `seen` only when response observers want it (no wrapper per request).
    */
-  const answerRequest = (incoming: IncomingRequest): { outcome: Outcome | Promise<Outcome>; ctx: Context | undefined } => {
+  const answerRequest = (incoming: IncomingRequest, seen?: (ctx: Context) => void): Outcome | Promise<Outcome> => {
     if (needsEarlyContext) {
       const ctx = new Context(incoming, NO_PARAMS, undefined, bodyLimit);
+      seen?.(ctx);
       const outcome = aroundEveryRequest(ctx);
-      return { outcome: incoming.method === 'HEAD' ? outcome.then(withoutBody) : outcome, ctx };
+      return incoming.method === 'HEAD' ? outcome.then(withoutBody) : outcome;
     }
     const invalid = incoming.invalid;
-    if (invalid !== undefined) return { outcome: errorResponse(invalid, logger), ctx: undefined };
+    if (invalid !== undefined) return errorResponse(invalid, logger);
     const head = incoming.method === 'HEAD';
     const match = router.match(head ? 'GET' : incoming.method, incoming.path);
-    if (match.kind !== 'found') return { outcome: errorResponse(refusal(incoming, match), logger), ctx: undefined };
+    if (match.kind !== 'found') return errorResponse(refusal(incoming, match), logger);
     const ctx = new Context(incoming, match.params, match.value.info, match.value.bodyLimit);
+    seen?.(ctx);
     let outcome: Outcome | Promise<Outcome>;
     try {
       outcome = match.value.run(ctx);
@@ -233,15 +236,18 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
       outcome = errorResponse(error, logger);
     }
     if (head) outcome = outcome instanceof Promise ? outcome.then(withoutBody) : withoutBody(outcome);
-    return { outcome, ctx };
+    return outcome;
   };
 
   const handle =
     observers.length === 0
-      ? (incoming: IncomingRequest) => answerRequest(incoming).outcome
+      ? (incoming: IncomingRequest) => answerRequest(incoming)
       : (incoming: IncomingRequest) => {
           const started = performance.now();
-          const { outcome, ctx } = answerRequest(incoming);
+          let ctx: Context | undefined;
+          const outcome = answerRequest(incoming, (seenCtx) => {
+            ctx = seenCtx;
+          });
           const report = (result: Outcome): Outcome => {
             const event = { method: incoming.method, path: incoming.path, status: result.status, durationMs: performance.now() - started, ctx };
             for (const observe of observers) {

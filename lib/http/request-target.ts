@@ -43,7 +43,7 @@ const PERCENT = 37;
  * it would be changed by URL parsing, or undefined when `URL` must read it (a dot segment, a
  * `%2e`, a character URL encodes, a fragment).
  */
-function scanPathAndQuery(target: string, start: number): { path: string; search: string } | undefined {
+function scanPathAndQuery(target: string, start: number): { kind: 'origin'; path: string; search: string } | undefined {
   const length = target.length;
   let i = start;
   for (; i < length; i++) {
@@ -59,9 +59,10 @@ function scanPathAndQuery(target: string, start: number): { path: string; search
     const c = target.charCodeAt(i);
     if (c >= 128 || QUERY_SAFE[c] === 0) return undefined;
   }
+  // Built as the origin-form result itself: this runs once per request, one object is enough.
   return pathEnd === length
-    ? { path: start === 0 ? target : target.slice(start), search: '' }
-    : { path: target.slice(start, pathEnd), search: target.slice(pathEnd + 1) };
+    ? { kind: 'origin', path: start === 0 ? target : target.slice(start), search: '' }
+    : { kind: 'origin', path: target.slice(start, pathEnd), search: target.slice(pathEnd + 1) };
 }
 
 /** Path and query as `URL` reads them (the slow path). */
@@ -104,7 +105,7 @@ function parseAbsolute(target: string, schemeLength: number): RequestTarget {
     if (authorityEnd === target.length) return { kind: 'absolute', path: '/', search: '', scheme, host };
     if (target.charCodeAt(authorityEnd) === SLASH) {
       const rest = scanPathAndQuery(target, authorityEnd);
-      if (rest !== undefined) return { kind: 'absolute', ...rest, scheme, host };
+      if (rest !== undefined) return { kind: 'absolute', path: rest.path, search: rest.search, scheme, host };
     }
   }
   let url: URL;
@@ -129,7 +130,7 @@ function parseAbsolute(target: string, schemeLength: number): RequestTarget {
 export function parseRequestTarget(target: string): RequestTarget {
   if (target.charCodeAt(0) === SLASH) {
     const scanned = scanPathAndQuery(target, 0);
-    if (scanned !== undefined) return { kind: 'origin', ...scanned };
+    if (scanned !== undefined) return scanned;
     // Concatenated, not resolved against a base: `//evil.test/x` is a path here, not a host.
     let url: URL;
     try {
