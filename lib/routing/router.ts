@@ -21,6 +21,8 @@ interface Terminal<T> {
 
 interface TrieNode<T> {
   readonly statics: Map<string, TrieNode<T>>;
+  /** The one static child when there is exactly one: compared in place, without a substring. */
+  onlyStatic: { readonly key: string; readonly node: TrieNode<T> } | undefined;
   param: TrieNode<T> | undefined;
   /** Routes ending in `*` at this node, by method. */
   wildcard: Map<string, Terminal<T>> | undefined;
@@ -37,7 +39,7 @@ const BAD_PATH = Object.freeze({ kind: 'bad-path' as const });
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
 function createNode<T>(): TrieNode<T> {
-  return { statics: new Map(), param: undefined, wildcard: undefined, terminals: undefined };
+  return { statics: new Map(), onlyStatic: undefined, param: undefined, wildcard: undefined, terminals: undefined };
 }
 
 /**
@@ -86,6 +88,7 @@ export class Router<T> {
       } else {
         let next = node.statics.get(segment);
         if (!next) node.statics.set(segment, (next = createNode()));
+        node.onlyStatic = node.statics.size === 1 ? { key: segment, node: next } : undefined;
         node = next;
       }
     }
@@ -108,20 +111,20 @@ export class Router<T> {
       const value = this.statics.get(path)?.methods.get(method);
       if (value !== undefined) return { kind: 'found', value, params: NO_PARAMS };
     }
-    let segments: string[];
-    if (path === '/' || path === '') segments = [];
-    else {
-      segments = path.slice(1).split('/');
-      if (encoded) {
-        try {
-          segments = segments.map(decodeURIComponent);
-        } catch {
-          return BAD_PATH;
-        }
-      }
-    }
     const values: string[] = [];
-    const terminal = this.search(this.root, segments, 0, values, method);
+    let terminal: Terminal<T> | undefined;
+    let segments: string[] | undefined;
+    if (!encoded) {
+      // The common case walks the path in place: no array of segments, no substring per static segment.
+      terminal = this.searchInPlace(this.root, path, path === '/' || path === '' ? path.length + 1 : 1, values, method);
+    } else {
+      try {
+        segments = path.slice(1).split('/').map(decodeURIComponent);
+      } catch {
+        return BAD_PATH;
+      }
+      terminal = this.search(this.root, segments, 0, values, method);
+    }
     if (terminal) {
       if (terminal.paramNames.length === 0) return { kind: 'found', value: terminal.value, params: NO_PARAMS };
       const params: Record<string, string> = {};
@@ -129,9 +132,50 @@ export class Router<T> {
       for (let i = 0; i < names.length; i++) params[names[i] as string] = values[i] as string;
       return { kind: 'found', value: terminal.value, params };
     }
+    segments ??= path === '/' || path === '' ? [] : path.slice(1).split('/');
     const allow = new Set<string>();
     this.collectMethods(this.root, segments, 0, allow);
     return allow.size === 0 ? NOT_FOUND : { kind: 'method-not-allowed', allow: [...allow] };
+  }
+
+  /**
+   * {@link search} over an undecoded path read in place: the segment is `path[start, end)`, and
+   * `start > path.length` means no segment is left. Decoded paths need the segment list (a decoded
+   * segment may hold a `/`), so both walks exist; they apply the same precedence, checked against
+   * one model by the router property test, whose paths come both encoded and plain.
+   */
+  private searchInPlace(node: TrieNode<T>, path: string, start: number, values: string[], method: string): Terminal<T> | undefined {
+    if (start > path.length) {
+      const exact = node.terminals?.get(method);
+      if (exact) return exact;
+      const rest = node.wildcard?.get(method);
+      if (rest) values.push('');
+      return rest;
+    }
+    let end = path.indexOf('/', start);
+    if (end < 0) end = path.length;
+    const only = node.onlyStatic;
+    const staticChild =
+      only !== undefined
+        ? end - start === only.key.length && path.startsWith(only.key, start)
+          ? only.node
+          : undefined
+        : node.statics.size === 0
+          ? undefined
+          : node.statics.get(path.slice(start, end));
+    if (staticChild) {
+      const found = this.searchInPlace(staticChild, path, end + 1, values, method);
+      if (found) return found;
+    }
+    if (node.param && end > start) {
+      values.push(path.slice(start, end));
+      const found = this.searchInPlace(node.param, path, end + 1, values, method);
+      if (found) return found;
+      values.pop();
+    }
+    const rest = node.wildcard?.get(method);
+    if (rest) values.push(path.slice(start));
+    return rest;
   }
 
   private search(node: TrieNode<T>, segments: string[], index: number, values: string[], method: string): Terminal<T> | undefined {
