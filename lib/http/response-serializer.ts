@@ -79,7 +79,7 @@ type Writer = (value: unknown) => string | undefined;
  * serialize({ id: '1', title: 'Hi', internal: true }); // '{"id":"1","title":"Hi"}'
  */
 export function compileResponseSerializer(schema: SerializableSchema, route?: string): ResponseSerializer {
-  const write = compile(schema, 0);
+  const write = compile(schema, 0, new Map());
   return (value) => {
     try {
       return write(value);
@@ -98,10 +98,23 @@ function quote(text: string): string {
   return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`;
 }
 
-/** Deeper than this (or recursive through z.lazy) is left to zod. */
+/** Deeper than this is left to zod. */
 const MAX_DEPTH = 32;
 
-function compile(schema: SerializableSchema, depth: number): Writer {
+/**
+ * One schema's writer; `seen` holds the writers of this compilation: a schema met again (shared
+ * by several fields) reuses its writer, and one met again while still being compiled (a recursive
+ * schema, through a getter) goes to zod there, so compiling is linear in the schema's size.
+ */
+function compile(schema: SerializableSchema, depth: number, seen: Map<SerializableSchema, Writer | undefined>): Writer {
+  if (seen.has(schema)) return seen.get(schema) ?? viaZod(schema);
+  seen.set(schema, undefined);
+  const writer = compileNode(schema, depth, seen);
+  seen.set(schema, writer);
+  return writer;
+}
+
+function compileNode(schema: SerializableSchema, depth: number, seen: Map<SerializableSchema, Writer | undefined>): Writer {
   const def = schema._zod.def as Def;
   if (depth > MAX_DEPTH || !isPlainNode(def)) return viaZod(schema);
   switch (def.type) {
@@ -136,12 +149,12 @@ function compile(schema: SerializableSchema, depth: number): Writer {
     case 'literal':
       return compileChoice(schema, def);
     case 'object':
-      return compileObject(def.shape ?? {}, depth);
+      return compileObject(def.shape ?? {}, depth, seen);
     case 'array':
-      return compileArray(def.element as SerializableSchema, depth);
+      return compileArray(def.element as SerializableSchema, depth, seen);
     case 'optional': {
       const innerSchema = def.innerType as SerializableSchema;
-      const inner = compile(innerSchema, depth + 1);
+      const inner = compile(innerSchema, depth + 1, seen);
       if (innerSchema._zod.optin !== 'defaulted') return (value) => (value === undefined ? undefined : inner(value));
       // zod lets a defaulted inner schema substitute for undefined, and reads its failure as undefined.
       return (value) => {
@@ -155,13 +168,13 @@ function compile(schema: SerializableSchema, depth: number): Writer {
       };
     }
     case 'nullable': {
-      const inner = compile(def.innerType as SerializableSchema, depth + 1);
+      const inner = compile(def.innerType as SerializableSchema, depth + 1, seen);
       return (value) => (value === null ? 'null' : inner(value));
     }
     case 'readonly':
-      return compile(def.innerType as SerializableSchema, depth + 1);
+      return compile(def.innerType as SerializableSchema, depth + 1, seen);
     case 'default': {
-      const inner = compile(def.innerType as SerializableSchema, depth + 1);
+      const inner = compile(def.innerType as SerializableSchema, depth + 1, seen);
       // zod hands out the default as it is, without parsing it; the getter returns a fresh copy.
       return (value) => (value === undefined ? JSON.stringify(def.defaultValue) : inner(value));
     }
@@ -226,11 +239,11 @@ function compileChoice(schema: SerializableSchema, def: Def): Writer {
  * without a look at its schema; a field that may be absent ignores its own failure; a field that
  * may not be absent is a mismatch even when its schema would accept undefined (a coercion).
  */
-function compileObject(shape: Readonly<Record<string, SerializableSchema>>, depth: number): Writer {
+function compileObject(shape: Readonly<Record<string, SerializableSchema>>, depth: number, seen: Map<SerializableSchema, Writer | undefined>): Writer {
   const fields = Object.entries(shape).map(([key, part]) => ({
     key,
     prefix: `${JSON.stringify(key)}:`,
-    write: compile(part, depth + 1),
+    write: compile(part, depth + 1, seen),
     skipWhenAbsent: part._zod.optout === 'optional' && part._zod.optin === 'optional',
     mayBeAbsent: part._zod.optin !== undefined,
     absentFailureIgnored: part._zod.optin !== undefined && part._zod.optout === 'optional',
@@ -258,8 +271,8 @@ function compileObject(shape: Readonly<Record<string, SerializableSchema>>, dept
   };
 }
 
-function compileArray(element: SerializableSchema, depth: number): Writer {
-  const write = compile(element, depth + 1);
+function compileArray(element: SerializableSchema, depth: number, seen: Map<SerializableSchema, Writer | undefined>): Writer {
+  const write = compile(element, depth + 1, seen);
   return (value) => {
     if (!Array.isArray(value)) throw new Mismatch([]);
     let out = '';
