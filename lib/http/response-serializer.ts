@@ -174,6 +174,9 @@ function compileNode(schema: SerializableSchema, depth: number, seen: Map<Serial
     case 'readonly':
       return compile(def.innerType as SerializableSchema, depth + 1, seen);
     case 'default': {
+      // zod also substitutes the default when the inner schema turns a defined value into
+      // undefined (a `.catch(undefined)`); only zod can tell that apart, so such inners go to it.
+      if (!definedStaysDefined(def.innerType as SerializableSchema)) return viaZod(schema);
       const inner = compile(def.innerType as SerializableSchema, depth + 1, seen);
       // zod hands out the default as it is, without parsing it; the getter returns a fresh copy.
       return (value) => (value === undefined ? JSON.stringify(def.defaultValue) : inner(value));
@@ -210,6 +213,20 @@ function isPlainNode(def: Def): boolean {
   if (def.checks !== undefined && def.checks.length > 0) return false;
   for (const key of Object.keys(def)) if (!allowed.has(key)) return false;
   return true;
+}
+
+/**
+ * Whether the schema's output is defined for every defined input it accepts: true when the first
+ * node under the optional / nullable / readonly / default wrappers is one the closures compile.
+ */
+function definedStaysDefined(schema: SerializableSchema): boolean {
+  let def = schema._zod.def as Def;
+  for (let depth = 0; depth < MAX_DEPTH; depth++) {
+    if (!isPlainNode(def)) return false;
+    if (def.type !== 'optional' && def.type !== 'nullable' && def.type !== 'readonly' && def.type !== 'default') return true;
+    def = (def.innerType as SerializableSchema)._zod.def as Def;
+  }
+  return false;
 }
 
 /** zod decides: its own parse (checks, refinements, transforms...), then JSON.stringify. */
