@@ -2,7 +2,7 @@ export { AuthConfigError } from './auth-config-error.js';
 export { assertSecretLength } from './secret-length.js';
 export { HMAC_ALGORITHMS } from './hmac-algorithm.js';
 export type { HmacAlgorithm } from './hmac-algorithm.js';
-export { TOKEN_TYPE_HEADERS, isAccessTokenType, isAcceptedAccessTokenType } from './token-type.js';
+export { TOKEN_TYPE_HEADERS, isAcceptedAccessTokenType } from './token-type.js';
 export type { TokenType } from './token-type.js';
 export { createTokenSigner } from './token-signer.js';
 export type { SignOptions, SignedToken, TokenSigner, TokenSignerOptions } from './token-signer.js';

@@ -25,18 +25,6 @@ export const TOKEN_TYPE_HEADERS: Readonly<Record<TokenType, string>> = Object.fr
 // only, so no non-ASCII character (such as the Kelvin sign) can case-fold into a match.
 const ACCESS_TYPE_PATTERN = /^(?:application\/)?at\+jwt$/i;
 
-/**
- * Whether a JOSE `typ` header value names an RFC 9068 access token (`at+jwt` or
- * `application/at+jwt`, any letter case).
- *
- * @example
- * isAccessTokenType('AT+JWT'); // true
- * isAccessTokenType('JWT'); // false
- */
-export function isAccessTokenType(typ: unknown): boolean {
-  return typeof typ === 'string' && ACCESS_TYPE_PATTERN.test(typ);
-}
-
 // `JWT` is RFC 7519 §5.1's generic type, what jose, jsonwebtoken, @nestjs/jwt and most identity
 // providers write; `application/jwt` is the same media type spelled in full (RFC 7515 §4.1.9).
 const GENERIC_JWT_PATTERN = /^(?:application\/)?jwt$/i;
