@@ -114,6 +114,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
       for (const [name, route] of Object.entries(routeMap)) {
         const path = joinPaths(controller.prefix, route.path);
         const where = `${controller.name}.${name}`;
+        const routeBodyLimit = route.bodyLimit ?? bodyLimit;
         const info: RouteInfo = Object.freeze({
           method: route.method,
           path,
@@ -138,7 +139,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
           response: route.serializeResponse === false ? undefined : route.response,
           body: route.body,
           query: route.query,
-          bodyLimit: route.bodyLimit ?? bodyLimit,
+          bodyLimit: routeBodyLimit,
           guards: [...appGuards, ...controllerGuards, ...(await resolveAll<Guard>(module, route.guards, where))],
           interceptors: [
             ...appInterceptors,
@@ -147,7 +148,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
           ],
         });
         try {
-          router.add(route.method, path, { info, bodyLimit: route.bodyLimit ?? bodyLimit, run });
+          router.add(route.method, path, { info, bodyLimit: routeBodyLimit, run });
         } catch (error) {
           throw new RouteDefinitionError(`${where}: ${(error as Error).message}`);
         }

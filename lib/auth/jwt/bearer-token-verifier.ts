@@ -1,5 +1,4 @@
 import type { Clock } from '../../index.js';
-import { AuthConfigError } from './auth-config-error.js';
 import { createHmacTokenCheck } from './access-token-verifier.js';
 import type { AccessTokenVerifierOptions } from './access-token-verifier.js';
 import { createIssuerTokenCheck } from './issuer-token-check.js';
@@ -70,8 +69,8 @@ export interface BearerTokenVerifier {
  */
 export function createBearerTokenVerifier(options: BearerTokenVerifierOptions): BearerTokenVerifier {
   const { clock } = options;
-  if (typeof clock?.now !== 'function') throw new AuthConfigError('The token verifier needs a clock');
   const toleranceSeconds = readTolerance(options.clockToleranceSeconds);
+  // Refuses a missing clock (AuthConfigError) before anything else uses it.
   const own = createHmacTokenCheck({ ...options.own, clock, clockToleranceSeconds: toleranceSeconds });
   const issuers = new Map<string, IssuerTokenCheck>();
   for (const issuer of readTrustedIssuers(options.trustedIssuers, options.own.issuer)) {
