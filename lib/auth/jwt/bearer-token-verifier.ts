@@ -78,15 +78,15 @@ export function createBearerTokenVerifier(options: BearerTokenVerifierOptions): 
   }
   const front = createVerificationFront(options.cache);
 
-  /** The outside issuer a token names, or undefined for the app's own verifier. */
-  function routeOf(token: string): IssuerTokenCheck | undefined {
+  /** The outside issuer a token names, with the payload read to find it; undefined for the app's own verifier. */
+  function routeOf(token: string): { readonly issuer: IssuerTokenCheck; readonly payload: Readonly<Record<string, unknown>> } | undefined {
     if (issuers.size === 0) return undefined;
     const dots = compactDots(token);
     if (dots === undefined) return undefined;
-    const [firstDot, secondDot] = dots;
-    const payload = parseJoseSegment(token, firstDot + 1, secondDot);
+    const payload = parseJoseSegment(token, dots[0] + 1, dots[1]);
     const iss = payload === undefined ? undefined : ownClaim(payload, 'iss');
-    return typeof iss === 'string' ? issuers.get(iss) : undefined;
+    const issuer = typeof iss === 'string' ? issuers.get(iss) : undefined;
+    return issuer === undefined || payload === undefined ? undefined : { issuer, payload };
   }
 
   return Object.freeze({
@@ -94,9 +94,9 @@ export function createBearerTokenVerifier(options: BearerTokenVerifierOptions): 
       const nowMs = clock.now();
       const known = front.lookup(token, nowMs);
       if (known !== undefined) return known;
-      const issuer = routeOf(token);
-      if (issuer === undefined) return front.settle(token, own(token, nowMs), nowMs);
-      return issuer.check(token, nowMs).then((outcome) => front.settle(token, outcome, nowMs));
+      const route = routeOf(token);
+      if (route === undefined) return front.settle(token, own(token, nowMs), nowMs);
+      return route.issuer.check(token, nowMs, route.payload).then((outcome) => front.settle(token, outcome, nowMs));
     },
     async prepare(): Promise<void> {
       for (const issuer of issuers.values()) await issuer.prepare();

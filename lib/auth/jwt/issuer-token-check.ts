@@ -15,18 +15,20 @@ import type { VerificationFailure } from './verification-result.js';
  *
  * @example
  * const { check } = createIssuerTokenCheck(issuer, { clock, toleranceMs: 0 });
- * const outcome = await check(token, clock.now());
+ * const outcome = await check(token, clock.now(), payload);
  */
 export interface IssuerTokenCheck {
-  check(token: string, nowMs: number): Promise<VerificationOutcome>;
+  /** `payload`: the token's payload segment, already parsed (by the router, which read its `iss`). */
+  check(token: string, nowMs: number, payload: Readonly<Record<string, unknown>>): Promise<VerificationOutcome>;
   prepare(): Promise<void>;
 }
 
 /**
  * Builds the {@link IssuerTokenCheck} of one trusted issuer.
  *
- * Order: shape, header JSON, `alg` against the issuer's list (so an HS or `none` token never
- * reaches a key lookup, let alone a JWKS request), the header rules every verifier shares, the
+ * The router has parsed the payload already, to read `iss`. Order: shape, header JSON, `alg`
+ * against the issuer's list (so an HS or `none` token never reaches a key lookup, let alone a
+ * JWKS request), the header rules every verifier shares, the
  * signature with jose's `compactVerify` (the list pinned again there), and only then the claims,
  * with the same {@link checkTokenClaims} as the app's own tokens. Unlike the HMAC path, the
  * header is parsed before the signature is checked: the key cannot be chosen without its `kid`.
@@ -66,11 +68,10 @@ export function createIssuerTokenCheck(issuer: TrustedIssuer, settings: { readon
 
   return {
     prepare: () => keys.prepare(),
-    async check(token, nowMs) {
+    async check(token, nowMs, payload) {
       const dots = compactDots(token);
       if (dots === undefined) return FAILURES.malformed;
-      const [firstDot, secondDot] = dots;
-      const header = parseJoseSegment(token, 0, firstDot);
+      const header = parseJoseSegment(token, 0, dots[0]);
       if (header === undefined) return FAILURES.malformed;
       const alg = ownClaim(header, 'alg');
       if (typeof alg !== 'string' || !allowed.has(alg)) return FAILURES.algorithm_mismatch;
@@ -78,8 +79,7 @@ export function createIssuerTokenCheck(issuer: TrustedIssuer, settings: { readon
       if (headerFailure !== undefined) return headerFailure;
       const signatureFailure = await verifySignature(token);
       if (signatureFailure !== undefined) return signatureFailure;
-      const payload = parseJoseSegment(token, firstDot + 1, secondDot);
-      if (payload === undefined) return FAILURES.malformed;
+      // The signature covers that very segment, so the parse made before it is the verified payload.
       return checkTokenClaims(payload, policy, nowMs);
     },
   };
