@@ -13,6 +13,8 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * isJsonContentType('application/merge-patch+json; charset=utf-8'); // true
  */
 export function isJsonContentType(contentType: string): boolean {
+  // The type nearly every client sends, without the slicing and lower-casing below.
+  if (contentType === 'application/json') return true;
   const semi = contentType.indexOf(';');
   const type = (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));

@@ -1,5 +1,5 @@
 import { Agent } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { serve, type NodeServer, type ServeOptions } from './serve.js';
 import { createProbes, createTestApp, rawRequest, rawSocket, withTimeout, type Probes } from './test-support.js';
 
@@ -186,6 +186,29 @@ describe('serve: bodies nobody reads', () => {
     }
     const after = await fetch(`${s.url}/hello/after`);
     expect(after.status).toBe(200);
+  });
+
+  it('settles the body read with a 400 when the client disconnects in the middle of its body', async () => {
+    const errors: unknown[] = [];
+    probes = createProbes();
+    const app = await createTestApp(probes, {
+      bodyLimit: LIMIT,
+      onError: (error) => {
+        errors.push(error);
+        return undefined;
+      },
+    });
+    server = await serve(app, { port: 0 });
+    const { socket, received } = await rawSocket(server.port);
+    socket.write('POST /items HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 90\r\n\r\n{"name":');
+    await new Promise((r) => setTimeout(r, 30));
+    socket.destroy();
+    await received;
+    // Promptly: not after a timeout or a grace period.
+    await vi.waitFor(() => expect(errors.length, 'the body read did not settle within 500 ms of the client leaving').toBe(1), { timeout: 500 });
+    const [error] = errors as [{ status?: number; message?: string }];
+    expect(error.status, 'a client that leaves mid-body is a 400, not a 500').toBe(400);
+    expect(error.message).toBe('The request body ended before it was complete.');
   });
 
   it('survives a client that disconnects in the middle of its body', async () => {

@@ -51,6 +51,13 @@ export function onClientError(error: NodeJS.ErrnoException, socket: Duplex): voi
     else answer();
     return;
   }
+  if (!inFlight.req.complete) {
+    // The failure is inside the request in flight (a client that closed half-way through its
+    // body, a broken chunk): that body will never end, so waiting for its answer would hold the
+    // handler until the grace runs out. Closing makes its body read fail now (a 400 nobody sees).
+    socket.destroy();
+    return;
+  }
   // Garbage after a well-framed request: that request is answered first, within a bound.
   const giveUp = setTimeout(() => socket.destroy(), IN_FLIGHT_GRACE_MS);
   giveUp.unref();

@@ -19,40 +19,43 @@ export function truncatedBody(): BadRequestException {
 /**
  * Collects the body with a byte counter. Past `limit` it stops listening and pauses the
  * message at once, so the bytes beyond the limit are never buffered; the caller decides what
- * happens to the rest (see {@link discardBody}).
+ * happens to the rest (see {@link discardBody}). `settled` is told the outcome (true: the whole
+ * body arrived) synchronously, before the promise settles.
+ *
+ * Three listeners and no cleanup on success: the message is done with once it ends, and a
+ * settled flag turns the 'close' that follows every end into a no-op. No 'error' listener is
+ * needed: a message destroyed mid-body always emits 'close' (and emits 'error' only to listeners).
  */
-export function collectBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+export function collectBody(req: IncomingMessage, limit: number, settled: (complete: boolean) => void): Promise<Uint8Array> {
   return new Promise<Uint8Array>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
-    const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onFailure);
-      req.off('close', onFailure);
-    };
+    let done = false;
     const onData = (chunk: Buffer) => {
       total += chunk.byteLength;
       if (total > limit) {
-        cleanup();
+        done = true;
+        req.off('data', onData);
         req.pause();
+        settled(false);
         reject(tooLarge(limit));
         return;
       }
       chunks.push(chunk);
     };
-    const onEnd = () => {
-      cleanup();
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total));
-    };
-    const onFailure = () => {
-      cleanup();
-      reject(truncatedBody());
-    };
     req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onFailure);
-    req.on('close', onFailure);
+    req.on('end', () => {
+      if (done) return;
+      done = true;
+      settled(true);
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total));
+    });
+    req.on('close', () => {
+      if (done) return;
+      done = true;
+      settled(false);
+      reject(truncatedBody());
+    });
   });
 }
 

@@ -178,32 +178,29 @@ export class NodeIncoming implements IncomingRequest {
     return false;
   }
 
-  private async readFromSocket(limit: number): Promise<Uint8Array> {
+  /** No async function: the collector's own promise is the only one between the socket and the caller. */
+  private readFromSocket(limit: number): Promise<Uint8Array> {
     const req = this.raw;
     const length = req.headers['content-length'];
     if (length !== undefined && Number(length) > limit) {
       this.bodyState = 'abandoned';
-      throw tooLarge(limit);
+      return Promise.reject(tooLarge(limit));
     }
     if (!hasBody(req) || req.readableEnded) {
       this.bodyState = 'read';
-      return EMPTY;
+      return Promise.resolve(EMPTY);
     }
     if (req.destroyed) {
       // Its 'close' has fired already; waiting for events would wait forever.
       this.bodyState = 'abandoned';
-      throw truncatedBody();
+      return Promise.reject(truncatedBody());
     }
     this.sendContinue();
     this.bodyState = 'reading';
-    try {
-      const bytes = await collectBody(req, limit);
-      this.bodyState = 'read';
-      return bytes;
-    } catch (error) {
-      this.abandonBody();
-      throw error;
-    }
+    return collectBody(req, limit, (complete) => {
+      if (complete) this.bodyState = 'read';
+      else this.abandonBody();
+    });
   }
 
   private claimForStream(): boolean {

@@ -119,6 +119,15 @@ describe('pipelining and refused bodies', () => {
     expect(text).toContain('"route":"posts"');
   });
 
+  it('closes at once on a broken chunk inside the body being read, instead of holding the handler', async () => {
+    const s = await start();
+    const started = Date.now();
+    // A chunk size that is not hex, in the body of the request in flight: that body can never end.
+    const text = await exchange(s.port, `POST /upload HTTP/1.1\r\nHost: example.test\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\nZZ\r\n`);
+    expect(Date.now() - started, 'the connection waited for an answer that the broken body could never produce').toBeLessThan(800);
+    expect(statusLines(text), 'no answer for a request whose body was cut').toEqual([]);
+  });
+
   it('answers 413 to a client that is still sending a body over the drain limit, without a reset', async () => {
     const s = await start();
     // Half-open, as an uploader that stops sending when the server ends its side: Node's default
