@@ -39,6 +39,7 @@ const config = {
   rounds: num('BENCH_ROUNDS', 5),
   duration: num('BENCH_DURATION', 5),
   warmup: num('BENCH_WARMUP', 1),
+  slice: num('BENCH_SLICE', 1),
   connections: num('BENCH_CONNECTIONS', 50),
   coldRounds: num('BENCH_COLD_ROUNDS', 10),
 };
@@ -435,30 +436,38 @@ function cpuSeconds(pid) {
   }
 }
 
-/**
- * Warm-up, then the measured load. Besides req/s and p99, reports the server's CPU time per
- * request and how busy its core was: a server below ~100% busy was not the bottleneck (the load
- * generator or another process on the machine was), and CPU time per request still compares
- * frameworks when req/s cannot.
- */
-async function load(scenario, server, duration, warmup) {
+/** Runs the load generator against a server once for `d` seconds and returns its parsed report. */
+function loader(scenario, server) {
   const s = SCENARIOS[scenario];
-  const pid = server.child.pid;
   const url = `http://127.0.0.1:${server.port}${s.path}`;
-  let once;
   if (loadTool === 'wrk') {
     const script = wrkScript(scenario, server);
     // wrk takes whole seconds only.
-    once = async (d) => parseWrk(await run(...argv([...pin(0), 'wrk', '-t1', `-c${config.connections}`, `-d${Math.max(1, Math.round(d))}s`, '--latency', '-s', script, url])));
-  } else {
-    const options = { url, method: s.method, headers: requestHeaders(scenario, server, { headers: s.headers, auth: s.auth, credential: Boolean(s.credential) }), body: s.body, connections: config.connections };
-    once = async (d) => JSON.parse((await run(...argv([...pin(0), process.execPath, join(benchDir, 'load-autocannon.mjs'), JSON.stringify({ ...options, duration: d })]))).trim().split('\n').pop());
+    return async (d) => parseWrk(await run(...argv([...pin(0), 'wrk', '-t1', `-c${config.connections}`, `-d${Math.max(1, Math.round(d))}s`, '--latency', '-s', script, url])));
   }
-  if (warmup > 0) await once(warmup);
+  const options = { url, method: s.method, headers: requestHeaders(scenario, server, { headers: s.headers, auth: s.auth, credential: Boolean(s.credential) }), body: s.body, connections: config.connections };
+  return async (d) => JSON.parse((await run(...argv([...pin(0), process.execPath, join(benchDir, 'load-autocannon.mjs'), JSON.stringify({ ...options, duration: d })]))).trim().split('\n').pop());
+}
+
+/** One measured stretch of load: the load generator's report plus the server's CPU seconds over it. */
+async function measureSlice(once, pid, d) {
   const cpu0 = pid === undefined ? NaN : cpuSeconds(pid);
-  const r = await once(duration);
+  const r = await once(d);
   const cpu = pid === undefined ? NaN : cpuSeconds(pid) - cpu0;
-  return { ...r, cpuUs: (cpu * 1e6) / r.total, busy: cpu / (r.total / r.rps) };
+  return { ...r, cpu, seconds: r.total / r.rps };
+}
+
+/**
+ * Warm-up, then the measured load in one stretch (the profiler's use). Besides req/s and p99,
+ * reports the server's CPU time per request and how busy its core was: a server below ~100% busy
+ * was not the bottleneck (the load generator or another process on the machine was), and CPU
+ * time per request still compares frameworks when req/s cannot.
+ */
+async function load(scenario, server, duration, warmup) {
+  const once = loader(scenario, server);
+  if (warmup > 0) await once(warmup);
+  const r = await measureSlice(once, server.child.pid, duration);
+  return { ...r, cpuUs: (r.cpu * 1e6) / r.total, busy: r.cpu / r.seconds };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -523,38 +532,81 @@ function summarize(rounds) {
 // The measurements
 
 /**
- * Measures (scenario, framework) entries interleaved: every round runs each entry once, in an
- * order rotated every round, each on a fresh server process. One scenario's frameworks are such a
- * list; so are the scenarios of a group (the tenants scenarios, Tessera only).
+ * Measures (scenario, framework) entries interleaved. Every round starts a fresh server process
+ * for each entry (all pinned to the server core; the idle ones use no CPU), checks and warms each
+ * up, then loads them in turns of `BENCH_SLICE` seconds, in an order rotated every round, until
+ * each has had `BENCH_DURATION` seconds. On a machine whose speed drifts (a VM whose neighbours
+ * come and go: one entry's figures moved 14 to 25 µs/req between consecutive rounds), turns of a
+ * second put every entry through the same slow and fast stretches, where one block of five
+ * seconds each would let a slow stretch land on one entry only. One scenario's frameworks are
+ * such a list; so are the scenarios of a group (the tenants scenarios, Tessera only).
  */
 async function measureEntries(title, entries) {
   const name = (e) => (entries.every((x) => x.scenario === entries[0].scenario) ? e.framework : e.scenario);
   const rounds = entries.map(() => []);
+  const turns = Math.max(1, Math.round(config.duration / config.slice));
   console.log(`\n== ${title}`);
   for (let round = 0; round < config.rounds; round++) {
-    const line = [];
-    for (let k = 0; k < entries.length; k++) {
-      const i = (k + round) % entries.length;
+    const order = entries.map((_, k) => (k + round) % entries.length);
+    const live = new Map(); // entry index -> { server, once, slices }
+    const failed = (i, error) => {
       const { scenario, framework: f } = entries[i];
-      let server;
-      try {
-        server = await startServer(f, scenario);
-        await checkServer(scenario, server);
-        const r = await load(scenario, server, config.duration, config.warmup);
-        const rss = rssMB(server.child.pid);
-        if (server.child.exitCode !== null) throw new Error(`server died under load\n${server.stderr()}`);
-        if (!(r.total > 0)) throw new Error('no request answered under load');
-        if (r.non2xx > 0 || r.errors > 0) throw new Error(`${r.non2xx} non-2xx responses and ${r.errors} socket errors under load`);
-        rounds[i].push({ rps: r.rps, p99: r.p99, rssMB: rss, cpuUsPerRequest: r.cpuUs, busy: r.busy });
-        line.push(`${name(entries[i])} ${fmtInt(r.rps)}`);
-      } catch (error) {
-        rounds[i].push({ error: String(error.message ?? error) });
-        line.push(`${name(entries[i])} FAILED`);
-        console.error(`  ! ${LABEL[f]} (${scenario}): ${error.message ?? error}`);
-      } finally {
-        if (server) await stopServer(server);
+      rounds[i].push({ error: String(error.message ?? error) });
+      console.error(`  ! ${LABEL[f]} (${scenario}): ${error.message ?? error}`);
+    };
+    try {
+      for (const i of order) {
+        const { scenario, framework: f } = entries[i];
+        let server;
+        try {
+          server = await startServer(f, scenario);
+          await checkServer(scenario, server);
+          const once = loader(scenario, server);
+          if (config.warmup > 0) await once(config.warmup);
+          live.set(i, { server, once, slices: [] });
+        } catch (error) {
+          if (server) await stopServer(server);
+          failed(i, error);
+        }
       }
+      for (let turn = 0; turn < turns; turn++) {
+        for (const i of order) {
+          const entry = live.get(i);
+          if (entry === undefined) continue;
+          try {
+            const r = await measureSlice(entry.once, entry.server.child.pid, config.duration / turns);
+            if (entry.server.child.exitCode !== null) throw new Error(`server died under load\n${entry.server.stderr()}`);
+            if (!(r.total > 0)) throw new Error('no request answered under load');
+            if (r.non2xx > 0 || r.errors > 0) throw new Error(`${r.non2xx} non-2xx responses and ${r.errors} socket errors under load`);
+            entry.slices.push(r);
+          } catch (error) {
+            live.delete(i);
+            await stopServer(entry.server);
+            failed(i, error);
+          }
+        }
+      }
+      for (const [i, entry] of live) {
+        const sum = (key) => entry.slices.reduce((total, r) => total + r[key], 0);
+        const total = sum('total');
+        const seconds = sum('seconds');
+        const cpu = sum('cpu');
+        rounds[i].push({
+          rps: total / seconds,
+          // The median of the turns' p99s: wrk reports percentiles per run, and runs cannot be merged.
+          p99: median(entry.slices.map((r) => r.p99)),
+          rssMB: rssMB(entry.server.child.pid),
+          cpuUsPerRequest: (cpu * 1e6) / total,
+          busy: cpu / seconds,
+        });
+      }
+    } finally {
+      await Promise.all([...live.values()].map((entry) => stopServer(entry.server)));
     }
+    const line = entries.map((e, i) => {
+      const r = rounds[i][round];
+      return `${name(e)} ${r?.error === undefined && r !== undefined ? `${fmtInt(r.rps)} req/s ${fmt(r.cpuUsPerRequest, 1)} µs` : 'FAILED'}`;
+    });
     console.log(`  round ${round + 1}/${config.rounds}: ${line.join(', ')}`);
   }
   return rounds.map(summarize);
@@ -734,7 +786,7 @@ function runHeader(m, c) {
   const lines = [
     `date ${m.date}`,
     `node ${m.node}, ${m.cpu}, ${m.cores} cores`,
-    `load: ${m.loadTool}, ${c.connections} connections, pipelining 1; ${c.rounds} rounds x (${c.warmup} s warm-up + ${c.duration} s)`,
+    `load: ${m.loadTool}, ${c.connections} connections, pipelining 1; ${c.rounds} rounds x (${c.warmup} s warm-up + ${c.duration} s${c.slice === undefined ? '' : ` in turns of ${c.slice} s, frameworks alternating`})`,
     `${m.pinning ? 'server pinned to core 1, load generator to core 0' : 'NOT pinned (taskset missing or < 2 cores)'}; fresh server process per round`,
   ];
   if (m.loadavgAtStart > 0.5) lines.push(`WARNING: 1-min load average ${m.loadavgAtStart} before starting: other processes compete for the cores`);
@@ -862,7 +914,7 @@ async function main() {
   // Only a run of every scenario and framework replaces latest.*; a narrowed or shortened run
   // (smoke tests, experiments) goes to partial.* so it never overwrites the recorded figures,
   // unless BENCH_MERGE=1 and the method is the full one (then its scenarios are merged in).
-  const fullMethod = !frameworkFilter && config.rounds >= 5 && config.duration >= 5;
+  const fullMethod = !frameworkFilter && config.rounds >= 5 && config.duration >= 5 && config.slice === 1;
   const complete = fullMethod && Object.keys(SCENARIOS).every((s) => scenarioNames.includes(s));
   mkdirSync(resultsDir, { recursive: true });
   const write = (base, d, markdown) => {

@@ -176,6 +176,9 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
         ? new BadRequestException('The request path contains a malformed percent-encoding.')
         : new NotFoundException(`No route for ${incoming.method} ${incoming.path}`);
 
+  /** An error as the default problem answer (a logged 500 for unknown errors), for routes run without onError. */
+  const recover = (error: unknown): Outcome => errorResponse(error, logger);
+
   /** An error as an answer: the app's onError first, else the problem (a logged 500 for unknown errors). */
   const answerError = (error: unknown, ctx: Context): Outcome | Promise<Outcome> => {
     if (onError === undefined) return errorResponse(error, logger);
@@ -229,13 +232,8 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
     if (match.kind !== 'found') return errorResponse(refusal(incoming, match), logger);
     const ctx = new Context(incoming, match.params, match.value.info, match.value.bodyLimit);
     seen?.(ctx);
-    let outcome: Outcome | Promise<Outcome>;
-    try {
-      outcome = match.value.run(ctx);
-      if (outcome instanceof Promise) outcome = outcome.catch((error: unknown) => errorResponse(error, logger));
-    } catch (error) {
-      outcome = errorResponse(error, logger);
-    }
+    // Total with `recover`: no try here and no catch on its promise.
+    let outcome = match.value.run(ctx, recover);
     if (head) outcome = outcome instanceof Promise ? outcome.then(withoutBody) : withoutBody(outcome);
     return outcome;
   };

@@ -1,7 +1,7 @@
 import type { Guard } from '../context/guard.js';
 import type { Interceptor } from '../context/interceptor.js';
 import { BadRequestException, ForbiddenException } from '../http/http-exception.js';
-import { readJsonBody } from '../http/json-body.js';
+import { readJsonBodyThen } from '../http/json-body.js';
 import { jsonResponse, jsonTextResponse, type Outcome } from '../http/plain-response.js';
 import { compileResponseSerializer } from '../http/response-serializer.js';
 import type { Context } from '../context/request-context.js';
@@ -9,8 +9,29 @@ import type { Schema } from '../routing/route.js';
 import { arrayQueryKeys, withListKeys } from '../http/query-arrays.js';
 import type { QueryRecord } from '../http/query.js';
 
-/** A route ready to serve: the whole pipeline in one function. */
-export type RoutePipeline = (ctx: Context) => Outcome | Promise<Outcome>;
+/**
+ * Turns an error into the answer for it. Given to a pipeline, it makes the pipeline total: the
+ * pipeline then never throws and its promise never rejects, and the continuations that already
+ * exist on the way catch for it, so no promise is added just to catch.
+ */
+export type Recover = (error: unknown) => Outcome;
+
+/**
+ * A route ready to serve: the whole pipeline in one function. Without `recover`, errors are
+ * thrown or rejected to the caller (middleware sees them); with it, they become its answers.
+ */
+export type RoutePipeline = (ctx: Context, recover?: Recover) => Outcome | Promise<Outcome>;
+
+type Stage = (ctx: Context, recover: Recover | undefined) => Outcome | Promise<Outcome>;
+
+/** A promise of the pipeline, recovered when there is a recover (one reaction, only on the async paths). */
+function settle(outcome: Promise<Outcome>, recover: Recover | undefined): Promise<Outcome> {
+  return recover === undefined ? outcome : outcome.then(undefined, recover);
+}
+
+function rethrow(error: unknown): never {
+  throw error;
+}
 
 /**
  * What a pipeline is built from.
@@ -71,12 +92,12 @@ function validationFailed(where: 'body' | 'query', issues: readonly unknown[]): 
  * Composes a route's pipeline once, at boot: guards (in order) -> body and query validation ->
  * interceptors around the handler -> result to response. Each stage exists only when the route
  * needs it, so a route with no guards, schemas or interceptors runs its handler and nothing else,
- * and a synchronous handler allocates no promise. Errors propagate; the app turns them into
- * problem responses.
+ * and a synchronous handler allocates no promise. Errors propagate to the caller, or become
+ * answers through `recover` when one is given.
  *
  * @example
  * const run = compilePipeline(spec);
- * const outcome = await run(ctx);
+ * const outcome = await run(ctx, (error) => errorResponse(error, logger));
  */
 export function compilePipeline(spec: PipelineSpec): RoutePipeline {
   const { status, handler } = spec;
@@ -95,57 +116,75 @@ export function compilePipeline(spec: PipelineSpec): RoutePipeline {
     );
   }
 
-  const respond = (ctx: Context): Outcome | Promise<Outcome> => {
+  const respond: Stage = (ctx, recover) => {
     const result = invoke(ctx);
-    return isPromiseLike(result) ? Promise.resolve(result).then(finish) : finish(result);
+    return isPromiseLike(result) ? settle(Promise.resolve(result).then(finish), recover) : finish(result);
   };
 
   const { body: bodySchema, query: querySchema, bodyLimit } = spec;
-  let prepared: (ctx: Context) => Outcome | Promise<Outcome> = respond;
+  let prepared: Stage = respond;
   if (querySchema) {
     const next = prepared;
     // Keys the schema reads as lists, found once: `?tag=a` must reach `z.array(...)` as ['a'].
     const listKeys = arrayQueryKeys(querySchema);
-    prepared = (ctx) => {
+    prepared = (ctx, recover) => {
       const parsed = querySchema.safeParse(listKeys.size === 0 ? ctx.query : withListKeys(ctx.query as QueryRecord, listKeys));
       if (!parsed.success) throw validationFailed('query', parsed.error.issues);
       ctx.query = parsed.data;
-      return next(ctx);
+      return next(ctx, recover);
     };
   }
   if (bodySchema) {
     const next = prepared;
-    const accept = (ctx: Context, parsed: ReturnType<Schema['safeParse']>): Outcome | Promise<Outcome> => {
+    const accept = (ctx: Context, parsed: ReturnType<Schema['safeParse']>, recover: Recover | undefined): Outcome | Promise<Outcome> => {
       if (!parsed.success) throw validationFailed('body', parsed.error.issues);
       ctx.body = parsed.data;
-      return next(ctx);
+      return next(ctx, recover);
     };
-    // The body's promise is the only one on this path: parsing, validation (synchronous unless
-    // the schema is async) and a synchronous handler all run in its one continuation.
-    prepared = (ctx) =>
-      readJsonBody(ctx.incoming, bodyLimit).then((raw) => {
-        const result = parseBody(bodySchema, raw);
-        return result instanceof Promise ? result.then((parsed) => accept(ctx, parsed)) : accept(ctx, result);
-      });
+    // No promise of our own on this path: parsing, validation (synchronous unless the schema is
+    // async) and a synchronous handler run in the body's one continuation, which the Node
+    // adapter calls as the body ends; a failure there goes to `recover` in the same call.
+    prepared = (ctx, recover) =>
+      readJsonBodyThen(
+        ctx.incoming,
+        bodyLimit,
+        (raw) => {
+          const result = parseBody(bodySchema, raw);
+          return result instanceof Promise ? settle(result.then((parsed) => accept(ctx, parsed, recover)), recover) : accept(ctx, result, recover);
+        },
+        recover ?? rethrow,
+      );
   }
 
   const guards = spec.guards;
-  if (guards.length === 0) return prepared;
-  // A guard that returns anything but `true` denies: fail closed on a sloppy guard.
-  const finishGuardsAsync = async (pending: PromiseLike<boolean>, from: number, ctx: Context): Promise<Outcome> => {
-    if ((await pending) !== true) throw new ForbiddenException();
-    for (let i = from; i < guards.length; i++) {
-      if ((await (guards[i] as Guard).canActivate(ctx)) !== true) throw new ForbiddenException();
+  let guarded = prepared;
+  if (guards.length > 0) {
+    // A guard that returns anything but `true` denies: fail closed on a sloppy guard.
+    const finishGuardsAsync = async (pending: PromiseLike<boolean>, from: number, ctx: Context): Promise<Outcome> => {
+      if ((await pending) !== true) throw new ForbiddenException();
+      for (let i = from; i < guards.length; i++) {
+        if ((await (guards[i] as Guard).canActivate(ctx)) !== true) throw new ForbiddenException();
+      }
+      // The rest runs inside this async function, whose rejection `settle` recovers.
+      return prepared(ctx, undefined);
+    };
+    // Synchronous guards (a cached token check, a role check) run without allocating a promise.
+    guarded = (ctx, recover) => {
+      for (let i = 0; i < guards.length; i++) {
+        const allowed = (guards[i] as Guard).canActivate(ctx);
+        if (isPromiseLike(allowed)) return settle(finishGuardsAsync(allowed, i + 1, ctx), recover);
+        if (allowed !== true) throw new ForbiddenException();
+      }
+      return prepared(ctx, recover);
+    };
+  }
+  const run = guarded;
+  return (ctx, recover) => {
+    if (recover === undefined) return run(ctx, undefined);
+    try {
+      return run(ctx, recover);
+    } catch (error) {
+      return recover(error);
     }
-    return prepared(ctx);
-  };
-  // Synchronous guards (a cached token check, a role check) run without allocating a promise.
-  return (ctx) => {
-    for (let i = 0; i < guards.length; i++) {
-      const allowed = (guards[i] as Guard).canActivate(ctx);
-      if (isPromiseLike(allowed)) return finishGuardsAsync(allowed, i + 1, ctx);
-      if (allowed !== true) throw new ForbiddenException();
-    }
-    return prepared(ctx);
   };
 }

@@ -28,6 +28,14 @@ export interface IncomingRequest {
   /** Reads the whole body, refusing with 413 as soon as it passes `limit` bytes. */
   readBody(limit: number): Promise<Uint8Array>;
   /**
+   * Optional: reads the body as {@link readBody} does, but calls `onBytes` (or `onError`)
+   * synchronously the moment the body is complete (or has failed), and settles the returned
+   * promise with its result, or rejects it with what the callback threw. Without it the core
+   * uses `readBody(limit).then(onBytes, onError)`; with it, the route's work runs as the body
+   * ends rather than one promise reaction later.
+   */
+  readBodyThen?<T>(limit: number, onBytes: (bytes: Uint8Array) => T, onError: (error: unknown) => T): Promise<Awaited<T>>;
+  /**
    * The web-standard Request; adapters build it only when someone asks. With `bodyLimit`, its
    * body refuses to yield more than that many bytes: however it is read (`arrayBuffer()`,
    * `formData()`, the stream), a larger body fails with a 413 without being buffered past the limit.

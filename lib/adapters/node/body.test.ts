@@ -1,5 +1,6 @@
-import { Agent } from 'node:http';
+import { Agent, type IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { IncomingRequest, Outcome } from '../../index.js';
 import { serve, type NodeServer, type ServeOptions } from './serve.js';
 import { createProbes, createTestApp, rawRequest, rawSocket, withTimeout, type Probes } from './test-support.js';
 
@@ -150,6 +151,107 @@ describe('serve: bodies read through a web Request built first', () => {
     expect(ok.status).toBe(200);
     expect(ok.body).toBe('5');
     expect(ok.reusedSocket).toBe(true);
+  });
+});
+
+/** The Node incoming's readBodyThen, which the core would call; a test failure if it is missing. */
+function readThen(incoming: IncomingRequest, onBytes: (bytes: Uint8Array) => Outcome | Promise<Outcome>, onError: (error: unknown) => Outcome): Promise<Outcome> {
+  if (incoming.readBodyThen === undefined) throw new Error('the Node incoming has no readBodyThen');
+  return incoming.readBodyThen<Outcome | Promise<Outcome>>(LIMIT, onBytes, onError);
+}
+
+describe('serve: readBodyThen, the callback read the core uses for JSON bodies', () => {
+  /** A server whose one handler reads with readBodyThen, then does `after` with the incoming. */
+  async function startWith(after: (incoming: IncomingRequest, first: string) => Promise<string> | string): Promise<NodeServer> {
+    server = await serve(
+      {
+        handle: (incoming) =>
+          readThen(
+            incoming,
+            async (bytes) => ({ status: 200, headers: {}, body: await after(incoming, new TextDecoder().decode(bytes)) }),
+            (error) => ({ status: (error as { status?: number }).status ?? 500, headers: {}, body: 'refused' }),
+          ),
+      },
+      { port: 0 },
+    );
+    return server;
+  }
+
+  it('calls back with the body inside the event that ends it, not a promise reaction later', async () => {
+    let ranByEndOfEvent: boolean | undefined;
+    let ran = false;
+    server = await serve(
+      {
+        handle: (incoming) => {
+          const outcome = readThen(
+            incoming,
+            (bytes) => {
+              ran = true;
+              return { status: 200, headers: {}, body: String(bytes.byteLength) };
+            },
+            () => ({ status: 500, headers: {}, body: '' }),
+          );
+          // Registered after the reader's own listener, so it runs later in the same 'end' event.
+          (incoming as unknown as { raw: IncomingMessage }).raw.once('end', () => (ranByEndOfEvent = ran));
+          return outcome;
+        },
+      },
+      { port: 0 },
+    );
+    const ok = await rawRequest(`${server.url}/`, { method: 'POST', chunks: ['12345'] });
+    expect(ok.body).toBe('5');
+    expect(ranByEndOfEvent, 'the callback had run before the end event was over').toBe(true);
+  });
+
+  it('gives a later readBody the same bytes', async () => {
+    const s = await startWith(async (incoming, first) => `${first}|${new TextDecoder().decode(await incoming.readBody(LIMIT))}`);
+    const ok = await rawRequest(`${s.url}/`, { method: 'POST', chunks: ['abc', 'def'] });
+    expect(ok.body).toBe('abcdef|abcdef');
+  });
+
+  it('gives a Request built afterwards the same bytes as its body', async () => {
+    const s = await startWith(async (incoming, first) => `${first}|${await incoming.toRequest().text()}`);
+    const ok = await rawRequest(`${s.url}/`, { method: 'POST', chunks: ['{"a":1}'] });
+    expect(ok.body).toBe('{"a":1}|{"a":1}');
+  });
+
+  it('answers through onError with 413 for a declared length over the limit, without reading it', async () => {
+    const s = await startWith((_, first) => first);
+    const refused = await rawRequest(`${s.url}/`, { method: 'POST', headers: { 'content-length': String(LIMIT + 1) }, chunks: ['x'.repeat(LIMIT + 1)] });
+    expect(refused.status).toBe(413);
+    expect(refused.body).toBe('refused');
+  });
+
+  it('answers through onError with 413 for a chunked body that passes the limit', async () => {
+    const s = await startWith((_, first) => first);
+    const refused = await rawRequest(`${s.url}/`, { method: 'POST', headers: { 'transfer-encoding': 'chunked' }, chunks: ['y'.repeat(60), 'y'.repeat(60)] });
+    expect(refused.status).toBe(413);
+  });
+
+  it('calls back with empty bytes for a request without a body', async () => {
+    const s = await startWith((_, first) => `[${first}]`);
+    const ok = await rawRequest(`${s.url}/`, { method: 'POST' });
+    expect(ok.body).toBe('[]');
+  });
+
+  it('rejects its promise with what the callback throws (the app maps it to a 500)', async () => {
+    const logged: unknown[] = [];
+    server = await serve(
+      {
+        handle: (incoming) =>
+          readThen(
+            incoming,
+            () => {
+              throw new Error('callback failed');
+            },
+            () => ({ status: 400, headers: {}, body: '' }),
+          ),
+      },
+      { port: 0, logger: { error: (_message, error) => logged.push(error) } },
+    );
+    const failed = await rawRequest(`${server.url}/`, { method: 'POST', chunks: ['1'] });
+    expect(failed.status, 'the thrown error reached the adapter as a rejection').toBe(500);
+    expect((logged[0] as Error).message).toBe('callback failed');
   });
 });
 

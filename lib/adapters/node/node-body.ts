@@ -16,46 +16,44 @@ export function truncatedBody(): BadRequestException {
   return new BadRequestException('The request body ended before it was complete.');
 }
 
+/** Told how a body read ended: the bytes, or (bytes undefined) the error. */
+export type BodyCallback = (bytes: Uint8Array | undefined, error: unknown) => void;
+
 /**
- * Collects the body with a byte counter. Past `limit` it stops listening and pauses the
- * message at once, so the bytes beyond the limit are never buffered; the caller decides what
- * happens to the rest (see {@link discardBody}). `settled` is told the outcome (true: the whole
- * body arrived) synchronously, before the promise settles.
+ * Collects the body with a byte counter and calls `done` once, synchronously in the event that
+ * ends it: with the bytes (no copy for a body in one chunk), or with a 413 or a truncated-body
+ * 400. Past `limit` it stops listening and pauses the message at once, so the bytes beyond the
+ * limit are never buffered; the caller decides what happens to the rest (see {@link discardBody}).
  *
  * Three listeners and no cleanup on success: the message is done with once it ends, and a
  * settled flag turns the 'close' that follows every end into a no-op. No 'error' listener is
  * needed: a message destroyed mid-body always emits 'close' (and emits 'error' only to listeners).
  */
-export function collectBody(req: IncomingMessage, limit: number, settled: (complete: boolean) => void): Promise<Uint8Array> {
-  return new Promise<Uint8Array>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    let done = false;
-    const onData = (chunk: Buffer) => {
-      total += chunk.byteLength;
-      if (total > limit) {
-        done = true;
-        req.off('data', onData);
-        req.pause();
-        settled(false);
-        reject(tooLarge(limit));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.on('end', () => {
-      if (done) return;
-      done = true;
-      settled(true);
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total));
-    });
-    req.on('close', () => {
-      if (done) return;
-      done = true;
-      settled(false);
-      reject(truncatedBody());
-    });
+export function collectBody(req: IncomingMessage, limit: number, done: BodyCallback): void {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let settled = false;
+  const onData = (chunk: Buffer) => {
+    total += chunk.byteLength;
+    if (total > limit) {
+      settled = true;
+      req.off('data', onData);
+      req.pause();
+      done(undefined, tooLarge(limit));
+      return;
+    }
+    chunks.push(chunk);
+  };
+  req.on('data', onData);
+  req.on('end', () => {
+    if (settled) return;
+    settled = true;
+    done(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total), undefined);
+  });
+  req.on('close', () => {
+    if (settled) return;
+    settled = true;
+    done(undefined, truncatedBody());
   });
 }
 

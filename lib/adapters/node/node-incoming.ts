@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BadRequestException, type HttpException } from '../../index.js';
 import { limitBody, readStreamWithLimit, tooLarge, type IncomingRequest } from '../../index.js';
-import { bodyStream, collectBody, discardBody, hasBody, streamOfBytes, truncatedBody } from './node-body.js';
+import { bodyStream, collectBody, discardBody, hasBody, streamOfBytes, truncatedBody, type BodyCallback } from './node-body.js';
 import { lingerWhenClosed } from './lingering-close.js';
 import { absoluteUrl, readNodeTarget, type NodeTarget } from './request-target.js';
 
@@ -44,6 +44,12 @@ type BodyState =
 
 const EMPTY = new Uint8Array(0);
 
+/** A read of the body from the socket: how it ended once it has, and who waits for that meanwhile. */
+interface SocketRead {
+  ended: { readonly bytes: Uint8Array | undefined; readonly error: unknown } | undefined;
+  readonly waiting: BodyCallback[];
+}
+
 function clientGone(): DOMException {
   return new DOMException('The client closed the connection before the response was complete.', 'AbortError');
 }
@@ -64,7 +70,9 @@ export class NodeIncoming implements IncomingRequest {
   private controller: AbortController | undefined = undefined;
   private request: Request | undefined = undefined;
   private bodyState: BodyState = 'unread';
+  /** The first body read as a promise, made only when someone asks for one. */
   private bodyPromise: Promise<Uint8Array> | undefined = undefined;
+  private socketRead: SocketRead | undefined = undefined;
   private continued = false;
   private readonly expectContinue: boolean;
   private readonly drainLimit: number;
@@ -112,8 +120,9 @@ export class NodeIncoming implements IncomingRequest {
   }
 
   readBody(limit: number): Promise<Uint8Array> {
-    if (this.bodyPromise !== undefined) {
-      return this.bodyPromise.then((bytes) => {
+    const first = this.firstRead();
+    if (first !== undefined) {
+      return first.then((bytes) => {
         if (bytes.byteLength > limit) throw tooLarge(limit);
         return bytes;
       });
@@ -122,7 +131,42 @@ export class NodeIncoming implements IncomingRequest {
     this.bodyPromise =
       this.request !== undefined
         ? readStreamWithLimit(this.request.body, this.header('content-length'), limit)
-        : this.readFromSocket(limit);
+        : new Promise<Uint8Array>((resolve, reject) => this.readFromSocket(limit, (bytes, error) => (bytes !== undefined ? resolve(bytes) : reject(error))));
+    return this.bodyPromise;
+  }
+
+  /**
+   * The first read from the socket calls back as the body ends, with no promise in between; any
+   * other read (a second one, or one after a Request was built) takes the promise path.
+   */
+  readBodyThen<T>(limit: number, onBytes: (bytes: Uint8Array) => T, onError: (error: unknown) => T): Promise<Awaited<T>> {
+    if (this.bodyPromise !== undefined || this.socketRead !== undefined || this.request !== undefined) {
+      return this.readBody(limit).then(onBytes, onError) as Promise<Awaited<T>>;
+    }
+    return new Promise<Awaited<T>>((resolve, reject) => {
+      this.readFromSocket(limit, (bytes, error) => {
+        try {
+          // Resolving with a callback's promise adopts it, hence Awaited<T>.
+          resolve((bytes !== undefined ? onBytes(bytes) : onError(error)) as Awaited<T>);
+        } catch (thrown) {
+          reject(thrown);
+        }
+      });
+    });
+  }
+
+  /** The promise of the first read, made from a callback read on demand; undefined before any read. */
+  private firstRead(): Promise<Uint8Array> | undefined {
+    const read = this.socketRead;
+    if (this.bodyPromise === undefined && read !== undefined) {
+      const ended = read.ended;
+      this.bodyPromise =
+        ended === undefined
+          ? new Promise<Uint8Array>((resolve, reject) => read.waiting.push((bytes, error) => (bytes !== undefined ? resolve(bytes) : reject(error))))
+          : ended.bytes !== undefined
+            ? Promise.resolve(ended.bytes)
+            : Promise.reject(ended.error);
+    }
     return this.bodyPromise;
   }
 
@@ -133,12 +177,11 @@ export class NodeIncoming implements IncomingRequest {
     const raw = req.rawHeaders;
     for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
     const init: RequestInit & { duplex?: 'half' } = { method: this.method, headers, signal: this.signal };
-    if (this.method !== 'GET' && this.method !== 'HEAD' && (this.bodyPromise !== undefined || hasBody(req))) {
+    const read = this.firstRead();
+    if (this.method !== 'GET' && this.method !== 'HEAD' && (read !== undefined || hasBody(req))) {
       init.body =
-        this.bodyPromise !== undefined
-          ? streamOfBytes(this.bodyPromise)
-          : bodyStream(req, { claim: () => this.claimForStream(), abandon: () => this.abandonBody() });
-      if (bodyLimit !== undefined && this.bodyPromise === undefined) init.body = limitBody(init.body as ReadableStream<Uint8Array>, this.header('content-length'), bodyLimit);
+        read !== undefined ? streamOfBytes(read) : bodyStream(req, { claim: () => this.claimForStream(), abandon: () => this.abandonBody() });
+      if (bodyLimit !== undefined && read === undefined) init.body = limitBody(init.body as ReadableStream<Uint8Array>, this.header('content-length'), bodyLimit);
       init.duplex = 'half';
     }
     try {
@@ -178,28 +221,38 @@ export class NodeIncoming implements IncomingRequest {
     return false;
   }
 
-  /** No async function: the collector's own promise is the only one between the socket and the caller. */
-  private readFromSocket(limit: number): Promise<Uint8Array> {
+  /** Reads the body from the socket once; `done` (and whoever waits by then) hears how it ended. */
+  private readFromSocket(limit: number, done: BodyCallback): void {
+    const read: SocketRead = { ended: undefined, waiting: [done] };
+    this.socketRead = read;
+    const end = (bytes: Uint8Array | undefined, error: unknown) => {
+      read.ended = { bytes, error };
+      for (const waiter of read.waiting) waiter(bytes, error);
+    };
     const req = this.raw;
     const length = req.headers['content-length'];
     if (length !== undefined && Number(length) > limit) {
       this.bodyState = 'abandoned';
-      return Promise.reject(tooLarge(limit));
+      end(undefined, tooLarge(limit));
+      return;
     }
     if (!hasBody(req) || req.readableEnded) {
       this.bodyState = 'read';
-      return Promise.resolve(EMPTY);
+      end(EMPTY, undefined);
+      return;
     }
     if (req.destroyed) {
       // Its 'close' has fired already; waiting for events would wait forever.
       this.bodyState = 'abandoned';
-      return Promise.reject(truncatedBody());
+      end(undefined, truncatedBody());
+      return;
     }
     this.sendContinue();
     this.bodyState = 'reading';
-    return collectBody(req, limit, (complete) => {
-      if (complete) this.bodyState = 'read';
+    collectBody(req, limit, (bytes, error) => {
+      if (bytes !== undefined) this.bodyState = 'read';
       else this.abandonBody();
+      end(bytes, error);
     });
   }
 

@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Context } from '../context/request-context.js';
+import type { Guard } from '../context/guard.js';
+import type { Interceptor } from '../context/interceptor.js';
+import { incomingFromRequest, type IncomingRequest } from '../http/incoming-request.js';
+import type { Outcome, PlainResponse } from '../http/plain-response.js';
+import { compilePipeline, type PipelineSpec, type Recover } from './pipeline.js';
+
+const LIMIT = 64;
+
+function spec(overrides: Partial<PipelineSpec>): PipelineSpec {
+  return { name: 'Test.route', handler: () => ({ ok: true }), status: 200, response: undefined, body: undefined, query: undefined, bodyLimit: LIMIT, guards: [], interceptors: [], ...overrides };
+}
+
+function context(init: { body?: string; contentType?: string; query?: string } = {}): Context {
+  const headers: Record<string, string> = {};
+  if (init.contentType !== undefined) headers['content-type'] = init.contentType;
+  const request = new Request(`http://localhost/x${init.query ?? ''}`, init.body === undefined ? {} : { method: 'POST', headers, body: init.body });
+  return new Context(incomingFromRequest(request), {}, undefined, LIMIT);
+}
+
+/** The answer a recover gives: 599 and the error's class and message, so each test sees which error arrived. */
+const recover: Recover = (error) => ({ status: 599, headers: {}, body: error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error) });
+
+/** Runs with recover, failing the test if the pipeline throws or rejects instead of answering. */
+async function answer(overrides: Partial<PipelineSpec>, ctx = context()): Promise<PlainResponse> {
+  let outcome: Outcome | Promise<Outcome>;
+  try {
+    outcome = compilePipeline(spec(overrides))(ctx, recover);
+  } catch (error) {
+    throw new Error(`the pipeline threw with a recover given: ${String(error)}`);
+  }
+  try {
+    return (await outcome) as PlainResponse;
+  } catch (error) {
+    throw new Error(`the pipeline's promise rejected with a recover given: ${String(error)}`);
+  }
+}
+
+const JSON_BODY = { contentType: 'application/json' };
+const deny: Guard = { canActivate: () => false };
+const denyLater: Guard = { canActivate: async () => false };
+const failLater: Guard = { canActivate: async () => Promise.reject(new Error('guard broke')) };
+const asyncSchema = z.object({ name: z.string() }).refine(async (v) => v.name !== 'taken', { message: 'name taken' });
+
+describe('compilePipeline with recover: every failure becomes an answer, none is thrown or rejected', () => {
+  it('recovers a synchronous handler that throws', async () => {
+    const res = await answer({ handler: () => { throw new Error('sync boom'); } });
+    expect(res.body).toBe('Error: sync boom');
+  });
+
+  it('recovers an async handler that rejects', async () => {
+    const res = await answer({ handler: async () => Promise.reject(new Error('async boom')) });
+    expect(res.body).toBe('Error: async boom');
+  });
+
+  it('recovers a body that is not JSON-typed (415, refused before reading)', async () => {
+    const res = await answer({ body: z.unknown() }, context({ body: '{}', contentType: 'text/plain' }));
+    expect(res.body).toContain('UnsupportedMediaTypeException');
+  });
+
+  it('recovers a body over the limit (413)', async () => {
+    const res = await answer({ body: z.unknown() }, context({ ...JSON_BODY, body: JSON.stringify({ text: 'x'.repeat(LIMIT) }) }));
+    expect(res.body).toContain('PayloadTooLargeException');
+  });
+
+  it('recovers a body that is not JSON (400)', async () => {
+    const res = await answer({ body: z.unknown() }, context({ ...JSON_BODY, body: '{nope' }));
+    expect(res.body).toBe('BadRequestException: Request body is not valid JSON.');
+  });
+
+  it('recovers a body a synchronous schema refuses', async () => {
+    const res = await answer({ body: z.object({ name: z.string() }) }, context({ ...JSON_BODY, body: '{"name":1}' }));
+    expect(res.body).toBe('BadRequestException: Request body failed validation.');
+  });
+
+  it('recovers a body an async schema refuses', async () => {
+    const res = await answer({ body: asyncSchema }, context({ ...JSON_BODY, body: '{"name":"taken"}' }));
+    expect(res.body).toBe('BadRequestException: Request body failed validation.');
+  });
+
+  it('recovers a handler that throws after the body was read', async () => {
+    const res = await answer({ body: z.unknown(), handler: () => { throw new Error('after body'); } }, context({ ...JSON_BODY, body: '{}' }));
+    expect(res.body).toBe('Error: after body');
+  });
+
+  it('recovers a query the schema refuses', async () => {
+    const res = await answer({ query: z.object({ page: z.coerce.number().int() }) }, context({ query: '?page=abc' }));
+    expect(res.body).toBe('BadRequestException: Query failed validation.');
+  });
+
+  it('recovers a synchronous guard that denies', async () => {
+    expect((await answer({ guards: [deny] })).body).toContain('ForbiddenException');
+  });
+
+  it('recovers an async guard that denies', async () => {
+    expect((await answer({ guards: [denyLater] })).body).toContain('ForbiddenException');
+  });
+
+  it('recovers an async guard that rejects', async () => {
+    expect((await answer({ guards: [failLater] })).body).toBe('Error: guard broke');
+  });
+
+  it('recovers a synchronous result the response schema refuses', async () => {
+    const res = await answer({ response: z.object({ id: z.string() }), handler: () => ({ id: 1 }) });
+    expect(res.body).toContain('ResponseMismatchError');
+  });
+
+  it('recovers an async result the response schema refuses', async () => {
+    const res = await answer({ response: z.object({ id: z.string() }), handler: async () => ({ id: 1 }) });
+    expect(res.body).toContain('ResponseMismatchError');
+  });
+
+  it('recovers an interceptor that throws', async () => {
+    const broken: Interceptor = { intercept: () => { throw new Error('interceptor broke'); } };
+    expect((await answer({ interceptors: [broken] })).body).toBe('Error: interceptor broke');
+  });
+
+  it('still answers normally when nothing fails, body route included', async () => {
+    const res = await answer({ body: z.object({ name: z.string() }), handler: (ctx) => ctx.body, status: 201 }, context({ ...JSON_BODY, body: '{"name":"ada"}' }));
+    expect(res).toEqual({ status: 201, headers: { 'content-type': 'application/json' }, body: '{"name":"ada"}' });
+  });
+});
+
+describe('compilePipeline without recover: failures reach the caller (middleware and onError see them)', () => {
+  it('throws a synchronous failure', () => {
+    const run = compilePipeline(spec({ guards: [deny] }));
+    expect(() => run(context())).toThrow('Forbidden');
+  });
+
+  it('rejects a failure found after the body was read', async () => {
+    const run = compilePipeline(spec({ body: z.object({ name: z.string() }) }));
+    await expect(run(context({ ...JSON_BODY, body: '{"name":1}' }))).rejects.toThrow('Request body failed validation.');
+  });
+});
+
+describe('compilePipeline over an incoming that calls back (readBodyThen)', () => {
+  it('runs validation and a synchronous handler inside the callback, and settles with its answer', async () => {
+    let deliver: ((bytes: Uint8Array) => unknown) | undefined;
+    const base = incomingFromRequest(new Request('http://localhost/x', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+    const incoming: IncomingRequest = {
+      ...base,
+      header: (name) => base.header(name),
+      readBodyThen: (_limit, onBytes) =>
+        new Promise((resolve) => {
+          deliver = (bytes) => {
+            const value = onBytes(bytes);
+            resolve(value as never);
+            return value;
+          };
+        }),
+    };
+    let handled = 0;
+    const run = compilePipeline(spec({ body: z.object({ n: z.number() }), handler: (ctx) => ({ twice: (ctx.body as { n: number }).n * 2, handled: ++handled }) }));
+    const pending = run(new Context(incoming, {}, undefined, LIMIT), recover);
+    expect(handled, 'nothing runs before the body arrives').toBe(0);
+    const direct = deliver?.(new TextEncoder().encode('{"n":21}')) as PlainResponse;
+    expect(handled, 'the handler ran inside the callback').toBe(1);
+    expect(direct.body).toBe('{"twice":42,"handled":1}');
+    expect(await pending).toBe(direct);
+  });
+});
