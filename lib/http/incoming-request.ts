@@ -32,7 +32,9 @@ export interface IncomingRequest {
    * synchronously the moment the body is complete (or has failed), and settles the returned
    * promise with its result, or rejects it with what the callback threw. Without it the core
    * uses `readBody(limit).then(onBytes, onError)`; with it, the route's work runs as the body
-   * ends rather than one promise reaction later.
+   * ends rather than one promise reaction later. An adapter may write the callback's result
+   * itself when the app hands this very promise back as its answer, and then leave the promise
+   * unsettled: code that returns it must not also wait on it for side effects.
    */
   readBodyThen?<T>(limit: number, onBytes: (bytes: Uint8Array) => T, onError: (error: unknown) => T): Promise<Awaited<T>>;
   /**

@@ -234,6 +234,34 @@ describe('serve: readBodyThen, the callback read the core uses for JSON bodies',
     expect(ok.body).toBe('[]');
   });
 
+  it('leaves no unhandled rejection when a Request is built after a refused read and its body is never read', async () => {
+    server = await serve(
+      {
+        handle: (incoming) =>
+          readThen(
+            incoming,
+            () => ({ status: 200, headers: {}, body: '' }),
+            () => {
+              incoming.toRequest(); // e.g. an error mapper that looked at ctx.request
+              return { status: 413, headers: {}, body: 'refused' };
+            },
+          ),
+      },
+      { port: 0 },
+    );
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    try {
+      const refused = await rawRequest(`${server.url}/`, { method: 'POST', headers: { 'content-length': String(LIMIT + 1) }, chunks: ['z'.repeat(LIMIT + 1)] });
+      expect(refused.status).toBe(413);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(rejections, 'the refused body surfaced as an unhandled rejection').toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
+  });
+
   it('rejects its promise with what the callback throws (the app maps it to a 500)', async () => {
     const logged: unknown[] = [];
     server = await serve(
@@ -252,6 +280,77 @@ describe('serve: readBodyThen, the callback read the core uses for JSON bodies',
     const failed = await rawRequest(`${server.url}/`, { method: 'POST', chunks: ['1'] });
     expect(failed.status, 'the thrown error reached the adapter as a rejection').toBe(500);
     expect((logged[0] as Error).message).toBe('callback failed');
+  });
+});
+
+describe('serve: a JSON route answered as its body ends (answerFromBody)', () => {
+  /** Whether the response had been ended by the time the body's end event was over, and the answer received. */
+  async function answerAndEndState(handle: (incoming: IncomingRequest) => Outcome | Promise<Outcome>, logged: unknown[] = []) {
+    let endedByEndOfEvent: boolean | undefined;
+    server = await serve(
+      {
+        handle: (incoming) => {
+          const outcome = handle(incoming);
+          const node = incoming as unknown as { raw: IncomingMessage; response: { writableEnded: boolean } };
+          // Registered after the reader's own listener, so it runs later in the same 'end' event.
+          node.raw.once('end', () => (endedByEndOfEvent = node.response.writableEnded));
+          return outcome;
+        },
+      },
+      { port: 0, logger: { error: (_message, error) => logged.push(error) } },
+    );
+    const answer = await rawRequest(`${server.url}/`, { method: 'POST', chunks: ['12345'] });
+    return { answer, endedByEndOfEvent };
+  }
+
+  const ok = (bytes: Uint8Array): Outcome => ({ status: 200, headers: {}, body: String(bytes.byteLength) });
+  const refused = (): Outcome => ({ status: 413, headers: {}, body: 'refused' });
+
+  it('writes the answer inside the event that ends the body when the app answers with the read itself', async () => {
+    const { answer, endedByEndOfEvent } = await answerAndEndState((incoming) => readThen(incoming, ok, refused));
+    expect(answer.body).toBe('5');
+    expect(endedByEndOfEvent, 'the answer waited for a promise reaction after the body ended').toBe(true);
+  });
+
+  it('waits for a promise the app built on the read, and sends what that promise gives', async () => {
+    const { answer, endedByEndOfEvent } = await answerAndEndState((incoming) =>
+      readThen(incoming, ok, refused).then((outcome): Outcome => ({ status: outcome.status, headers: {}, body: 'from the continuation' })),
+    );
+    expect(answer.body, "the app's own continuation was skipped").toBe('from the continuation');
+    expect(endedByEndOfEvent).toBe(false);
+  });
+
+  it('writes the answer once a callback that returns a promise settles', async () => {
+    const { answer } = await answerAndEndState((incoming) =>
+      readThen(incoming, (bytes) => new Promise<Outcome>((resolve) => setTimeout(() => resolve(ok(bytes)), 5)), refused),
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body).toBe('5');
+  });
+
+  it("answers 500 and logs when a callback's promise rejects", async () => {
+    const logged: unknown[] = [];
+    const { answer } = await answerAndEndState((incoming) => readThen(incoming, () => Promise.reject(new Error('late failure')), refused), logged);
+    expect(answer.status).toBe(500);
+    expect((logged[0] as Error | undefined)?.message, 'the rejection was not logged').toBe('late failure');
+  });
+
+  it('answers 500 and logs when the callback throws while the answer is claimed', async () => {
+    const logged: unknown[] = [];
+    const { answer, endedByEndOfEvent } = await answerAndEndState(
+      (incoming) =>
+        readThen(
+          incoming,
+          () => {
+            throw new Error('callback failed');
+          },
+          refused,
+        ),
+      logged,
+    );
+    expect(answer.status).toBe(500);
+    expect(endedByEndOfEvent, 'the failure waited for a promise reaction').toBe(true);
+    expect((logged[0] as Error | undefined)?.message).toBe('callback failed');
   });
 });
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BadRequestException, type HttpException } from '../../index.js';
-import { limitBody, readStreamWithLimit, tooLarge, type IncomingRequest } from '../../index.js';
+import { limitBody, readStreamWithLimit, tooLarge, type IncomingRequest, type Outcome } from '../../index.js';
 import { bodyStream, collectBody, discardBody, hasBody, streamOfBytes, truncatedBody, type BodyCallback } from './node-body.js';
 import { lingerWhenClosed } from './lingering-close.js';
 import { absoluteUrl, readNodeTarget, type NodeTarget } from './request-target.js';
@@ -44,6 +44,18 @@ type BodyState =
 
 const EMPTY = new Uint8Array(0);
 
+/** Writes an answer or a failure; the Node listener's, handed over by {@link NodeIncoming.answerFromBody}. */
+export interface AnswerWriter {
+  send(incoming: NodeIncoming, outcome: Outcome): void;
+  fail(response: ServerResponse, error: unknown): void;
+}
+
+/** The promise readBodyThen returned while its body is read, and the writer that claimed it, if any. */
+interface PendingAnswer {
+  readonly promise: Promise<unknown>;
+  writer: AnswerWriter | undefined;
+}
+
 /** A read of the body from the socket: how it ended once it has, and who waits for that meanwhile. */
 interface SocketRead {
   ended: { readonly bytes: Uint8Array | undefined; readonly error: unknown } | undefined;
@@ -73,6 +85,7 @@ export class NodeIncoming implements IncomingRequest {
   /** The first body read as a promise, made only when someone asks for one. */
   private bodyPromise: Promise<Uint8Array> | undefined = undefined;
   private socketRead: SocketRead | undefined = undefined;
+  private pendingAnswer: PendingAnswer | undefined = undefined;
   private continued = false;
   private readonly expectContinue: boolean;
   private readonly drainLimit: number;
@@ -143,16 +156,52 @@ export class NodeIncoming implements IncomingRequest {
     if (this.bodyPromise !== undefined || this.socketRead !== undefined || this.request !== undefined) {
       return this.readBody(limit).then(onBytes, onError) as Promise<Awaited<T>>;
     }
-    return new Promise<Awaited<T>>((resolve, reject) => {
-      this.readFromSocket(limit, (bytes, error) => {
-        try {
-          // Resolving with a callback's promise adopts it, hence Awaited<T>.
-          resolve((bytes !== undefined ? onBytes(bytes) : onError(error)) as Awaited<T>);
-        } catch (thrown) {
-          reject(thrown);
-        }
-      });
+    let resolve!: (value: Awaited<T>) => void;
+    let reject!: (error: unknown) => void;
+    const promise = new Promise<Awaited<T>>((res, rej) => {
+      resolve = res;
+      reject = rej;
     });
+    const pending: PendingAnswer = { promise, writer: undefined };
+    this.pendingAnswer = pending;
+    this.readFromSocket(limit, (bytes, error) => {
+      this.pendingAnswer = undefined;
+      let result: T;
+      try {
+        result = bytes !== undefined ? onBytes(bytes) : onError(error);
+      } catch (thrown) {
+        if (pending.writer === undefined) reject(thrown);
+        else pending.writer.fail(this.response, thrown);
+        return;
+      }
+      const writer = pending.writer;
+      if (writer === undefined) {
+        // Resolving with a callback's promise adopts it, hence Awaited<T>.
+        resolve(result as Awaited<T>);
+      } else if (result instanceof Promise) {
+        result.then((outcome: Outcome) => writer.send(this, outcome), (failure: unknown) => writer.fail(this.response, failure));
+      } else {
+        // The writer holds the only reference to the promise, so it is left unsettled.
+        writer.send(this, result as Outcome);
+      }
+    });
+    return promise;
+  }
+
+  /**
+   * The Node listener's fast path for a JSON body route. When the promise the app answered with
+   * is the very one {@link readBodyThen} made, and its body is still being read, the answer the
+   * body's callback returns is the app's answer: the writer takes it straight from the end of the
+   * body, with no promise reaction in between (one reaction costs ~4% of a small POST's CPU). The
+   * promise is then left unsettled: the caller, who got it from the app, holds the only
+   * reference. Returns false otherwise (another promise, or the body has already ended), and the
+   * caller waits on the promise as usual.
+   */
+  answerFromBody(outcome: Promise<Outcome>, writer: AnswerWriter): boolean {
+    const pending = this.pendingAnswer;
+    if (pending === undefined || pending.promise !== outcome || pending.writer !== undefined) return false;
+    pending.writer = writer;
+    return true;
   }
 
   /** The promise of the first read, made from a callback read on demand; undefined before any read. */
@@ -160,12 +209,16 @@ export class NodeIncoming implements IncomingRequest {
     const read = this.socketRead;
     if (this.bodyPromise === undefined && read !== undefined) {
       const ended = read.ended;
-      this.bodyPromise =
+      const promise =
         ended === undefined
           ? new Promise<Uint8Array>((resolve, reject) => read.waiting.push((bytes, error) => (bytes !== undefined ? resolve(bytes) : reject(error))))
           : ended.bytes !== undefined
             ? Promise.resolve(ended.bytes)
             : Promise.reject(ended.error);
+      // The callback reader has handled a failure already; a Request built later whose body is
+      // never read must not turn it into an unhandled rejection.
+      promise.catch(() => undefined);
+      this.bodyPromise = promise;
     }
     return this.bodyPromise;
   }

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { AddressInfo, Socket } from 'node:net';
 import type { App, ListeningServer, ServerAdapter } from '../../index.js';
 import type { Outcome } from '../../index.js';
-import { DEFAULT_DRAIN_LIMIT, NodeIncoming, type NodeIncomingOptions } from './node-incoming.js';
+import { DEFAULT_DRAIN_LIMIT, NodeIncoming, type AnswerWriter, type NodeIncomingOptions } from './node-incoming.js';
 import { onClientError } from './client-error.js';
 import { writeInternalError, writeOutcome, type ErrorSink, type OpenStreams } from './write-outcome.js';
 
@@ -119,6 +119,7 @@ function createNodeListeners(app: Pick<App, 'handle'>, options: RequestListenerO
       fail(incoming.response, error);
     }
   };
+  const writer: AnswerWriter = { send, fail };
   // No closures on the synchronous path: a sync handler's request allocates the incoming and its answer only.
   const serveNodeRequest = (req: IncomingMessage, res: ServerResponse, incomingOptions: NodeIncomingOptions) => {
     const incoming = new NodeIncoming(req, res, incomingOptions);
@@ -130,6 +131,8 @@ function createNodeListeners(app: Pick<App, 'handle'>, options: RequestListenerO
       return;
     }
     if (outcome instanceof Promise) {
+      // A JSON body route's answer is written as its body ends (see answerFromBody).
+      if (incoming.answerFromBody(outcome, writer)) return;
       outcome.then(
         (value) => send(incoming, value),
         (error: unknown) => fail(res, error),
