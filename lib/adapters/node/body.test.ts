@@ -266,8 +266,10 @@ describe('serve: readBodyThen, the callback read the core uses for JSON bodies',
     const logged: unknown[] = [];
     server = await serve(
       {
-        handle: (incoming) =>
-          readThen(
+        // Waiting on the promise (not handing it back as the answer) keeps the listener from
+        // claiming it (answerFromBody), so the rejection is what reaches the adapter.
+        handle: async (incoming) =>
+          await readThen(
             incoming,
             () => {
               throw new Error('callback failed');

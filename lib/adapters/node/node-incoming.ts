@@ -44,9 +44,9 @@ type BodyState =
 
 const EMPTY = new Uint8Array(0);
 
-/** Writes an answer or a failure; the Node listener's, handed over by {@link NodeIncoming.answerFromBody}. */
+/** Writes an answer (waiting for it if it is a promise) or a failure; the Node listener's, handed over by {@link NodeIncoming.answerFromBody}. */
 export interface AnswerWriter {
-  send(incoming: NodeIncoming, outcome: Outcome): void;
+  answer(incoming: NodeIncoming, outcome: Outcome | Promise<Outcome>): void;
   fail(response: ServerResponse, error: unknown): void;
 }
 
@@ -174,16 +174,10 @@ export class NodeIncoming implements IncomingRequest {
         else pending.writer.fail(this.response, thrown);
         return;
       }
-      const writer = pending.writer;
-      if (writer === undefined) {
-        // Resolving with a callback's promise adopts it, hence Awaited<T>.
-        resolve(result as Awaited<T>);
-      } else if (result instanceof Promise) {
-        result.then((outcome: Outcome) => writer.send(this, outcome), (failure: unknown) => writer.fail(this.response, failure));
-      } else {
-        // The writer holds the only reference to the promise, so it is left unsettled.
-        writer.send(this, result as Outcome);
-      }
+      // Resolving with a callback's promise adopts it, hence Awaited<T>. A claimed promise is left
+      // unsettled: the writer holds its only reference.
+      if (pending.writer === undefined) resolve(result as Awaited<T>);
+      else pending.writer.answer(this, result as Outcome | Promise<Outcome>);
     });
     return promise;
   }

@@ -119,7 +119,17 @@ function createNodeListeners(app: Pick<App, 'handle'>, options: RequestListenerO
       fail(incoming.response, error);
     }
   };
-  const writer: AnswerWriter = { send, fail };
+  const answer = (incoming: NodeIncoming, outcome: Outcome | Promise<Outcome>) => {
+    if (outcome instanceof Promise) {
+      outcome.then(
+        (value) => send(incoming, value),
+        (error: unknown) => fail(incoming.response, error),
+      );
+    } else {
+      send(incoming, outcome);
+    }
+  };
+  const writer: AnswerWriter = { answer, fail };
   // No closures on the synchronous path: a sync handler's request allocates the incoming and its answer only.
   const serveNodeRequest = (req: IncomingMessage, res: ServerResponse, incomingOptions: NodeIncomingOptions) => {
     const incoming = new NodeIncoming(req, res, incomingOptions);
@@ -130,16 +140,9 @@ function createNodeListeners(app: Pick<App, 'handle'>, options: RequestListenerO
       fail(res, error);
       return;
     }
-    if (outcome instanceof Promise) {
-      // A JSON body route's answer is written as its body ends (see answerFromBody).
-      if (incoming.answerFromBody(outcome, writer)) return;
-      outcome.then(
-        (value) => send(incoming, value),
-        (error: unknown) => fail(res, error),
-      );
-    } else {
-      send(incoming, outcome);
-    }
+    // A JSON body route's answer is written as its body ends (see answerFromBody).
+    if (outcome instanceof Promise && incoming.answerFromBody(outcome, writer)) return;
+    answer(incoming, outcome);
   };
 
   const handler: NodeListeners = {
