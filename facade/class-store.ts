@@ -1,4 +1,4 @@
-import type { GuardToken, InjectionToken, InterceptorToken, HttpMethod, Schema } from '../lib/index.js';
+import type { GuardToken, InjectionToken, InterceptorToken, HttpMethod, Schema } from '../lib/internal.js';
 
 /** How one handler parameter is filled. */
 export type ParamSource =

@@ -1,7 +1,7 @@
-import type { ControllerDefinition, RequestContext, RouteDefinition } from '../lib/index.js';
-import { readDecoratedMetadata } from '../lib/index.js';
-import { controllerFromParts } from '../lib/index.js';
-import { routeFromParts } from '../lib/index.js';
+import type { ControllerDefinition, RequestContext, RouteDefinition } from '../lib/internal.js';
+import { readDecoratedMetadata } from '../lib/internal.js';
+import { controllerFromParts } from '../lib/internal.js';
+import { routeFromParts } from '../lib/internal.js';
 import { classRecord, type MethodRecord, type ParamSource } from './class-store.js';
 import { attachDefinition, resolveConstructorDeps } from './injectable.js';
 

@@ -10,7 +10,7 @@ import {
   get,
   type Guard,
   type RequestContext,
-} from '../lib/index.js';
+} from '../lib/internal.js';
 import { send } from '../test/http-helpers.js';
 import {
   Body,

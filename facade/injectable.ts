@@ -1,5 +1,5 @@
 import './reflect-shim.js';
-import { DEFINITION, type InjectionToken } from '../lib/index.js';
+import { DEFINITION, type InjectionToken } from '../lib/internal.js';
 import { classRecord } from './class-store.js';
 import { readParamTypes } from './reflect-shim.js';
 

@@ -1,4 +1,4 @@
-import type { HttpMethod, Schema } from '../lib/index.js';
+import type { HttpMethod, Schema } from '../lib/internal.js';
 import { methodRecord } from './class-store.js';
 
 function routeDecorator(method: HttpMethod) {

@@ -1,7 +1,7 @@
 // The core entry point, `tessera-http`. Explicit named exports only; nothing internal leaks.
 export { createApp, type AppOptions } from './app/create-app.js';
 export type { App, ListeningServer, RawRouteHandler, ServerAdapter } from './app/app.js';
-export { composeMiddleware, type Middleware, type ErrorMapper, type NotFoundHandler } from './context/middleware.js';
+export { composeMiddleware, type Middleware, type ErrorHandler, type NotFoundHandler } from './context/middleware.js';
 export { withHeaders, headerOf } from './http/with-headers.js';
 export { ifNoneMatchMatches } from './http/if-none-match.js';
 export type { Guard, GuardToken } from './context/guard.js';
@@ -61,9 +61,10 @@ export { REQUEST_ID, getRequestId } from './context/request-id.js';
 export { incomingFromRequest, limitBody, readStreamWithLimit, tooLarge, type IncomingRequest } from './http/incoming-request.js';
 export { statusText } from './http/status-text.js';
 export { parseRequestTarget, normalizeHost, type RequestTarget } from './http/request-target.js';
-export { jsonResponse, toResponse, type PlainResponse, type Outcome } from './http/plain-response.js';
+export { jsonAnswer, toResponse, type PlainAnswer, type Answer } from './http/answer.js';
 export type { QueryRecord } from './http/query.js';
-export { problemResponse, type ProblemDetails, type Logger } from './http/problem.js';
+export { problemAnswer, type ProblemDetails } from './http/problem.js';
+export { consoleLogger, type Logger } from './common/logger.js';
 export {
   HttpException,
   isHttpException,

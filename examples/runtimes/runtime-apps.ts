@@ -1,6 +1,6 @@
 import { compression, cors, etag, readMultipart, requestId, securityHeaders, setCookie, sse } from '../../lib/middleware/index.js';
 import { z } from 'zod';
-import { BadRequestException, createApp, defineController, defineModule, get, jsonResponse, post, type App } from '../../lib/index.js';
+import { BadRequestException, createApp, defineController, defineModule, get, jsonAnswer, post, type App } from '../../lib/index.js';
 import { hashPassword, PasswordHashFormatError, verifyPassword } from '../../lib/auth/index.js';
 import { serveOpenApi } from '../../lib/openapi/index.js';
 import { createBlogModule } from '../blog/blog-module.js';
@@ -84,7 +84,7 @@ export const httpKitController = defineController({
   name: 'HttpKitController',
   prefix: '/kit',
   routes: () => ({
-    cookies: get('/cookies', () => setCookie(setCookie(jsonResponse(200, { ok: true }), 'a', '1'), 'b', '2', { httpOnly: false })),
+    cookies: get('/cookies', () => setCookie(setCookie(jsonAnswer(200, { ok: true }), 'a', '1'), 'b', '2', { httpOnly: false })),
     upload: post('/upload', { bodyLimit: 1_000, status: 201 }, async (ctx) => {
       const file = (await readMultipart(ctx, { maxFiles: 1 })).get('file');
       return file instanceof File ? { name: file.name, size: file.size } : { name: null, size: 0 };

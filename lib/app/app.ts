@@ -1,6 +1,6 @@
 import type { InjectionToken } from '../common/token.js';
 import type { IncomingRequest } from '../http/incoming-request.js';
-import type { Outcome } from '../http/plain-response.js';
+import type { Answer } from '../http/answer.js';
 import type { RequestContext } from '../context/request-context.js';
 import type { RouteInfo } from '../context/route-info.js';
 
@@ -56,7 +56,7 @@ export interface App {
    */
   readonly fetch: (request: Request, env?: unknown) => Promise<Response>;
   /** Serves one request from a runtime adapter without requiring a Request object. */
-  handle(incoming: IncomingRequest): Outcome | Promise<Outcome>;
+  handle(incoming: IncomingRequest): Answer | Promise<Answer>;
   /**
    * Serves one request in process, for tests and scripts: a path (`'/posts?page=2'`, resolved
    * against `http://localhost`), a URL, or a Request, with optional RequestInit.

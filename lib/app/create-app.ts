@@ -4,8 +4,9 @@ import type { InjectionToken } from '../common/token.js';
 import { MethodNotAllowedException, BadRequestException, NotFoundException, type HttpException } from '../http/http-exception.js';
 import { incomingFromRequest, type IncomingRequest } from '../http/incoming-request.js';
 import { DEFAULT_BODY_LIMIT } from '../http/json-body.js';
-import { toResponse, withoutBody, type Outcome } from '../http/plain-response.js';
-import { errorResponse, type Logger } from '../http/problem.js';
+import { toResponse, withoutBody, type Answer } from '../http/answer.js';
+import { errorAnswer } from '../http/problem.js';
+import { consoleLogger, type Logger } from '../common/logger.js';
 import { Context } from '../context/request-context.js';
 import { joinPaths, pathParamNames } from '../routing/path.js';
 import type { RouteInfo } from '../context/route-info.js';
@@ -13,7 +14,7 @@ import { RouteDefinitionError } from '../routing/route-definition-error.js';
 import { Router, type RouteMatch } from '../routing/router.js';
 import type { App, ListeningServer, RawRouteHandler, ServerAdapter } from './app.js';
 import { TesseraError } from '../common/tessera-error.js';
-import { composeMiddleware, type ErrorMapper, type Middleware, type NotFoundHandler } from '../context/middleware.js';
+import { composeMiddleware, type ErrorHandler, type Middleware, type NotFoundHandler } from '../context/middleware.js';
 import type { Guard, GuardToken } from '../context/guard.js';
 import type { Interceptor, InterceptorToken } from '../context/interceptor.js';
 import { runHooks } from './lifecycle.js';
@@ -39,8 +40,8 @@ export interface AppOptions {
   readonly onResponse?: readonly ResponseObserver[];
   /** Around every request, before routing, outermost first; see {@link Middleware}. */
   readonly middleware?: readonly Middleware[];
-  /** Maps any thrown error to an answer; see {@link ErrorMapper}. */
-  readonly onError?: ErrorMapper;
+  /** Maps any thrown error to an answer; see {@link ErrorHandler}. */
+  readonly onError?: ErrorHandler;
   /** Answers requests no route matches; see {@link NotFoundHandler}. */
   readonly notFound?: NotFoundHandler;
   /** What `app.listen` starts; see {@link ServerAdapter}. */
@@ -60,10 +61,6 @@ interface CompiledRoute {
 
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
-const consoleLogger: Logger = {
-  error: (message, error) => console.error(message, error),
-  info: (message, fields) => console.log(message, fields ?? ''),
-};
 
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 function sortMethods(methods: readonly string[]): string[] {
@@ -177,26 +174,26 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
         : new NotFoundException(`No route for ${incoming.method} ${incoming.path}`);
 
   /** An error as the default problem answer (a logged 500 for unknown errors), for routes run without onError. */
-  const recover = (error: unknown): Outcome => errorResponse(error, logger);
+  const recover = (error: unknown): Answer => errorAnswer(error, logger);
 
   /** An error as an answer: the app's onError first, else the problem (a logged 500 for unknown errors). */
-  const answerError = (error: unknown, ctx: Context): Outcome | Promise<Outcome> => {
-    if (onError === undefined) return errorResponse(error, logger);
-    const fallback = (mapperError: unknown): Outcome => {
+  const answerError = (error: unknown, ctx: Context): Answer | Promise<Answer> => {
+    if (onError === undefined) return errorAnswer(error, logger);
+    const fallback = (mapperError: unknown): Answer => {
       logger.error('onError failed; answering with the default problem', mapperError);
-      return errorResponse(error, logger);
+      return errorAnswer(error, logger);
     };
     try {
       const mapped = onError(error, ctx);
-      if (mapped instanceof Promise) return mapped.then((outcome) => outcome ?? errorResponse(error, logger), fallback);
-      return mapped ?? errorResponse(error, logger);
+      if (mapped instanceof Promise) return mapped.then((outcome) => outcome ?? errorAnswer(error, logger), fallback);
+      return mapped ?? errorAnswer(error, logger);
     } catch (mapperError) {
       return fallback(mapperError);
     }
   };
 
   /** Routing and the route's pipeline, for apps with middleware, onError or notFound: errors are thrown to the caller. */
-  const routeWithContext = (ctx: Context): Outcome | Promise<Outcome> => {
+  const routeWithContext = (ctx: Context): Answer | Promise<Answer> => {
     const incoming = ctx.incoming;
     if (incoming.invalid !== undefined) throw incoming.invalid;
     const head = incoming.method === 'HEAD';
@@ -218,7 +215,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
    * and a context exists only for a matched route: a 404 allocates nothing but its answer. The
    * context is handed to `seen` only when response observers want it (no wrapper per request).
    */
-  const answerRequest = (incoming: IncomingRequest, seen?: (ctx: Context) => void): Outcome | Promise<Outcome> => {
+  const answerRequest = (incoming: IncomingRequest, seen?: (ctx: Context) => void): Answer | Promise<Answer> => {
     if (needsEarlyContext) {
       const ctx = new Context(incoming, NO_PARAMS, undefined, bodyLimit);
       seen?.(ctx);
@@ -226,10 +223,10 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
       return incoming.method === 'HEAD' ? outcome.then(withoutBody) : outcome;
     }
     const invalid = incoming.invalid;
-    if (invalid !== undefined) return errorResponse(invalid, logger);
+    if (invalid !== undefined) return errorAnswer(invalid, logger);
     const head = incoming.method === 'HEAD';
     const match = router.match(head ? 'GET' : incoming.method, incoming.path);
-    if (match.kind !== 'found') return errorResponse(refusal(incoming, match), logger);
+    if (match.kind !== 'found') return errorAnswer(refusal(incoming, match), logger);
     const ctx = new Context(incoming, match.params, match.value.info, match.value.bodyLimit);
     seen?.(ctx);
     // Total with `recover`: no try here and no catch on its promise.
@@ -247,7 +244,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
           const outcome = answerRequest(incoming, (seenCtx) => {
             ctx = seenCtx;
           });
-          const report = (result: Outcome): Outcome => {
+          const report = (result: Answer): Answer => {
             const event = { method: incoming.method, path: incoming.path, status: result.status, durationMs: performance.now() - started, ctx };
             for (const observe of observers) {
               try {

@@ -4,7 +4,7 @@ import { Context } from '../context/request-context.js';
 import type { Guard } from '../context/guard.js';
 import type { Interceptor } from '../context/interceptor.js';
 import { incomingFromRequest, type IncomingRequest } from '../http/incoming-request.js';
-import type { Outcome, PlainResponse } from '../http/plain-response.js';
+import type { Answer, PlainAnswer } from '../http/answer.js';
 import { compilePipeline, type PipelineSpec, type Recover } from './pipeline.js';
 
 const LIMIT = 64;
@@ -24,15 +24,15 @@ function context(init: { body?: string; contentType?: string; query?: string } =
 const recover: Recover = (error) => ({ status: 599, headers: {}, body: error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error) });
 
 /** Runs with recover, failing the test if the pipeline throws or rejects instead of answering. */
-async function answer(overrides: Partial<PipelineSpec>, ctx = context()): Promise<PlainResponse> {
-  let outcome: Outcome | Promise<Outcome>;
+async function answer(overrides: Partial<PipelineSpec>, ctx = context()): Promise<PlainAnswer> {
+  let outcome: Answer | Promise<Answer>;
   try {
     outcome = compilePipeline(spec(overrides))(ctx, recover);
   } catch (error) {
     throw new Error(`the pipeline threw with a recover given: ${String(error)}`);
   }
   try {
-    return (await outcome) as PlainResponse;
+    return (await outcome) as PlainAnswer;
   } catch (error) {
     throw new Error(`the pipeline's promise rejected with a recover given: ${String(error)}`);
   }
@@ -155,7 +155,7 @@ describe('compilePipeline over an incoming that calls back (readBodyThen)', () =
     const run = compilePipeline(spec({ body: z.object({ n: z.number() }), handler: (ctx) => ({ twice: (ctx.body as { n: number }).n * 2, handled: ++handled }) }));
     const pending = run(new Context(incoming, {}, undefined, LIMIT), recover);
     expect(handled, 'nothing runs before the body arrives').toBe(0);
-    const direct = deliver?.(new TextEncoder().encode('{"n":21}')) as PlainResponse;
+    const direct = deliver?.(new TextEncoder().encode('{"n":21}')) as PlainAnswer;
     expect(handled, 'the handler ran inside the callback').toBe(1);
     expect(direct.body).toBe('{"twice":42,"handled":1}');
     expect(await pending).toBe(direct);

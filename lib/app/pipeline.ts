@@ -2,7 +2,7 @@ import type { Guard } from '../context/guard.js';
 import type { Interceptor } from '../context/interceptor.js';
 import { BadRequestException, ForbiddenException } from '../http/http-exception.js';
 import { readJsonBodyThen } from '../http/json-body.js';
-import { jsonResponse, jsonTextResponse, type Outcome } from '../http/plain-response.js';
+import { jsonAnswer, jsonTextAnswer, type Answer } from '../http/answer.js';
 import { compileResponseSerializer } from '../http/response-serializer.js';
 import type { Context } from '../context/request-context.js';
 import type { Schema } from '../routing/route.js';
@@ -14,18 +14,18 @@ import type { QueryRecord } from '../http/query.js';
  * pipeline then never throws and its promise never rejects, and the continuations that already
  * exist on the way catch for it, so no promise is added just to catch.
  */
-export type Recover = (error: unknown) => Outcome;
+export type Recover = (error: unknown) => Answer;
 
 /**
  * A route ready to serve: the whole pipeline in one function. Without `recover`, errors are
  * thrown or rejected to the caller (middleware sees them); with it, they become its answers.
  */
-export type RoutePipeline = (ctx: Context, recover?: Recover) => Outcome | Promise<Outcome>;
+export type RoutePipeline = (ctx: Context, recover?: Recover) => Answer | Promise<Answer>;
 
-type Stage = (ctx: Context, recover: Recover | undefined) => Outcome | Promise<Outcome>;
+type Stage = (ctx: Context, recover: Recover | undefined) => Answer | Promise<Answer>;
 
 /** A promise of the pipeline, recovered when there is a recover (one reaction, only on the async paths). */
-function settle(outcome: Promise<Outcome>, recover: Recover | undefined): Promise<Outcome> {
+function settle(outcome: Promise<Answer>, recover: Recover | undefined): Promise<Answer> {
   return recover === undefined ? outcome : outcome.then(undefined, recover);
 }
 
@@ -97,16 +97,16 @@ function validationFailed(where: 'body' | 'query', issues: readonly unknown[]): 
  *
  * @example
  * const run = compilePipeline(spec);
- * const outcome = await run(ctx, (error) => errorResponse(error, logger));
+ * const outcome = await run(ctx, (error) => errorAnswer(error, logger));
  */
 export function compilePipeline(spec: PipelineSpec): RoutePipeline {
   const { status, handler } = spec;
   const serialize = spec.response === undefined ? undefined : compileResponseSerializer(spec.response, spec.name);
   const finish =
     serialize === undefined
-      ? (result: unknown): Outcome => (result instanceof Response ? result : jsonResponse(status, result))
+      ? (result: unknown): Answer => (result instanceof Response ? result : jsonAnswer(status, result))
       : // `undefined` stays 204 (see RouteOptions.status); a mismatch throws to the app's 500.
-        (result: unknown): Outcome => (result instanceof Response ? result : result === undefined ? jsonResponse(status, undefined) : jsonTextResponse(status, serialize(result)));
+        (result: unknown): Answer => (result instanceof Response ? result : result === undefined ? jsonAnswer(status, undefined) : jsonTextAnswer(status, serialize(result)));
 
   let invoke: (ctx: Context) => unknown = handler;
   if (spec.interceptors.length > 0) {
@@ -136,7 +136,7 @@ export function compilePipeline(spec: PipelineSpec): RoutePipeline {
   }
   if (bodySchema) {
     const next = prepared;
-    const accept = (ctx: Context, parsed: ReturnType<Schema['safeParse']>, recover: Recover | undefined): Outcome | Promise<Outcome> => {
+    const accept = (ctx: Context, parsed: ReturnType<Schema['safeParse']>, recover: Recover | undefined): Answer | Promise<Answer> => {
       if (!parsed.success) throw validationFailed('body', parsed.error.issues);
       ctx.body = parsed.data;
       return next(ctx, recover);
@@ -160,7 +160,7 @@ export function compilePipeline(spec: PipelineSpec): RoutePipeline {
   let guarded = prepared;
   if (guards.length > 0) {
     // A guard that returns anything but `true` denies: fail closed on a sloppy guard.
-    const finishGuardsAsync = async (pending: PromiseLike<boolean>, from: number, ctx: Context): Promise<Outcome> => {
+    const finishGuardsAsync = async (pending: PromiseLike<boolean>, from: number, ctx: Context): Promise<Answer> => {
       if ((await pending) !== true) throw new ForbiddenException();
       for (let i = from; i < guards.length; i++) {
         if ((await (guards[i] as Guard).canActivate(ctx)) !== true) throw new ForbiddenException();

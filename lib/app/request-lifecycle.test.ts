@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createTestLogger } from '../../test/support/test-logger.js';
 import { defineModule } from '../modules/module.js';
 import { ForbiddenException, HttpException, UnauthorizedException } from '../http/http-exception.js';
-import { jsonResponse } from '../http/plain-response.js';
+import { jsonAnswer } from '../http/answer.js';
 import { headerOf, withHeaders } from '../http/with-headers.js';
 import { defineController } from '../routing/controller.js';
 import { get, post } from '../routing/route.js';
@@ -76,7 +76,7 @@ describe('middleware sees every answer, whatever produced it', () => {
   });
 
   it('can answer early without routing (a preflight on a path that would be 405)', async () => {
-    const preflight: Middleware = (ctx, next) => (ctx.method === 'OPTIONS' ? jsonResponse(204, undefined) : next());
+    const preflight: Middleware = (ctx, next) => (ctx.method === 'OPTIONS' ? jsonAnswer(204, undefined) : next());
     const { app } = await appWith({ middleware: [preflight, tag] });
     const res = await app.request('/things', { method: 'OPTIONS' });
     expect(res.status).toBe(204);
@@ -84,7 +84,7 @@ describe('middleware sees every answer, whatever produced it', () => {
   });
 
   it('can replace the answer (status and body)', async () => {
-    const teapot: Middleware = async (_ctx, next) => ((await next()).status === 404 ? jsonResponse(418, { tea: true }) : next());
+    const teapot: Middleware = async (_ctx, next) => ((await next()).status === 404 ? jsonAnswer(418, { tea: true }) : next());
     const { app } = await appWith({ middleware: [teapot] });
     const res = await app.request('/nowhere');
     expect(res.status).toBe(418);
@@ -130,7 +130,7 @@ describe('middleware sees every answer, whatever produced it', () => {
 });
 
 describe('onError and notFound', () => {
-  const onError: AppOptions['onError'] = (error) => (error instanceof PostLockedError ? jsonResponse(423, { locked: true }) : undefined);
+  const onError: AppOptions['onError'] = (error) => (error instanceof PostLockedError ? jsonAnswer(423, { locked: true }) : undefined);
 
   it('maps a domain error to an answer', async () => {
     const { app } = await appWith({ onError });
@@ -158,14 +158,14 @@ describe('onError and notFound', () => {
   });
 
   it('answers unknown paths with notFound, but a known path with another method still 405', async () => {
-    const { app } = await appWith({ notFound: (ctx) => jsonResponse(404, { nothing: ctx.path }) });
+    const { app } = await appWith({ notFound: (ctx) => jsonAnswer(404, { nothing: ctx.path }) });
     const res = await app.request('/nowhere');
     expect(await res.json()).toEqual({ nothing: '/nowhere' });
     expect((await app.request('/things', { method: 'DELETE' })).status).toBe(405);
   });
 
   it('lets middleware see notFound and onError answers', async () => {
-    const { app } = await appWith({ middleware: [tag], onError, notFound: () => jsonResponse(404, {}) });
+    const { app } = await appWith({ middleware: [tag], onError, notFound: () => jsonAnswer(404, {}) });
     expect((await app.request('/nowhere')).headers.get('x-seen-by')).toBe('middleware');
     expect((await app.request('/things/locked')).headers.get('x-seen-by')).toBe('middleware');
   });
@@ -212,7 +212,7 @@ describe('app.request', () => {
   });
 
   it('reads a header of either answer form with headerOf', async () => {
-    expect(headerOf(jsonResponse(200, {}), 'Content-Type')).toBe('application/json');
+    expect(headerOf(jsonAnswer(200, {}), 'Content-Type')).toBe('application/json');
     expect(headerOf(new Response(null, { headers: { 'x-a': '1' } }), 'X-A')).toBe('1');
   });
 

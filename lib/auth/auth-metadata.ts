@@ -1,5 +1,5 @@
-import { createMetadataKey, readMetadata, type MetadataEntry } from '../index.js';
-import type { RouteInfo } from '../index.js';
+import { createMetadataKey, readMetadata, type MetadataEntry } from '../internal.js';
+import type { RouteInfo } from '../internal.js';
 
 /** Route metadata: the roles of which a caller needs at least one. */
 export const ROLES_KEY = createMetadataKey<readonly string[]>('auth:roles');

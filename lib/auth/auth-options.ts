@@ -1,7 +1,7 @@
-import type { Clock } from '../index.js';
-import type { ClassProvider, ExistingProvider } from '../index.js';
-import type { ModuleInput } from '../index.js';
-import type { ClassToken } from '../index.js';
+import type { Clock } from '../internal.js';
+import type { ClassProvider, ExistingProvider } from '../internal.js';
+import type { ModuleInput } from '../internal.js';
+import type { ClassToken } from '../internal.js';
 import type { HmacAlgorithm, TrustedIssuerOptions } from './jwt/index.js';
 import type { CredentialStore, RefreshTokenStore } from './issuing/index.js';
 import type { PasswordHasher } from './password/index.js';

@@ -1,4 +1,4 @@
-import { UnauthorizedException } from '../index.js';
+import { UnauthorizedException } from '../internal.js';
 
 /**
  * The single 401 every bearer failure produces: a missing or malformed header, a bad, expired or

@@ -10,7 +10,7 @@ import {
   MissingProviderError,
   ProviderNotVisibleError,
   type ModuleDefinition,
-} from '../index.js';
+} from '../internal.js';
 import { send } from '../../test/http-helpers.js';
 import { AuthConfigError, defineAuthModule, Public, Roles } from './index.js';
 

@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp, createManualClock, defineController, defineModule, get } from '../index.js';
+import { createApp, createManualClock, defineController, defineModule, get } from '../internal.js';
 import { send } from '../../test/http-helpers.js';
 import { AuthConfigError, defineAuthModule, Roles, type TrustedIssuerOptions } from './index.js';
 import { makeIssuerKey, signWith, startJwksServer } from './jwt/outside-issuer.test-helper.js';

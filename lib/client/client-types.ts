@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ControllerDefinition, PathParams, ProblemDetails, RouteMap, RouteTypes, RouteTypesOf, Schema } from '../index.js';
+import type { ControllerDefinition, PathParams, ProblemDetails, RouteMap, RouteTypes, RouteTypesOf, Schema } from '../internal.js';
 
 /** JSON's view of a value: what `JSON.parse(JSON.stringify(value))` gives back, as a type. */
 export type Jsonified<T> = T extends string | number | boolean | null

@@ -1,4 +1,4 @@
-import { DEFINITION, TesseraError, hasDefinition, joinPaths, type ControllerDefinition, type ControllerInput, type RouteMap } from '../index.js';
+import { DEFINITION, TesseraError, hasDefinition, joinPaths, type ControllerDefinition, type ControllerInput, type RouteMap } from '../internal.js';
 import type { ClassClientOf, ClientOf, ClientOfAll } from './client-types.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Outcome } from '../http/plain-response.js';
+import type { Answer } from '../http/answer.js';
 import type { RequestContext } from './request-context.js';
 
 /**
@@ -12,25 +12,25 @@ import type { RequestContext } from './request-context.js';
  * const poweredBy: Middleware = async (ctx, next) => withHeaders(await next(), { 'x-powered-by': 'tessera' });
  * await createApp(AppModule, { middleware: [poweredBy] });
  */
-export type Middleware = (ctx: RequestContext, next: () => Promise<Outcome>) => Outcome | Promise<Outcome>;
+export type Middleware = (ctx: RequestContext, next: () => Promise<Answer>) => Answer | Promise<Answer>;
 
 /**
  * Maps an error thrown anywhere in a request (a guard, a handler, a middleware) to an answer;
  * `undefined` leaves it to the default (an HttpException's problem, else a logged 500).
  *
  * @example
- * const onError: ErrorMapper = (error) => (error instanceof PostLockedError ? jsonResponse(423, { locked: true }) : undefined);
+ * const onError: ErrorHandler = (error) => (error instanceof PostLockedError ? jsonAnswer(423, { locked: true }) : undefined);
  */
-export type ErrorMapper = (error: unknown, ctx: RequestContext) => Outcome | undefined | Promise<Outcome | undefined>;
+export type ErrorHandler = (error: unknown, ctx: RequestContext) => Answer | undefined | Promise<Answer | undefined>;
 
 /**
  * Answers a request no route matches (instead of the default 404 problem). Not called for 405:
  * a known path with another method still answers 405 with `Allow`.
  *
  * @example
- * const notFound: NotFoundHandler = (ctx) => jsonResponse(404, { error: `Nothing at ${ctx.path}` });
+ * const notFound: NotFoundHandler = (ctx) => jsonAnswer(404, { error: `Nothing at ${ctx.path}` });
  */
-export type NotFoundHandler = (ctx: RequestContext) => Outcome | Promise<Outcome>;
+export type NotFoundHandler = (ctx: RequestContext) => Answer | Promise<Answer>;
 
 /**
  * Composes middleware around `inner`, outermost first. Whatever a layer throws (or `next`
@@ -42,10 +42,10 @@ export type NotFoundHandler = (ctx: RequestContext) => Outcome | Promise<Outcome
  */
 export function composeMiddleware<C extends RequestContext>(
   middleware: readonly Middleware[],
-  inner: (ctx: C) => Outcome | Promise<Outcome>,
-  answerError: (error: unknown, ctx: C) => Outcome | Promise<Outcome>,
-): (ctx: C) => Promise<Outcome> {
-  const guarded = (step: (ctx: C) => Outcome | Promise<Outcome>) => async (ctx: C): Promise<Outcome> => {
+  inner: (ctx: C) => Answer | Promise<Answer>,
+  answerError: (error: unknown, ctx: C) => Answer | Promise<Answer>,
+): (ctx: C) => Promise<Answer> {
+  const guarded = (step: (ctx: C) => Answer | Promise<Answer>) => async (ctx: C): Promise<Answer> => {
     try {
       return await step(ctx);
     } catch (error) {

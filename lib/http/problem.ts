@@ -1,6 +1,7 @@
 import { isHttpException } from './http-exception.js';
-import type { PlainResponse } from './plain-response.js';
+import type { PlainAnswer } from './answer.js';
 import { statusText } from './status-text.js';
+import type { Logger } from '../common/logger.js';
 
 /**
  * The RFC 9457 body every error response carries. Validation failures add `issues`.
@@ -20,18 +21,18 @@ export interface ProblemDetails {
 const RESERVED = new Set(['type', 'title', 'status']);
 
 /**
- * A problem+json PlainResponse.
+ * A problem+json PlainAnswer.
  *
  * @example
- * problemResponse(404, 'Post 7 not found');
+ * problemAnswer(404, 'Post 7 not found');
  */
-export function problemResponse(
+export function problemAnswer(
   status: number,
   detail: string | undefined,
   details?: Readonly<Record<string, unknown>>,
   headers?: Readonly<Record<string, string>>,
   type = 'about:blank',
-): PlainResponse {
+): PlainAnswer {
   const body: Record<string, unknown> = { type, title: statusText(status), status };
   if (detail !== undefined) body.detail = detail;
   if (details) for (const key of Object.keys(details)) if (!RESERVED.has(key)) body[key] = details[key];
@@ -43,29 +44,18 @@ export function problemResponse(
 }
 
 /**
- * Receives what the framework must not show to clients: unexpected errors.
- *
- * @example
- * const logger: Logger = { error: (message, error) => console.error(message, error), info: console.log };
- */
-export interface Logger {
-  error(message: string, error?: unknown): void;
-  info(message: string, fields?: Readonly<Record<string, unknown>>): void;
-}
-
-/**
  * Turns anything thrown into a problem response. An HttpException keeps its status and
  * message; anything else is a 500 that says nothing of its cause and is reported to the logger.
  *
  * @example
- * errorResponse(new NotFoundException('Post not found'), logger).status; // 404
+ * errorAnswer(new NotFoundException('Post not found'), logger).status; // 404
  */
-export function errorResponse(error: unknown, logger: Logger): PlainResponse {
+export function errorAnswer(error: unknown, logger: Logger): PlainAnswer {
   if (isHttpException(error)) {
     if (error.status >= 500) logger.error(`HTTP ${error.status}: ${error.message}`, error);
     // `type` may be missing on an HttpException from an older copy of the package.
-    return problemResponse(error.status, error.message, error.details, error.headers, (error as { type?: string }).type ?? 'about:blank');
+    return problemAnswer(error.status, error.message, error.details, error.headers, (error as { type?: string }).type ?? 'about:blank');
   }
   logger.error('Unhandled error while serving a request', error);
-  return problemResponse(500, 'The server failed to complete the request.');
+  return problemAnswer(500, 'The server failed to complete the request.');
 }

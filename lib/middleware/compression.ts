@@ -1,4 +1,4 @@
-import { TesseraError, headerOf, type Middleware, type Outcome } from '../index.js';
+import { TesseraError, headerOf, type Middleware, type Answer } from '../internal.js';
 import { addVary } from './vary.js';
 
 /**
@@ -76,7 +76,7 @@ export function negotiateEncoding(header: string | null, available: readonly Con
   return best;
 }
 
-function bodyStream(outcome: Outcome): ReadableStream<Uint8Array> | null {
+function bodyStream(outcome: Answer): ReadableStream<Uint8Array> | null {
   if (outcome instanceof Response) return outcome.body;
   return outcome.body === null ? null : new Response(outcome.body).body;
 }

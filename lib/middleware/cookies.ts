@@ -1,6 +1,6 @@
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { TesseraError, withHeaders, type Outcome, type RequestContext } from '../index.js';
+import { TesseraError, withHeaders, type Answer, type RequestContext } from '../internal.js';
 import { base64url } from './base64url.js';
 
 /**
@@ -92,9 +92,9 @@ export function serializeCookie(name: string, value: string, options: CookieOpti
  * The answer with one more `Set-Cookie`; several cookies stay separate headers.
  *
  * @example
- * return setCookie(setCookie(jsonResponse(200, user), 'session', id), 'theme', 'dark', { httpOnly: false });
+ * return setCookie(setCookie(jsonAnswer(200, user), 'session', id), 'theme', 'dark', { httpOnly: false });
  */
-export function setCookie(outcome: Outcome, name: string, value: string, options?: CookieOptions): Outcome {
+export function setCookie(outcome: Answer, name: string, value: string, options?: CookieOptions): Answer {
   return withHeaders(outcome, { 'set-cookie': serializeCookie(name, value, options) });
 }
 
@@ -102,9 +102,9 @@ export function setCookie(outcome: Outcome, name: string, value: string, options
  * The answer with a `Set-Cookie` that deletes the cookie (same path and domain as it was set with).
  *
  * @example
- * return deleteCookie(jsonResponse(204, undefined), 'session');
+ * return deleteCookie(jsonAnswer(204, undefined), 'session');
  */
-export function deleteCookie(outcome: Outcome, name: string, options: Pick<CookieOptions, 'path' | 'domain' | 'secure' | 'sameSite'> = {}): Outcome {
+export function deleteCookie(outcome: Answer, name: string, options: Pick<CookieOptions, 'path' | 'domain' | 'secure' | 'sameSite'> = {}): Answer {
   return setCookie(outcome, name, '', { ...options, maxAge: 0, expires: new Date(0) });
 }
 

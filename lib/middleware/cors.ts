@@ -1,4 +1,4 @@
-import { TesseraError, jsonResponse, withHeaders, type Middleware, type Outcome, type RequestContext } from '../index.js';
+import { TesseraError, jsonAnswer, withHeaders, type Middleware, type Answer, type RequestContext } from '../internal.js';
 import { addVary } from './vary.js';
 
 /**
@@ -70,7 +70,7 @@ export function cors(options: CorsOptions): Middleware {
     const preflight = ctx.method === 'OPTIONS' && requestOrigin !== null && ctx.header('access-control-request-method') !== null;
     if (preflight) {
       const allowOrigin = allowOriginFor(requestOrigin, ctx);
-      let answer: Outcome = jsonResponse(204, undefined);
+      let answer: Answer = jsonAnswer(204, undefined);
       if (allowOrigin !== undefined) {
         const headers: Record<string, string> = { 'access-control-allow-origin': allowOrigin, 'access-control-allow-methods': methods };
         const asked = ctx.header('access-control-request-headers');

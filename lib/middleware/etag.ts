@@ -1,5 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js';
-import { headerOf, ifNoneMatchMatches, withHeaders, type Middleware, type Outcome } from '../index.js';
+import { headerOf, ifNoneMatchMatches, withHeaders, type Middleware, type Answer } from '../internal.js';
 import { base64url } from './base64url.js';
 
 /**
@@ -29,7 +29,7 @@ export function etag(): Middleware {
     const answer = await next();
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || answer.status !== 200) return answer;
     let tag = headerOf(answer, 'etag');
-    let tagged: Outcome = answer;
+    let tagged: Answer = answer;
     if (tag === null) {
       if (answer instanceof Response || answer.body === null) return answer;
       tag = strongEtag(answer.body);

@@ -6,13 +6,13 @@ import {
   defineModule,
   get,
   headerOf,
-  jsonResponse,
+  jsonAnswer,
   post,
   TesseraError,
   UnauthorizedException,
   type AppOptions,
   type Guard,
-} from '../index.js';
+} from '../internal.js';
 import { cors, deleteCookie, etag, getCookie, readSignedCookie, requestId, securityHeaders, serializeCookie, setCookie, signCookieValue } from './index.js';
 
 class DenyGuard implements Guard {
@@ -28,7 +28,7 @@ async function appWith(options: AppOptions) {
       list: get('/things', () => [{ id: '1' }]),
       create: post('/things', () => ({ id: '2' })),
       guarded: get('/guarded', { guards: [DenyGuard] }, () => 'never'),
-      login: post('/login', () => setCookie(setCookie(jsonResponse(200, { ok: true }), 'session', 'abc'), 'theme', 'dark', { httpOnly: false })),
+      login: post('/login', () => setCookie(setCookie(jsonAnswer(200, { ok: true }), 'session', 'abc'), 'theme', 'dark', { httpOnly: false })),
       me: get('/me', (ctx) => ({ session: getCookie(ctx, 'session') ?? null })),
       stream: get('/stream', () => new Response('streamed')),
     }),
@@ -189,7 +189,7 @@ describe('cookies', () => {
   });
 
   it('deletes a cookie with Max-Age=0 and an expiry in the past', () => {
-    const res = deleteCookie(jsonResponse(204, undefined), 'session');
+    const res = deleteCookie(jsonAnswer(204, undefined), 'session');
     expect(headerOf(res, 'set-cookie')).toMatch(/^session=; Path=\/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax$/);
   });
 

@@ -1,4 +1,4 @@
-import { TesseraError, headerOf, withHeaders, type Middleware } from '../index.js';
+import { TesseraError, headerOf, withHeaders, type Middleware } from '../internal.js';
 
 /**
  * Options of {@link securityHeaders}. Each header can be changed or turned off with `false`.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createApp, defineController, defineModule, get, post } from '../index.js';
+import { createApp, defineController, defineModule, get, post } from '../internal.js';
 import { serve } from '../node.js';
 import { formatSseMessage, readMultipart, sse, type SseStream } from './index.js';
 

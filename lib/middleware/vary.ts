@@ -1,4 +1,4 @@
-import { headerOf, withHeaders, type Outcome } from '../index.js';
+import { headerOf, withHeaders, type Answer } from '../internal.js';
 
 /**
  * The answer with `field` added to its `Vary` header (kept once, case-insensitively; `*` stays `*`).
@@ -7,7 +7,7 @@ import { headerOf, withHeaders, type Outcome } from '../index.js';
  * @example
  * return addVary(await next(), 'Origin');
  */
-export function addVary(outcome: Outcome, field: string): Outcome {
+export function addVary(outcome: Answer, field: string): Answer {
   const current = headerOf(outcome, 'vary');
   if (current === null || current.trim() === '') return withHeaders(outcome, { vary: field });
   const fields = current.split(',').map((f) => f.trim().toLowerCase());

@@ -1,5 +1,5 @@
-import type { Schema } from '../index.js';
-import { statusText } from '../index.js';
+import type { Schema } from '../internal.js';
+import { statusText } from '../internal.js';
 import type { OpenApiOperation, OpenApiParameter, OpenApiResponse } from './openapi-document.js';
 import type { PlannedOperation } from './operation-plan.js';
 import { PROBLEM_REF } from './problem-schema.js';

@@ -1,4 +1,4 @@
-import type { Schema } from '../index.js';
+import type { Schema } from '../internal.js';
 import { buildOperation, type OperationSchemas } from './build-operation.js';
 import { documentTags } from './document-info.js';
 import type { JsonSchema, OpenApiDocument, OpenApiPathItem } from './openapi-document.js';

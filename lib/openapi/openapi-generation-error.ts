@@ -1,4 +1,4 @@
-import { TesseraError } from '../index.js';
+import { TesseraError } from '../internal.js';
 /**
  * Thrown by `generateOpenApiDocument` and `serveOpenApi` for a configuration the document cannot
  * honestly describe: an unknown security scheme, a duplicate operationId, invalid options, or

@@ -1,5 +1,5 @@
-import { readMetadata, readRouteMetadata } from '../index.js';
-import type { RouteInfo } from '../index.js';
+import { readMetadata, readRouteMetadata } from '../internal.js';
+import type { RouteInfo } from '../internal.js';
 import { API_OPERATION, type ApiOperationOptions } from './api-operation.js';
 import { readApiResponses, type ApiResponseOptions } from './api-response.js';
 import { API_SECURITY } from './api-security.js';

@@ -1,5 +1,5 @@
 import { toJSONSchema, z } from 'zod';
-import type { Schema } from '../index.js';
+import type { Schema } from '../internal.js';
 import { fastConvert } from './fast-conversion/index.js';
 import type { JsonSchema } from './openapi-document.js';
 

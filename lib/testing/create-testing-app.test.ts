@@ -12,7 +12,7 @@ import {
   type Guard,
   type Interceptor,
   type ModuleDefinition,
-} from '../index.js';
+} from '../internal.js';
 import { createTestingApp } from './index.js';
 
 // Level 3: a dynamic (forRoot-style) database module, builder style.

@@ -10,7 +10,7 @@ import {
   type InterceptorToken,
   type ModuleInput,
   type ProviderInput,
-} from '../index.js';
+} from '../internal.js';
 
 /**
  * How an overridden provider, guard or interceptor is made instead: a ready value, a class

@@ -6,8 +6,8 @@
 // reached), then rotated, then active. Grace window: a replay strictly less than
 // `graceSeconds` after the rotation is "within".
 
-/** What the client sees. @example const o: Outcome = 'unauthorized'; */
-export type Outcome = 'success' | 'unauthorized' | 'server-error';
+/** What the client sees. @example const o: Answer = 'unauthorized'; */
+export type Answer = 'success' | 'unauthorized' | 'server-error';
 
 /** Account states the operations can put a user in. @example const s: AccountStatus = 'disabled'; */
 export type AccountStatus = 'ok' | 'disabled' | 'invalid-claims';
@@ -36,7 +36,7 @@ export interface ModelUser {
 
 /** The prediction for one refresh of one token. @example if (model.predictRefresh(raw).reuse) model.revokeAfterReuse(raw); */
 export interface RefreshPrediction {
-  readonly outcome: Outcome;
+  readonly outcome: Answer;
   /** The refresh replays a rotated token outside the grace window: its family (or subject) is revoked. */
   readonly reuse: boolean;
   /** The refresh is refused while the token is rotated within the grace window. */
@@ -97,7 +97,7 @@ export class RotationModel {
   }
 
   /** signIn with the right password, or issueTokens: what an account in this status gets. */
-  predictIssue(subject: string | undefined, viaSignIn: boolean): Outcome {
+  predictIssue(subject: string | undefined, viaSignIn: boolean): Answer {
     const status = subject === undefined ? 'unknown' : this.user(subject).status;
     if (status === 'ok') return 'success';
     if (status === 'invalid-claims') return 'server-error';

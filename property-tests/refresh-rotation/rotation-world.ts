@@ -10,7 +10,7 @@ import { UnauthorizedException, isHttpException } from '../../lib/http/http-exce
 import { InMemoryCredentialStore, TokenIssuingService, createInMemoryRefreshTokenStore } from '../../lib/auth/issuing/index.js';
 import type { InMemoryRefreshTokenStoreVariant, StoredRefreshToken, TokenPair } from '../../lib/auth/issuing/index.js';
 import { RotationModel } from './rotation-model.js';
-import type { AccountStatus, Outcome } from './rotation-model.js';
+import type { AccountStatus, Answer } from './rotation-model.js';
 import { TTL_SECONDS, USER_COUNT } from './rotation-operations.js';
 import type { Operation, TokenPick } from './rotation-operations.js';
 import { scheduledStore } from './scheduled-store.js';
@@ -54,7 +54,7 @@ const passwordOf = (user: number): string => `password-of-u${user}`;
 // Mixed case and padding: the credential store normalizes, the service passes it through.
 const identifierOf = (user: number): string => ` User${user}@Example.test `;
 
-type Settled<T> = { readonly outcome: 'success'; readonly value: T } | { readonly outcome: Exclude<Outcome, 'success'>; readonly error: unknown };
+type Settled<T> = { readonly outcome: 'success'; readonly value: T } | { readonly outcome: Exclude<Answer, 'success'>; readonly error: unknown };
 
 /**
  * The service and the model side by side.
@@ -213,7 +213,7 @@ export class RotationWorld {
     }
   }
 
-  #classify(error: unknown): Exclude<Outcome, 'success'> {
+  #classify(error: unknown): Exclude<Answer, 'success'> {
     if (isHttpException(error)) {
       // The only client-facing refusal there is.
       expect(error).toBeInstanceOf(UnauthorizedException);
@@ -240,7 +240,7 @@ export class RotationWorld {
     const result = await this.#settle(
       this.service.signIn(identifier === 'known' ? identifierOf(user) : `nobody${user}@example.test`, passwordOk ? passwordOf(user) : 'wrong-password'),
     );
-    const expected: Outcome = identifier === 'unknown' || !passwordOk ? 'unauthorized' : this.model.predictIssue(subject, true);
+    const expected: Answer = identifier === 'unknown' || !passwordOk ? 'unauthorized' : this.model.predictIssue(subject, true);
     expect(result.outcome).toBe(expected);
     // Exactly one real verification per sign-in; against the dummy hash for an unknown identifier.
     expect(this.verifier.verifyCalls - before.verifyCalls).toBe(1);
@@ -365,7 +365,7 @@ export class RotationWorld {
     );
     expect(revoked.outcome).toBe('success');
 
-    const refreshThen = (model: RotationModel): Outcome => {
+    const refreshThen = (model: RotationModel): Answer => {
       const prediction = model.predictRefresh(raw);
       if (prediction.reuse) model.revokeAfterReuse(raw);
       if (prediction.outcome === 'success' && refreshed.outcome === 'success') model.rotate(raw, refreshed.value.refreshToken);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createApp, defineController, defineModule, get, jsonResponse, withHeaders, type Middleware } from '../../lib/index.js';
+import { createApp, defineController, defineModule, get, jsonAnswer, withHeaders, type Middleware } from '../../lib/index.js';
 
 // The ten-line middleware of docs/architecture.md, as written there.
 function allowOrigin(origin: string): Middleware {
   return async (ctx, next) => {
     if (ctx.header('origin') !== origin) return next();
     const headers = { 'access-control-allow-origin': origin, vary: 'Origin' };
-    if (ctx.method === 'OPTIONS') return withHeaders(jsonResponse(204, undefined), { ...headers, 'access-control-allow-methods': 'GET, POST' });
+    if (ctx.method === 'OPTIONS') return withHeaders(jsonAnswer(204, undefined), { ...headers, 'access-control-allow-methods': 'GET, POST' });
     return withHeaders(await next(), headers);
   };
 }

@@ -18,8 +18,8 @@ const REQUEST_TIMEOUT_MS = 20_000;
 const skipReasons = new Map<string, string | undefined>(await Promise.all(RUNTIMES.map(async (spec) => [spec.name, await spec.unavailable()] as const)));
 for (const [name, reason] of skipReasons) if (reason !== undefined) console.warn(`[runtimes] SKIPPED ${name}: ${reason}`);
 
-type Outcome = { readonly exchanges: Exchange[] } | { readonly error: unknown };
-const outcomes = new Map<string, Map<string, Outcome>>();
+type Answer = { readonly exchanges: Exchange[] } | { readonly error: unknown };
+const outcomes = new Map<string, Map<string, Answer>>();
 const servers: RuntimeServer[] = [];
 
 async function request(base: string, method: string, path: string, init: { json?: unknown; body?: string; headers?: Record<string, string> } = {}): Promise<RawAnswer> {
@@ -41,8 +41,8 @@ async function request(base: string, method: string, path: string, init: { json?
 }
 
 /** Builds, starts and drives one runtime; every failure is recorded against the checks it prevents. */
-async function driveRuntime(spec: RuntimeSpec, storedHash: string): Promise<Map<string, Outcome>> {
-  const results = new Map<string, Outcome>();
+async function driveRuntime(spec: RuntimeSpec, storedHash: string): Promise<Map<string, Answer>> {
+  const results = new Map<string, Answer>();
   let server: RuntimeServer;
   try {
     const bundle = join(BUILD_DIR, `${spec.name}.js`);

@@ -1,5 +1,5 @@
-import type { App } from '../../index.js';
-import { incomingFromRequest, toResponse } from '../../index.js';
+import type { App } from '../../internal.js';
+import { incomingFromRequest, toResponse } from '../../internal.js';
 import { addressFromPlatform, isConnectionInfo } from './platform-address.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Agent, type IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { IncomingRequest, Outcome } from '../../index.js';
+import type { IncomingRequest, Answer } from '../../internal.js';
 import { serve, type NodeServer, type ServeOptions } from './serve.js';
 import { createProbes, createTestApp, rawRequest, rawSocket, withTimeout, type Probes } from './test-support.js';
 
@@ -155,9 +155,9 @@ describe('serve: bodies read through a web Request built first', () => {
 });
 
 /** The Node incoming's readBodyThen, which the core would call; a test failure if it is missing. */
-function readThen(incoming: IncomingRequest, onBytes: (bytes: Uint8Array) => Outcome | Promise<Outcome>, onError: (error: unknown) => Outcome): Promise<Outcome> {
+function readThen(incoming: IncomingRequest, onBytes: (bytes: Uint8Array) => Answer | Promise<Answer>, onError: (error: unknown) => Answer): Promise<Answer> {
   if (incoming.readBodyThen === undefined) throw new Error('the Node incoming has no readBodyThen');
-  return incoming.readBodyThen<Outcome | Promise<Outcome>>(LIMIT, onBytes, onError);
+  return incoming.readBodyThen<Answer | Promise<Answer>>(LIMIT, onBytes, onError);
 }
 
 describe('serve: readBodyThen, the callback read the core uses for JSON bodies', () => {
@@ -277,7 +277,7 @@ describe('serve: readBodyThen, the callback read the core uses for JSON bodies',
             () => ({ status: 400, headers: {}, body: '' }),
           ),
       },
-      { port: 0, logger: { error: (_message, error) => logged.push(error) } },
+      { port: 0, logger: { error: (_message: string, error: unknown) => logged.push(error), info: () => {} } },
     );
     const failed = await rawRequest(`${server.url}/`, { method: 'POST', chunks: ['1'] });
     expect(failed.status, 'the thrown error reached the adapter as a rejection').toBe(500);
@@ -287,7 +287,7 @@ describe('serve: readBodyThen, the callback read the core uses for JSON bodies',
 
 describe('serve: a JSON route answered as its body ends (answerFromBody)', () => {
   /** Whether the response had been ended by the time the body's end event was over, and the answer received. */
-  async function answerAndEndState(handle: (incoming: IncomingRequest) => Outcome | Promise<Outcome>, logged: unknown[] = []) {
+  async function answerAndEndState(handle: (incoming: IncomingRequest) => Answer | Promise<Answer>, logged: unknown[] = []) {
     let endedByEndOfEvent: boolean | undefined;
     server = await serve(
       {
@@ -299,14 +299,14 @@ describe('serve: a JSON route answered as its body ends (answerFromBody)', () =>
           return outcome;
         },
       },
-      { port: 0, logger: { error: (_message, error) => logged.push(error) } },
+      { port: 0, logger: { error: (_message: string, error: unknown) => logged.push(error), info: () => {} } },
     );
     const answer = await rawRequest(`${server.url}/`, { method: 'POST', chunks: ['12345'] });
     return { answer, endedByEndOfEvent };
   }
 
-  const ok = (bytes: Uint8Array): Outcome => ({ status: 200, headers: {}, body: String(bytes.byteLength) });
-  const refused = (): Outcome => ({ status: 413, headers: {}, body: 'refused' });
+  const ok = (bytes: Uint8Array): Answer => ({ status: 200, headers: {}, body: String(bytes.byteLength) });
+  const refused = (): Answer => ({ status: 413, headers: {}, body: 'refused' });
 
   it('writes the answer inside the event that ends the body when the app answers with the read itself', async () => {
     const { answer, endedByEndOfEvent } = await answerAndEndState((incoming) => readThen(incoming, ok, refused));
@@ -316,7 +316,7 @@ describe('serve: a JSON route answered as its body ends (answerFromBody)', () =>
 
   it('waits for a promise the app built on the read, and sends what that promise gives', async () => {
     const { answer, endedByEndOfEvent } = await answerAndEndState((incoming) =>
-      readThen(incoming, ok, refused).then((outcome): Outcome => ({ status: outcome.status, headers: {}, body: 'from the continuation' })),
+      readThen(incoming, ok, refused).then((outcome): Answer => ({ status: outcome.status, headers: {}, body: 'from the continuation' })),
     );
     expect(answer.body, "the app's own continuation was skipped").toBe('from the continuation');
     expect(endedByEndOfEvent).toBe(false);
@@ -324,7 +324,7 @@ describe('serve: a JSON route answered as its body ends (answerFromBody)', () =>
 
   it('writes the answer once a callback that returns a promise settles', async () => {
     const { answer } = await answerAndEndState((incoming) =>
-      readThen(incoming, (bytes) => new Promise<Outcome>((resolve) => setTimeout(() => resolve(ok(bytes)), 5)), refused),
+      readThen(incoming, (bytes) => new Promise<Answer>((resolve) => setTimeout(() => resolve(ok(bytes)), 5)), refused),
     );
     expect(answer.status).toBe(200);
     expect(answer.body).toBe('5');

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BadRequestException, type HttpException } from '../../index.js';
-import { limitBody, readStreamWithLimit, tooLarge, type IncomingRequest, type Outcome } from '../../index.js';
+import { BadRequestException, type HttpException } from '../../internal.js';
+import { limitBody, readStreamWithLimit, tooLarge, type IncomingRequest, type Answer } from '../../internal.js';
 import { bodyStream, collectBody, discardBody, hasBody, streamOfBytes, truncatedBody, type BodyCallback } from './node-body.js';
 import { lingerWhenClosed } from './lingering-close.js';
 import { absoluteUrl, readNodeTarget, type NodeTarget } from './request-target.js';
@@ -46,7 +46,7 @@ const EMPTY = new Uint8Array(0);
 
 /** Writes an answer (waiting for it if it is a promise) or a failure; the Node listener's, handed over by {@link NodeIncoming.answerFromBody}. */
 export interface AnswerWriter {
-  answer(incoming: NodeIncoming, outcome: Outcome | Promise<Outcome>): void;
+  answer(incoming: NodeIncoming, outcome: Answer | Promise<Answer>): void;
   fail(response: ServerResponse, error: unknown): void;
 }
 
@@ -177,7 +177,7 @@ export class NodeIncoming implements IncomingRequest {
       // Resolving with a callback's promise adopts it, hence Awaited<T>. A claimed promise is left
       // unsettled: the writer holds its only reference.
       if (pending.writer === undefined) resolve(result as Awaited<T>);
-      else pending.writer.answer(this, result as Outcome | Promise<Outcome>);
+      else pending.writer.answer(this, result as Answer | Promise<Answer>);
     });
     return promise;
   }
@@ -191,7 +191,7 @@ export class NodeIncoming implements IncomingRequest {
    * reference. Returns false otherwise (another promise, or the body has already ended), and the
    * caller waits on the promise as usual.
    */
-  answerFromBody(outcome: Promise<Outcome>, writer: AnswerWriter): boolean {
+  answerFromBody(outcome: Promise<Answer>, writer: AnswerWriter): boolean {
     const pending = this.pendingAnswer;
     if (pending === undefined || pending.promise !== outcome || pending.writer !== undefined) return false;
     pending.writer = writer;

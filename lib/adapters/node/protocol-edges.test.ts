@@ -22,7 +22,7 @@ async function start(): Promise<NodeServer> {
     }),
   });
   const app = await createApp(defineModule({ name: 'Edges', controllers: [controller] }), { logger: { error: () => undefined, info: () => undefined } });
-  server = await serve(app, { port: 0, logger: { error: () => undefined } });
+  server = await serve(app, { port: 0, logger: { error: () => undefined, info: () => undefined } });
   return server;
 }
 

@@ -164,7 +164,7 @@ describe('serve: requests and responses over a real socket', () => {
 describe('serve: failures of the app itself', () => {
   it('answers 500 problem+json when app.handle throws or rejects, and keeps serving', async () => {
     const errors: unknown[] = [];
-    const logger = { error: (_message: string, error?: unknown) => errors.push(error) };
+    const logger = { error: (_message: string, error?: unknown) => errors.push(error), info: () => undefined };
     let calls = 0;
     server = await serve(
       {

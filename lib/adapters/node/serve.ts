@@ -1,11 +1,11 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo, Socket } from 'node:net';
-import type { App, ListeningServer, ServerAdapter } from '../../index.js';
-import type { Outcome } from '../../index.js';
+import type { App, ListeningServer, ServerAdapter } from '../../internal.js';
+import { consoleLogger, type Answer, type Logger } from '../../internal.js';
 import { DEFAULT_DRAIN_LIMIT, NodeIncoming, type AnswerWriter, type NodeIncomingOptions } from './node-incoming.js';
 import { onClientError } from './client-error.js';
-import { writeInternalError, writeOutcome, type ErrorSink, type OpenStreams } from './write-outcome.js';
+import { writeInternalError, writeAnswer, type OpenStreams } from './write-answer.js';
 
 /**
  * Options of {@link serve}. Every timeout is in milliseconds; 0 disables it.
@@ -37,7 +37,7 @@ export interface ServeOptions {
    */
   readonly drainLimit?: number | undefined;
   /** Receives failures that cannot become a response (a stream that breaks mid-way). Default console. */
-  readonly logger?: ErrorSink | undefined;
+  readonly logger?: Logger | undefined;
 }
 
 /**
@@ -86,7 +86,6 @@ export interface CloseOptions {
  */
 export type RequestListenerOptions = Pick<ServeOptions, 'drainLimit' | 'logger'>;
 
-const consoleSink: ErrorSink = { error: (message, error) => console.error(message, error) };
 
 interface NodeListeners {
   readonly onRequest: (req: IncomingMessage, res: ServerResponse) => void;
@@ -99,7 +98,7 @@ interface NodeListeners {
 }
 
 function createNodeListeners(app: Pick<App, 'handle'>, options: RequestListenerOptions): NodeListeners {
-  const sink = options.logger ?? consoleSink;
+  const sink = options.logger ?? consoleLogger;
   const plain: NodeIncomingOptions = { drainLimit: options.drainLimit ?? DEFAULT_DRAIN_LIMIT };
   const continuing: NodeIncomingOptions = { ...plain, expectContinue: true };
 
@@ -111,15 +110,15 @@ function createNodeListeners(app: Pick<App, 'handle'>, options: RequestListenerO
       res.destroy();
     }
   };
-  const send = (incoming: NodeIncoming, outcome: Outcome) => {
+  const send = (incoming: NodeIncoming, outcome: Answer) => {
     try {
-      const written = writeOutcome(incoming.response, outcome, incoming, handler.closing, sink, handler.streams);
+      const written = writeAnswer(incoming.response, outcome, incoming, handler.closing, sink, handler.streams);
       if (written !== undefined) written.catch((error: unknown) => fail(incoming.response, error));
     } catch (error) {
       fail(incoming.response, error);
     }
   };
-  const answer = (incoming: NodeIncoming, outcome: Outcome | Promise<Outcome>) => {
+  const answer = (incoming: NodeIncoming, outcome: Answer | Promise<Answer>) => {
     if (outcome instanceof Promise) {
       outcome.then(
         (value) => send(incoming, value),
@@ -133,7 +132,7 @@ function createNodeListeners(app: Pick<App, 'handle'>, options: RequestListenerO
   // No closures on the synchronous path: a sync handler's request allocates the incoming and its answer only.
   const serveNodeRequest = (req: IncomingMessage, res: ServerResponse, incomingOptions: NodeIncomingOptions) => {
     const incoming = new NodeIncoming(req, res, incomingOptions);
-    let outcome: Outcome | Promise<Outcome>;
+    let outcome: Answer | Promise<Answer>;
     try {
       outcome = app.handle(incoming);
     } catch (error) {
@@ -222,7 +221,7 @@ export async function serve(app: Pick<App, 'handle'>, options: ServeOptions = {}
       resolve();
     });
   });
-  const sink = options.logger ?? consoleSink;
+  const sink = options.logger ?? consoleLogger;
   // A listening server's errors are operational (e.g. EMFILE on accept); they must not crash the process.
   server.on('error', (error) => sink.error('HTTP server error', error));
 

@@ -10,7 +10,7 @@ let logged: unknown[];
 async function start(): Promise<NodeServer> {
   probes = createProbes();
   logged = [];
-  server = await serve(await createTestApp(probes), { port: 0, logger: { error: (_m, error) => logged.push(error) } });
+  server = await serve(await createTestApp(probes), { port: 0, logger: { error: (_m: string, error: unknown) => logged.push(error), info: () => {} } });
   return server;
 }
 
@@ -87,7 +87,7 @@ describe('serve: streams against the raw socket', () => {
     logged = [];
     server = await serve(
       { handle: () => new Response(new ReadableStream({ pull: (c) => c.error(new Error('early failure')) })) },
-      { port: 0, logger: { error: (_m, error) => logged.push(error) } },
+      { port: 0, logger: { error: (_m: string, error: unknown) => logged.push(error), info: () => {} } },
     );
     const res = await fetch(`${server.url}/`);
     expect(res.status).toBe(500);

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { checkedClock, systemClock } from '../../index.js';
-import type { Clock } from '../../index.js';
+import { checkedClock, systemClock } from '../../internal.js';
+import type { Clock } from '../../internal.js';
 import { constantTimeEqual } from '../constant-time-equal.js';
 import { createClientAddressReader } from '../network/client-address.js';
 import type { ClientAddressInput, ClientAddressOptions, ClientAddressReader } from '../network/client-address.js';

@@ -1,5 +1,5 @@
-import { checkedClock, systemClock } from '../../index.js';
-import type { Clock } from '../../index.js';
+import { checkedClock, systemClock } from '../../internal.js';
+import type { Clock } from '../../internal.js';
 import { BasicInMemoryRefreshTokenStore } from './basic-in-memory-refresh-token-store.js';
 import { InMemoryRefreshTokenStore } from './in-memory-refresh-token-store.js';
 import { InMemoryRefreshTokenTable } from './in-memory-refresh-token-table.js';

@@ -1,4 +1,4 @@
-import { UnauthorizedException } from '../../index.js';
+import { UnauthorizedException } from '../../internal.js';
 
 /**
  * The one message of every refused sign-in and refresh. Unknown identifier, wrong password,

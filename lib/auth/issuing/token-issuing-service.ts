@@ -1,5 +1,5 @@
-import { checkedClock, systemClock } from '../../index.js';
-import type { Clock } from '../../index.js';
+import { checkedClock, systemClock } from '../../internal.js';
+import type { Clock } from '../../internal.js';
 import type { AccessTokenSigner } from './access-token-signer.js';
 import type { CredentialStore } from './credential-store.js';
 import { generateRefreshToken, isWellFormedRefreshToken } from './generate-refresh-token.js';

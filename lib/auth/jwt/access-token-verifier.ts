@@ -1,4 +1,4 @@
-import type { Clock } from '../../index.js';
+import type { Clock } from '../../internal.js';
 import { AuthConfigError } from './auth-config-error.js';
 import { readAudienceOption, readIssuerOption } from './audience-and-issuer-options.js';
 import { decodeBase64Url } from './base64url.js';

@@ -1,6 +1,6 @@
 import { createLocalJWKSet, createRemoteJWKSet, customFetch, errors, exportJWK, importSPKI } from 'jose';
 import type { CompactVerifyGetKey, JWK, RemoteJWKSetOptions } from 'jose';
-import type { Clock } from '../../index.js';
+import type { Clock } from '../../internal.js';
 import { AuthConfigError } from './auth-config-error.js';
 import type { TrustedIssuer } from './trusted-issuer-options.js';
 

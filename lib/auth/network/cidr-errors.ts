@@ -1,4 +1,4 @@
-import { TesseraError } from '../../index.js';
+import { TesseraError } from '../../internal.js';
 // Inputs are echoed back to the person who typed them, so they are shortened and quoted: a
 // message stays readable and cannot carry a whole request body or control characters.
 const MAX_ECHO_LENGTH = 64;

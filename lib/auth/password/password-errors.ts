@@ -1,4 +1,4 @@
-import { TesseraError } from '../../index.js';
+import { TesseraError } from '../../internal.js';
 /**
  * Which part of a stored password hash was refused. Safe to log: it names a rule, never a value.
  *

@@ -1,5 +1,5 @@
-import { checkedClock, systemClock } from '../../index.js';
-import type { Clock } from '../../index.js';
+import { checkedClock, systemClock } from '../../internal.js';
+import type { Clock } from '../../internal.js';
 import type { RateLimitCounter } from './rate-limit-counter.js';
 import { createQueryRunner } from './run-query.js';
 import type { PostgresStoreOptions, QueryRunner } from './run-query.js';

@@ -1,5 +1,5 @@
-import { checkedClock, systemClock } from '../../index.js';
-import type { Clock } from '../../index.js';
+import { checkedClock, systemClock } from '../../internal.js';
+import type { Clock } from '../../internal.js';
 import type { NewRefreshToken, RefreshTokenRecord, RefreshTokenSuccessor } from '../issuing/refresh-token-record.js';
 import type { RefreshTokenStore } from '../issuing/refresh-token-store.js';
 import { createQueryRunner } from './run-query.js';

@@ -1,4 +1,4 @@
-import { createToken } from '../../index.js';
+import { createToken } from '../../internal.js';
 
 /**
  * What a query answers: the rows, and (for drivers that report it) how many rows the statement

@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { Outcome, PlainResponse } from '../../index.js';
-import type { Logger } from '../../index.js';
+import type { Answer, PlainAnswer } from '../../internal.js';
+import type { Logger } from '../../internal.js';
 
 /**
  * What the writer needs besides the response: whether it answers a HEAD (headers only) and a
@@ -12,9 +12,6 @@ export interface WriteContext {
   prepareForResponse(): boolean;
 }
 
-/** Where the writer reports what it cannot send to the client (a stream that failed half-way). */
-export type ErrorSink = Pick<Logger, 'error'>;
-
 const INTERNAL_ERROR_BODY = JSON.stringify({ type: 'about:blank', title: 'Internal Server Error', status: 500 });
 
 /** Statuses whose response has no body, so no Content-Length either. */
@@ -23,7 +20,7 @@ function mayHaveBody(status: number): boolean {
 }
 
 /**
- * Writes an outcome to the socket. A PlainResponse is one `writeHead` and one `end`; a web
+ * Writes an outcome to the socket. A PlainAnswer is one `writeHead` and one `end`; a web
  * Response is streamed from its body. Returns a promise only when streaming.
  */
 /**
@@ -32,12 +29,12 @@ function mayHaveBody(status: number): boolean {
  */
 export type OpenStreams = Set<() => void>;
 
-export function writeOutcome(
+export function writeAnswer(
   res: ServerResponse,
-  outcome: Outcome,
+  outcome: Answer,
   request: WriteContext,
   closing: boolean,
-  sink: ErrorSink,
+  sink: Logger,
   streams?: OpenStreams,
 ): void | Promise<void> {
   if (outcome instanceof Response) {
@@ -52,7 +49,7 @@ export function writeOutcome(
   writePlain(res, outcome, request.prepareForResponse() || closing, request.head);
 }
 
-function writePlain(res: ServerResponse, outcome: PlainResponse, close: boolean, head: boolean): void {
+function writePlain(res: ServerResponse, outcome: PlainAnswer, close: boolean, head: boolean): void {
   const body = outcome.body;
   const status = outcome.status;
   if (body !== null) {
@@ -119,7 +116,7 @@ async function writeResponse(
   response: Response,
   request: WriteContext,
   closing: boolean,
-  sink: ErrorSink,
+  sink: Logger,
   streams: OpenStreams | undefined,
 ): Promise<void> {
   const status = response.status;
@@ -193,7 +190,7 @@ async function pump(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   pending: Promise<ReadableStreamReadResult<Uint8Array>>,
   res: ServerResponse,
-  sink: ErrorSink,
+  sink: Logger,
   streams: OpenStreams | undefined,
 ): Promise<void> {
   let gone = res.destroyed;

@@ -5,38 +5,38 @@
  * defers that to whoever needs one.
  *
  * @example
- * const res: PlainResponse = { status: 204, headers: {}, body: null };
+ * const res: PlainAnswer = { status: 204, headers: {}, body: null };
  */
-export interface PlainResponse {
+export interface PlainAnswer {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | null;
 }
 
-/** What a compiled route produces: a PlainResponse, or a Response a handler returned. */
-export type Outcome = PlainResponse | Response;
+/** What a compiled route produces: a PlainAnswer, or a Response a handler returned. */
+export type Answer = PlainAnswer | Response;
 
 const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
 const EMPTY_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
-const NO_CONTENT: PlainResponse = Object.freeze({ status: 204, headers: EMPTY_HEADERS, body: null });
+const NO_CONTENT: PlainAnswer = Object.freeze({ status: 204, headers: EMPTY_HEADERS, body: null });
 
 /**
- * A JSON PlainResponse. `undefined` means "no content" and becomes 204 with an empty body.
+ * A JSON PlainAnswer. `undefined` means "no content" and becomes 204 with an empty body.
  *
  * @example
- * jsonResponse(201, { id: '1' });
+ * jsonAnswer(201, { id: '1' });
  */
-export function jsonResponse(status: number, value: unknown): PlainResponse {
-  return jsonTextResponse(status, value === undefined ? undefined : JSON.stringify(value));
+export function jsonAnswer(status: number, value: unknown): PlainAnswer {
+  return jsonTextAnswer(status, value === undefined ? undefined : JSON.stringify(value));
 }
 
 /**
- * A JSON PlainResponse from text already serialised; `undefined` (nothing JSON can write) is 204.
+ * A JSON PlainAnswer from text already serialised; `undefined` (nothing JSON can write) is 204.
  *
  * @example
- * jsonTextResponse(200, serialize(post));
+ * jsonTextAnswer(200, serialize(post));
  */
-export function jsonTextResponse(status: number, text: string | undefined): PlainResponse {
+export function jsonTextAnswer(status: number, text: string | undefined): PlainAnswer {
   if (text === undefined) return NO_CONTENT;
   return { status, headers: JSON_HEADERS, body: text };
 }
@@ -45,9 +45,9 @@ export function jsonTextResponse(status: number, text: string | undefined): Plai
  * Converts an outcome to a web-standard Response.
  *
  * @example
- * const response = toResponse(jsonResponse(200, { ok: true }));
+ * const response = toResponse(jsonAnswer(200, { ok: true }));
  */
-export function toResponse(outcome: Outcome): Response {
+export function toResponse(outcome: Answer): Response {
   if (outcome instanceof Response) return outcome;
   return new Response(outcome.body, { status: outcome.status, headers: outcome.headers as Record<string, string> });
 }
@@ -56,9 +56,9 @@ export function toResponse(outcome: Outcome): Response {
  * The same outcome without a body, for HEAD requests.
  *
  * @example
- * withoutBody(jsonResponse(200, [])).body; // null
+ * withoutBody(jsonAnswer(200, [])).body; // null
  */
-export function withoutBody(outcome: Outcome): Outcome {
+export function withoutBody(outcome: Answer): Answer {
   if (outcome instanceof Response) return new Response(null, { status: outcome.status, headers: outcome.headers });
   return outcome.body === null ? outcome : { status: outcome.status, headers: outcome.headers, body: null };
 }
