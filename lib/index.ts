@@ -1,6 +1,7 @@
 // The core entry point, `tessera-http`. Explicit named exports only; nothing internal leaks.
 export { createApp, type AppOptions } from './app/create-app.js';
 export type { App, ListeningServer, RawRouteHandler, ServerAdapter } from './app/app.js';
+export type { Reply } from './app/reply.js';
 export { composeMiddleware, type Middleware, type ErrorHandler, type NotFoundHandler } from './context/middleware.js';
 export { withHeaders, headerOf } from './http/with-headers.js';
 export { ifNoneMatchMatches } from './http/if-none-match.js';

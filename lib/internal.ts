@@ -3,3 +3,6 @@
 // and is not in the package's `exports` map: nothing here is a promise to applications, and
 // names move between releases. Applications import `tessera-http` (lib/index.ts).
 export * from './index.js';
+
+// The request path, for the adapters.
+export { responseOf } from './app/reply.js';

@@ -1,6 +1,6 @@
 import type { InjectionToken } from '../common/token.js';
 import type { IncomingRequest } from '../http/incoming-request.js';
-import type { Answer } from '../http/answer.js';
+import type { Reply } from './reply.js';
 import type { RequestContext } from '../context/request-context.js';
 import type { RouteInfo } from '../context/route-info.js';
 
@@ -55,8 +55,15 @@ export interface App {
    * and Deno, serve `toFetchHandler(app)` from `tessera-http/fetch` instead.
    */
   readonly fetch: (request: Request, env?: unknown) => Promise<Response>;
-  /** Serves one request from a runtime adapter without requiring a Request object. */
-  handle(incoming: IncomingRequest): Answer | Promise<Answer>;
+  /**
+   * Serves one request for a runtime adapter, without requiring a Request object: calls `reply`
+   * exactly once with the answer (errors are answers by then), possibly before it returns. The
+   * Node adapter writes the answer from `reply`; `fetch` turns it into a Response.
+   *
+   * @example
+   * app.handle(incomingFromNodeRequest(req, res), (answer) => writeAnswerSomehow(res, answer));
+   */
+  handle(incoming: IncomingRequest, reply: Reply): void;
   /**
    * Serves one request in process, for tests and scripts: a path (`'/posts?page=2'`, resolved
    * against `http://localhost`), a URL, or a Request, with optional RequestInit.

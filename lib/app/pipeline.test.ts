@@ -5,12 +5,33 @@ import type { Guard } from '../context/guard.js';
 import type { Interceptor } from '../context/interceptor.js';
 import { incomingFromRequest, type IncomingRequest } from '../http/incoming-request.js';
 import type { Answer, PlainAnswer } from '../http/answer.js';
-import { compilePipeline, type PipelineSpec, type Recover } from './pipeline.js';
+import { compilePipeline, type PipelineSpec } from './pipeline.js';
+import type { Recover } from './reply.js';
+import type { Schema } from '../routing/route.js';
 
 const LIMIT = 64;
 
-function spec(overrides: Partial<PipelineSpec>): PipelineSpec {
-  return { name: 'Test.route', handler: () => ({ ok: true }), status: 200, response: undefined, body: undefined, query: undefined, bodyLimit: LIMIT, guards: [], interceptors: [], ...overrides };
+/** The route fields and pipeline parts a test varies; everything else is a plain GET route. */
+interface Parts {
+  readonly handler: (ctx: Context) => unknown;
+  readonly status: number;
+  readonly response: Schema | undefined;
+  readonly body: Schema | undefined;
+  readonly query: Schema | undefined;
+  readonly guards: readonly Guard[];
+  readonly interceptors: readonly Interceptor[];
+}
+
+function spec(overrides: Partial<Parts>): PipelineSpec {
+  const parts: Parts = { handler: () => ({ ok: true }), status: 200, response: undefined, body: undefined, query: undefined, guards: [], interceptors: [], ...overrides };
+  return {
+    route: { controller: 'Test', name: 'route', status: parts.status, body: parts.body, query: parts.query, response: parts.response },
+    handler: parts.handler,
+    bodyLimit: LIMIT,
+    serializeResponse: true,
+    guards: parts.guards,
+    interceptors: parts.interceptors,
+  };
 }
 
 function context(init: { body?: string; contentType?: string; query?: string } = {}): Context {
@@ -23,19 +44,23 @@ function context(init: { body?: string; contentType?: string; query?: string } =
 /** The answer a recover gives: 599 and the error's class and message, so each test sees which error arrived. */
 const recover: Recover = (error) => ({ status: 599, headers: {}, body: error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error) });
 
-/** Runs with recover, failing the test if the pipeline throws or rejects instead of answering. */
-async function answer(overrides: Partial<PipelineSpec>, ctx = context()): Promise<PlainAnswer> {
-  let outcome: Answer | Promise<Answer>;
+/** Runs the pipeline; fails the test if it throws, or replies more than once (checked a little after the first reply). */
+async function answer(overrides: Partial<Parts>, ctx = context(), recoverWith: Recover = recover): Promise<PlainAnswer> {
+  const replies: Answer[] = [];
+  let first!: (answer: Answer) => void;
+  const replied = new Promise<Answer>((resolve) => (first = resolve));
   try {
-    outcome = compilePipeline(spec(overrides))(ctx, recover);
+    compilePipeline(spec(overrides), recoverWith)(ctx, (reply) => {
+      replies.push(reply);
+      first(reply);
+    });
   } catch (error) {
-    throw new Error(`the pipeline threw with a recover given: ${String(error)}`);
+    throw new Error(`the pipeline threw instead of replying: ${String(error)}`);
   }
-  try {
-    return (await outcome) as PlainAnswer;
-  } catch (error) {
-    throw new Error(`the pipeline's promise rejected with a recover given: ${String(error)}`);
-  }
+  const result = await replied;
+  await new Promise((r) => setTimeout(r, 5));
+  expect(replies.length, 'the pipeline replied more than once').toBe(1);
+  return result as PlainAnswer;
 }
 
 const JSON_BODY = { contentType: 'application/json' };
@@ -123,41 +148,38 @@ describe('compilePipeline with recover: every failure becomes an answer, none is
   });
 });
 
-describe('compilePipeline without recover: failures reach the caller (middleware and onError see them)', () => {
-  it('throws a synchronous failure', () => {
-    const run = compilePipeline(spec({ guards: [deny] }));
-    expect(() => run(context())).toThrow('Forbidden');
+describe('compilePipeline: one reply, through whatever recover gives', () => {
+  it('replies synchronously for a synchronous route', () => {
+    let replied: Answer | undefined;
+    compilePipeline(spec({}), recover)(context(), (reply) => (replied = reply));
+    expect(replied, 'a synchronous handler waited for a promise').toEqual({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' });
   });
 
-  it('rejects a failure found after the body was read', async () => {
-    const run = compilePipeline(spec({ body: z.object({ name: z.string() }) }));
-    await expect(run(context({ ...JSON_BODY, body: '{"name":1}' }))).rejects.toThrow('Request body failed validation.');
+  it('waits for an asynchronous recover (an async onError) and replies with what it gives', async () => {
+    const later: Recover = async (error) => ({ status: 598, headers: {}, body: `later: ${(error as Error).message}` });
+    const res = await answer({ guards: [deny] }, context(), later);
+    expect(res.body).toBe('later: Forbidden');
   });
 });
 
-describe('compilePipeline over an incoming that calls back (readBodyThen)', () => {
-  it('runs validation and a synchronous handler inside the callback, and settles with its answer', async () => {
-    let deliver: ((bytes: Uint8Array) => unknown) | undefined;
+describe('compilePipeline over an incoming that calls back later', () => {
+  it('runs validation and a synchronous handler inside the body callback, and replies from it', () => {
+    let deliver: ((bytes: Uint8Array) => void) | undefined;
     const base = incomingFromRequest(new Request('http://localhost/x', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
     const incoming: IncomingRequest = {
       ...base,
       header: (name) => base.header(name),
-      readBodyThen: (_limit, onBytes) =>
-        new Promise((resolve) => {
-          deliver = (bytes) => {
-            const value = onBytes(bytes);
-            resolve(value as never);
-            return value;
-          };
-        }),
+      readBody: (_limit, onBytes) => {
+        deliver = onBytes;
+      },
     };
     let handled = 0;
-    const run = compilePipeline(spec({ body: z.object({ n: z.number() }), handler: (ctx) => ({ twice: (ctx.body as { n: number }).n * 2, handled: ++handled }) }));
-    const pending = run(new Context(incoming, {}, undefined, LIMIT), recover);
+    const replies: Answer[] = [];
+    const run = compilePipeline(spec({ body: z.object({ n: z.number() }), handler: (ctx) => ({ twice: (ctx.body as { n: number }).n * 2, handled: ++handled }) }), recover);
+    run(new Context(incoming, {}, undefined, LIMIT), (reply) => replies.push(reply));
     expect(handled, 'nothing runs before the body arrives').toBe(0);
-    const direct = deliver?.(new TextEncoder().encode('{"n":21}')) as PlainAnswer;
+    deliver?.(new TextEncoder().encode('{"n":21}'));
     expect(handled, 'the handler ran inside the callback').toBe(1);
-    expect(direct.body).toBe('{"twice":42,"handled":1}');
-    expect(await pending).toBe(direct);
+    expect(replies.map((r) => (r as PlainAnswer).body), 'the reply came inside the callback').toEqual(['{"twice":42,"handled":1}']);
   });
 });

@@ -1,55 +1,39 @@
 import type { Guard } from '../context/guard.js';
 import type { Interceptor } from '../context/interceptor.js';
+import type { RouteInfo } from '../context/route-info.js';
 import { BadRequestException, ForbiddenException } from '../http/http-exception.js';
-import { readJsonBodyThen } from '../http/json-body.js';
+import { readJsonBody } from '../http/json-body.js';
 import { jsonAnswer, jsonTextAnswer, type Answer } from '../http/answer.js';
 import { compileResponseSerializer } from '../http/response-serializer.js';
 import type { Context } from '../context/request-context.js';
 import type { Schema } from '../routing/route.js';
 import { arrayQueryKeys, withListKeys } from '../http/query-arrays.js';
 import type { QueryRecord } from '../http/query.js';
+import { deliver, isPromiseLike, type Recover, type Reply } from './reply.js';
 
 /**
- * Turns an error into the answer for it. Given to a pipeline, it makes the pipeline total: the
- * pipeline then never throws and its promise never rejects, and the continuations that already
- * exist on the way catch for it, so no promise is added just to catch.
+ * A route ready to serve: guards, validation, interceptors and handler in one function. It is
+ * total: it never throws, and it calls `reply` exactly once, with the route's answer or with what
+ * the app's {@link Recover} made of an error, possibly before it returns.
  */
-export type Recover = (error: unknown) => Answer;
+export type RoutePipeline = (ctx: Context, reply: Reply) => void;
 
 /**
- * A route ready to serve: the whole pipeline in one function. Without `recover`, errors are
- * thrown or rejected to the caller (middleware sees them); with it, they become its answers.
- */
-export type RoutePipeline = (ctx: Context, recover?: Recover) => Answer | Promise<Answer>;
-
-type Stage = (ctx: Context, recover: Recover | undefined) => Answer | Promise<Answer>;
-
-/** A promise of the pipeline, recovered when there is a recover (one reaction, only on the async paths). */
-function settle(outcome: Promise<Answer>, recover: Recover | undefined): Promise<Answer> {
-  return recover === undefined ? outcome : outcome.then(undefined, recover);
-}
-
-function rethrow(error: unknown): never {
-  throw error;
-}
-
-/**
- * What a pipeline is built from.
+ * What a pipeline is built from: the route's table entry (method, status, schemas, metadata) and
+ * what only the pipeline needs beside it.
  *
  * @example
- * compilePipeline({ name: 'Health.check', handler: () => 'ok', status: 200, response: undefined, body: undefined, query: undefined, bodyLimit: 1024, guards: [], interceptors: [] });
+ * compilePipeline({ route, handler: () => 'ok', bodyLimit: 1024, serializeResponse: true, guards: [], interceptors: [] }, recover);
  */
 export interface PipelineSpec {
-  /** `Controller.route`, for the log line of a result the response schema refuses. */
-  readonly name: string;
+  readonly route: Pick<RouteInfo, 'controller' | 'name' | 'status' | 'body' | 'query' | 'response'>;
   readonly handler: (ctx: Context) => unknown;
-  readonly status: number;
-  /** With it, results are written by its compiled serialiser (undeclared fields stripped). */
-  readonly response: Schema | undefined;
-  readonly body: Schema | undefined;
-  readonly query: Schema | undefined;
   readonly bodyLimit: number;
+  /** Results are written by the response schema's compiled serialiser (undeclared fields stripped). */
+  readonly serializeResponse: boolean;
+  /** App, module, controller and route guards, in the order they run. */
   readonly guards: readonly Guard[];
+  /** Outermost first. */
   readonly interceptors: readonly Interceptor[];
 }
 
@@ -78,10 +62,6 @@ function parseBody(schema: Schema, raw: unknown): ReturnType<Schema['safeParse']
   return schema.safeParseAsync(raw);
 }
 
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
-}
-
 function validationFailed(where: 'body' | 'query', issues: readonly unknown[]): BadRequestException {
   return new BadRequestException(where === 'body' ? 'Request body failed validation.' : 'Query failed validation.', {
     issues,
@@ -90,23 +70,37 @@ function validationFailed(where: 'body' | 'query', issues: readonly unknown[]): 
 
 /**
  * Composes a route's pipeline once, at boot: guards (in order) -> body and query validation ->
- * interceptors around the handler -> result to response. Each stage exists only when the route
+ * interceptors around the handler -> result to answer. Each stage exists only when the route
  * needs it, so a route with no guards, schemas or interceptors runs its handler and nothing else,
- * and a synchronous handler allocates no promise. Errors propagate to the caller, or become
- * answers through `recover` when one is given.
+ * and a synchronous handler allocates no promise. A JSON body is validated and handled inside
+ * the adapter's body callback (as the body ends, on Node). Every stage hands its errors to
+ * `recover` and the answer to the next stage or to `reply`; none throws.
  *
  * @example
- * const run = compilePipeline(spec);
- * const outcome = await run(ctx, (error) => errorAnswer(error, logger));
+ * const run = compilePipeline(spec, (error, ctx) => errorAnswer(error, logger));
+ * run(ctx, (answer) => write(answer));
  */
-export function compilePipeline(spec: PipelineSpec): RoutePipeline {
-  const { status, handler } = spec;
-  const serialize = spec.response === undefined ? undefined : compileResponseSerializer(spec.response, spec.name);
+export function compilePipeline(spec: PipelineSpec, recover: Recover): RoutePipeline {
+  const { status, body: bodySchema, query: querySchema, response } = spec.route;
+  const { handler, bodyLimit, guards } = spec;
+  const fail = (error: unknown, ctx: Context, reply: Reply): void => deliver(recover(error, ctx), reply);
+
+  const serialize = response === undefined || !spec.serializeResponse ? undefined : compileResponseSerializer(response, `${spec.route.controller}.${spec.route.name}`);
   const finish =
     serialize === undefined
       ? (result: unknown): Answer => (result instanceof Response ? result : jsonAnswer(status, result))
       : // `undefined` stays 204 (see RouteOptions.status); a mismatch throws to the app's 500.
         (result: unknown): Answer => (result instanceof Response ? result : result === undefined ? jsonAnswer(status, undefined) : jsonTextAnswer(status, serialize(result)));
+  const finishAndReply = (result: unknown, ctx: Context, reply: Reply): void => {
+    let answer: Answer;
+    try {
+      answer = finish(result);
+    } catch (error) {
+      fail(error, ctx, reply);
+      return;
+    }
+    reply(answer);
+  };
 
   let invoke: (ctx: Context) => unknown = handler;
   if (spec.interceptors.length > 0) {
@@ -116,75 +110,115 @@ export function compilePipeline(spec: PipelineSpec): RoutePipeline {
     );
   }
 
-  const respond: Stage = (ctx, recover) => {
-    const result = invoke(ctx);
-    return isPromiseLike(result) ? settle(Promise.resolve(result).then(finish), recover) : finish(result);
+  let stage: RoutePipeline = (ctx, reply) => {
+    let result: unknown;
+    try {
+      result = invoke(ctx);
+    } catch (error) {
+      fail(error, ctx, reply);
+      return;
+    }
+    if (!isPromiseLike(result)) {
+      finishAndReply(result, ctx, reply);
+      return;
+    }
+    Promise.resolve(result).then(
+      (value) => finishAndReply(value, ctx, reply),
+      (error: unknown) => fail(error, ctx, reply),
+    );
   };
 
-  const { body: bodySchema, query: querySchema, bodyLimit } = spec;
-  let prepared: Stage = respond;
   if (querySchema) {
-    const next = prepared;
+    const next = stage;
     // Keys the schema reads as lists, found once: `?tag=a` must reach `z.array(...)` as ['a'].
     const listKeys = arrayQueryKeys(querySchema);
-    prepared = (ctx, recover) => {
-      const parsed = querySchema.safeParse(listKeys.size === 0 ? ctx.query : withListKeys(ctx.query as QueryRecord, listKeys));
-      if (!parsed.success) throw validationFailed('query', parsed.error.issues);
+    stage = (ctx, reply) => {
+      let parsed: ReturnType<Schema['safeParse']>;
+      try {
+        parsed = querySchema.safeParse(listKeys.size === 0 ? ctx.query : withListKeys(ctx.query as QueryRecord, listKeys));
+      } catch (error) {
+        fail(error, ctx, reply);
+        return;
+      }
+      if (!parsed.success) {
+        fail(validationFailed('query', parsed.error.issues), ctx, reply);
+        return;
+      }
       ctx.query = parsed.data;
-      return next(ctx, recover);
+      next(ctx, reply);
     };
   }
+
   if (bodySchema) {
-    const next = prepared;
-    const accept = (ctx: Context, parsed: ReturnType<Schema['safeParse']>, recover: Recover | undefined): Answer | Promise<Answer> => {
-      if (!parsed.success) throw validationFailed('body', parsed.error.issues);
+    const next = stage;
+    const accept = (parsed: ReturnType<Schema['safeParse']>, ctx: Context, reply: Reply): void => {
+      if (!parsed.success) {
+        fail(validationFailed('body', parsed.error.issues), ctx, reply);
+        return;
+      }
       ctx.body = parsed.data;
-      return next(ctx, recover);
+      next(ctx, reply);
     };
-    // No promise of our own on this path: parsing, validation (synchronous unless the schema is
-    // async) and a synchronous handler run in the body's one continuation, which the Node
-    // adapter calls as the body ends; a failure there goes to `recover` in the same call.
-    prepared = (ctx, recover) =>
-      readJsonBodyThen(
+    // No promise of our own: parsing, validation (synchronous unless the schema is async) and a
+    // synchronous handler run inside the body callback, which the Node adapter calls as the body ends.
+    stage = (ctx, reply) =>
+      readJsonBody(
         ctx.incoming,
         bodyLimit,
         (raw) => {
-          const result = parseBody(bodySchema, raw);
-          return result instanceof Promise ? settle(result.then((parsed) => accept(ctx, parsed, recover)), recover) : accept(ctx, result, recover);
+          let parsed: ReturnType<Schema['safeParse']> | Promise<ReturnType<Schema['safeParse']>>;
+          try {
+            parsed = parseBody(bodySchema, raw);
+          } catch (error) {
+            fail(error, ctx, reply);
+            return;
+          }
+          if (parsed instanceof Promise) {
+            parsed.then(
+              (result) => accept(result, ctx, reply),
+              (error: unknown) => fail(error, ctx, reply),
+            );
+          } else {
+            accept(parsed, ctx, reply);
+          }
         },
-        recover ?? rethrow,
+        (error) => fail(error, ctx, reply),
       );
   }
 
-  const guards = spec.guards;
-  let guarded = prepared;
   if (guards.length > 0) {
+    const next = stage;
     // A guard that returns anything but `true` denies: fail closed on a sloppy guard.
-    const finishGuardsAsync = async (pending: PromiseLike<boolean>, from: number, ctx: Context): Promise<Answer> => {
+    const finishGuardsAsync = async (pending: PromiseLike<boolean>, from: number, ctx: Context): Promise<void> => {
       if ((await pending) !== true) throw new ForbiddenException();
       for (let i = from; i < guards.length; i++) {
         if ((await (guards[i] as Guard).canActivate(ctx)) !== true) throw new ForbiddenException();
       }
-      // The rest runs inside this async function, whose rejection `settle` recovers.
-      return prepared(ctx, undefined);
     };
     // Synchronous guards (a cached token check, a role check) run without allocating a promise.
-    guarded = (ctx, recover) => {
+    stage = (ctx, reply) => {
       for (let i = 0; i < guards.length; i++) {
-        const allowed = (guards[i] as Guard).canActivate(ctx);
-        if (isPromiseLike(allowed)) return settle(finishGuardsAsync(allowed, i + 1, ctx), recover);
-        if (allowed !== true) throw new ForbiddenException();
+        let allowed: boolean | PromiseLike<boolean>;
+        try {
+          allowed = (guards[i] as Guard).canActivate(ctx);
+        } catch (error) {
+          fail(error, ctx, reply);
+          return;
+        }
+        if (isPromiseLike(allowed)) {
+          finishGuardsAsync(allowed, i + 1, ctx).then(
+            () => next(ctx, reply),
+            (error: unknown) => fail(error, ctx, reply),
+          );
+          return;
+        }
+        if (allowed !== true) {
+          fail(new ForbiddenException(), ctx, reply);
+          return;
+        }
       }
-      return prepared(ctx, recover);
+      next(ctx, reply);
     };
   }
-  const run = guarded;
-  return (ctx, recover) => {
-    if (recover === undefined) return run(ctx, undefined);
-    try {
-      return run(ctx, recover);
-    } catch (error) {
-      return recover(error);
-    }
-  };
+  return stage;
 }

@@ -25,18 +25,14 @@ export interface IncomingRequest {
   readonly signal: AbortSignal;
   /** A header value by lowercase name; repeated headers are joined with `, `. */
   header(name: string): string | null;
-  /** Reads the whole body, refusing with 413 as soon as it passes `limit` bytes. */
-  readBody(limit: number): Promise<Uint8Array>;
   /**
-   * Optional: reads the body as {@link readBody} does, but calls `onBytes` (or `onError`)
-   * synchronously the moment the body is complete (or has failed), and settles the returned
-   * promise with its result, or rejects it with what the callback threw. Without it the core
-   * uses `readBody(limit).then(onBytes, onError)`; with it, the route's work runs as the body
-   * ends rather than one promise reaction later. An adapter may write the callback's result
-   * itself when the app hands this very promise back as its answer, and then leave the promise
-   * unsettled: code that returns it must not also wait on it for side effects.
+   * Reads the whole body and hands it to `onBytes`, or the failure to `onError` (a 413 as soon
+   * as it passes `limit` bytes, a client that left mid-body), exactly once. The callback may run
+   * before this call returns (a body already known to be empty or too large) or later, in the
+   * event that ends the body: the core continues the route's work right there, so an adapter
+   * needs no promise between its socket and the handler.
    */
-  readBodyThen?<T>(limit: number, onBytes: (bytes: Uint8Array) => T, onError: (error: unknown) => T): Promise<Awaited<T>>;
+  readBody(limit: number, onBytes: (bytes: Uint8Array) => void, onError: (error: unknown) => void): void;
   /**
    * The web-standard Request; adapters build it only when someone asks. With `bodyLimit`, its
    * body refuses to yield more than that many bytes: however it is read (`arrayBuffer()`,
@@ -55,7 +51,7 @@ export interface IncomingRequest {
  * Builds an IncomingRequest over a web-standard Request.
  *
  * @example
- * await app.handle(incomingFromRequest(request, '203.0.113.9', env));
+ * app.handle(incomingFromRequest(request, '203.0.113.9', env), (answer) => write(answer));
  */
 export function incomingFromRequest(request: Request, clientAddress?: string, env?: unknown): IncomingRequest {
   // A Request's URL is already a parsed absolute URL, so this takes the scanning fast path.
@@ -71,7 +67,9 @@ export function incomingFromRequest(request: Request, clientAddress?: string, en
     env,
     signal: request.signal,
     header: (name) => request.headers.get(name),
-    readBody: (limit) => readStreamWithLimit(request.body, request.headers.get('content-length'), limit),
+    readBody: (limit, onBytes, onError) => {
+      readStreamWithLimit(request.body, request.headers.get('content-length'), limit).then(onBytes, onError);
+    },
     toRequest: (limit) => {
       if (limit === undefined || request.body === null) return request;
       limited ??= new Request(request, {

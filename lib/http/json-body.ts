@@ -21,36 +21,36 @@ export function isJsonContentType(contentType: string): boolean {
 }
 
 /**
- * Reads and parses a JSON request body, then hands the value to `onValue`; a failure (413, bad
- * UTF-8 or JSON: 400, or anything `onValue` throws) goes to `onError`, and the promise settles
- * with what either returns (it rejects only if `onError` throws). No body at all gives
- * `undefined` (the schema decides whether that is acceptable). A body that is not JSON-typed is
- * 415, thrown at once, before any byte is read. The bytes are not copied again. An adapter that
- * implements `readBodyThen` (Node's) runs both callbacks as the body ends: no promise reaction
- * between the socket and the route.
+ * Reads and parses a JSON request body, then hands the value to `onValue`; a failure goes to
+ * `onError` instead: 415 for a body that is not JSON-typed (before any byte is read), 413, or 400
+ * for bad UTF-8 or JSON. Exactly one of them is called, as the body ends on an adapter that
+ * calls back then (Node's), with no promise of its own. No body at all gives `undefined` (the
+ * schema decides whether that is acceptable). The bytes are not copied again. What `onValue`
+ * throws is the caller's: it is not caught here.
  *
  * @example
- * const outcome = await readJsonBodyThen(incoming, DEFAULT_BODY_LIMIT, (value) => answer(value), (error) => problem(error));
+ * readJsonBody(incoming, DEFAULT_BODY_LIMIT, (value) => reply(answerFor(value)), (error) => reply(problemFor(error)));
  */
-export function readJsonBodyThen<T>(incoming: IncomingRequest, limit: number, onValue: (value: unknown) => T, onError: (error: unknown) => T): Promise<Awaited<T>> {
+export function readJsonBody(incoming: IncomingRequest, limit: number, onValue: (value: unknown) => void, onError: (error: unknown) => void): void {
   const contentType = incoming.header('content-type');
-  if (contentType !== null && !isJsonContentType(contentType)) throw notJson();
-  const onBytes = (bytes: Uint8Array): T => {
-    let value: unknown;
-    try {
-      value = parseJsonBytes(bytes, contentType);
-    } catch (error) {
-      return onError(error);
-    }
-    try {
-      return onValue(value);
-    } catch (error) {
-      return onError(error);
-    }
-  };
-  if (incoming.readBodyThen !== undefined) return incoming.readBodyThen(limit, onBytes, onError);
-  // `then` adopts a promise a callback returns, which is what Awaited<T> says.
-  return incoming.readBody(limit).then(onBytes, onError) as Promise<Awaited<T>>;
+  if (contentType !== null && !isJsonContentType(contentType)) {
+    onError(notJson());
+    return;
+  }
+  incoming.readBody(
+    limit,
+    (bytes) => {
+      let value: unknown;
+      try {
+        value = parseJsonBytes(bytes, contentType);
+      } catch (error) {
+        onError(error);
+        return;
+      }
+      onValue(value);
+    },
+    onError,
+  );
 }
 
 function notJson(): UnsupportedMediaTypeException {

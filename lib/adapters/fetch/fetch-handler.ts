@@ -1,5 +1,5 @@
 import type { App } from '../../internal.js';
-import { incomingFromRequest, toResponse } from '../../internal.js';
+import { incomingFromRequest, responseOf } from '../../internal.js';
 import { addressFromPlatform, isConnectionInfo } from './platform-address.js';
 
 /**
@@ -15,9 +15,9 @@ import { addressFromPlatform, isConnectionInfo } from './platform-address.js';
  * export default { fetch: toFetchHandler(app) }; // Workers
  */
 export function toFetchHandler(app: Pick<App, 'handle'>): (request: Request, platform?: unknown, executionContext?: unknown) => Promise<Response> {
-  return async (request, platform) => {
+  return (request, platform) => {
     const connection = isConnectionInfo(platform);
     const incoming = incomingFromRequest(request, connection ? addressFromPlatform(request, platform) : undefined, connection ? undefined : platform);
-    return toResponse(await app.handle(incoming));
+    return responseOf(app, incoming);
   };
 }

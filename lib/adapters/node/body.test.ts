@@ -1,6 +1,6 @@
 import { Agent, type IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { IncomingRequest, Answer } from '../../internal.js';
+import type { IncomingRequest } from '../../internal.js';
 import { serve, type NodeServer, type ServeOptions } from './serve.js';
 import { createProbes, createTestApp, rawRequest, rawSocket, withTimeout, type Probes } from './test-support.js';
 
@@ -127,18 +127,22 @@ describe('serve: request bodies over the limit', () => {
   });
 });
 
+/** The body as one callback read, as a promise for tests that want to await it. */
+function readBytes(incoming: IncomingRequest, limit = LIMIT): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => incoming.readBody(limit, resolve, reject));
+}
+
 describe('serve: bodies read through a web Request built first', () => {
   it('applies the limit to the Request body stream and still reuses the connection', async () => {
     server = await serve(
       {
-        handle: async (incoming) => {
+        handle: (incoming, reply) => {
           incoming.toRequest(); // e.g. a guard that looked at ctx.request
-          try {
-            const bytes = await incoming.readBody(LIMIT);
-            return { status: 200, headers: {}, body: String(bytes.byteLength) };
-          } catch {
-            return { status: 413, headers: {}, body: 'too large' };
-          }
+          incoming.readBody(
+            LIMIT,
+            (bytes) => reply({ status: 200, headers: {}, body: String(bytes.byteLength) }),
+            () => reply({ status: 413, headers: {}, body: 'too large' }),
+          );
         },
       },
       { port: 0 },
@@ -154,22 +158,16 @@ describe('serve: bodies read through a web Request built first', () => {
   });
 });
 
-/** The Node incoming's readBodyThen, which the core would call; a test failure if it is missing. */
-function readThen(incoming: IncomingRequest, onBytes: (bytes: Uint8Array) => Answer | Promise<Answer>, onError: (error: unknown) => Answer): Promise<Answer> {
-  if (incoming.readBodyThen === undefined) throw new Error('the Node incoming has no readBodyThen');
-  return incoming.readBodyThen<Answer | Promise<Answer>>(LIMIT, onBytes, onError);
-}
-
-describe('serve: readBodyThen, the callback read the core uses for JSON bodies', () => {
-  /** A server whose one handler reads with readBodyThen, then does `after` with the incoming. */
+describe('serve: readBody, the callback read the core uses for bodies', () => {
+  /** A server whose one handler reads the body, then replies with what `after` makes of it. */
   async function startWith(after: (incoming: IncomingRequest, first: string) => Promise<string> | string): Promise<NodeServer> {
     server = await serve(
       {
-        handle: (incoming) =>
-          readThen(
-            incoming,
-            async (bytes) => ({ status: 200, headers: {}, body: await after(incoming, new TextDecoder().decode(bytes)) }),
-            (error) => ({ status: (error as { status?: number }).status ?? 500, headers: {}, body: 'refused' }),
+        handle: (incoming, reply) =>
+          incoming.readBody(
+            LIMIT,
+            (bytes) => void Promise.resolve(after(incoming, new TextDecoder().decode(bytes))).then((body) => reply({ status: 200, headers: {}, body })),
+            (error) => reply({ status: (error as { status?: number }).status ?? 500, headers: {}, body: 'refused' }),
           ),
       },
       { port: 0 },
@@ -182,18 +180,17 @@ describe('serve: readBodyThen, the callback read the core uses for JSON bodies',
     let ran = false;
     server = await serve(
       {
-        handle: (incoming) => {
-          const outcome = readThen(
-            incoming,
+        handle: (incoming, reply) => {
+          incoming.readBody(
+            LIMIT,
             (bytes) => {
               ran = true;
-              return { status: 200, headers: {}, body: String(bytes.byteLength) };
+              reply({ status: 200, headers: {}, body: String(bytes.byteLength) });
             },
-            () => ({ status: 500, headers: {}, body: '' }),
+            () => reply({ status: 500, headers: {}, body: '' }),
           );
           // Registered after the reader's own listener, so it runs later in the same 'end' event.
           (incoming as unknown as { raw: IncomingMessage }).raw.once('end', () => (ranByEndOfEvent = ran));
-          return outcome;
         },
       },
       { port: 0 },
@@ -204,9 +201,15 @@ describe('serve: readBodyThen, the callback read the core uses for JSON bodies',
   });
 
   it('gives a later readBody the same bytes', async () => {
-    const s = await startWith(async (incoming, first) => `${first}|${new TextDecoder().decode(await incoming.readBody(LIMIT))}`);
+    const s = await startWith(async (incoming, first) => `${first}|${new TextDecoder().decode(await readBytes(incoming))}`);
     const ok = await rawRequest(`${s.url}/`, { method: 'POST', chunks: ['abc', 'def'] });
     expect(ok.body).toBe('abcdef|abcdef');
+  });
+
+  it('refuses a later readBody with a smaller limit than the bytes already read (413)', async () => {
+    const s = await startWith(async (incoming) => readBytes(incoming, 3).then(() => 'not refused', (error: { status?: number }) => String(error.status)));
+    const ok = await rawRequest(`${s.url}/`, { method: 'POST', chunks: ['abcdef'] });
+    expect(ok.body).toBe('413');
   });
 
   it('gives a Request built afterwards the same bytes as its body', async () => {
@@ -237,13 +240,13 @@ describe('serve: readBodyThen, the callback read the core uses for JSON bodies',
   it('leaves no unhandled rejection when a Request is built after a refused read and its body is never read', async () => {
     server = await serve(
       {
-        handle: (incoming) =>
-          readThen(
-            incoming,
-            () => ({ status: 200, headers: {}, body: '' }),
+        handle: (incoming, reply) =>
+          incoming.readBody(
+            LIMIT,
+            () => reply({ status: 200, headers: {}, body: '' }),
             () => {
-              incoming.toRequest(); // e.g. an error mapper that looked at ctx.request
-              return { status: 413, headers: {}, body: 'refused' };
+              incoming.toRequest(); // e.g. an error handler that looked at ctx.request
+              reply({ status: 413, headers: {}, body: 'refused' });
             },
           ),
       },
@@ -261,98 +264,39 @@ describe('serve: readBodyThen, the callback read the core uses for JSON bodies',
       process.off('unhandledRejection', onRejection);
     }
   });
-
-  it('rejects its promise with what the callback throws (the app maps it to a 500)', async () => {
-    const logged: unknown[] = [];
-    server = await serve(
-      {
-        // Waiting on the promise (not handing it back as the answer) keeps the listener from
-        // claiming it (answerFromBody), so the rejection is what reaches the adapter.
-        handle: async (incoming) =>
-          await readThen(
-            incoming,
-            () => {
-              throw new Error('callback failed');
-            },
-            () => ({ status: 400, headers: {}, body: '' }),
-          ),
-      },
-      { port: 0, logger: { error: (_message: string, error: unknown) => logged.push(error), info: () => {} } },
-    );
-    const failed = await rawRequest(`${server.url}/`, { method: 'POST', chunks: ['1'] });
-    expect(failed.status, 'the thrown error reached the adapter as a rejection').toBe(500);
-    expect((logged[0] as Error).message).toBe('callback failed');
-  });
 });
 
-describe('serve: a JSON route answered as its body ends (answerFromBody)', () => {
-  /** Whether the response had been ended by the time the body's end event was over, and the answer received. */
-  async function answerAndEndState(handle: (incoming: IncomingRequest) => Answer | Promise<Answer>, logged: unknown[] = []) {
+describe('serve: a JSON route of a real app answered as its body ends', () => {
+  /** Serves the test app, noting whether the response had ended by the time the body's end event was over. */
+  async function answerAndEndState(path: string, body: string) {
+    probes = createProbes();
+    const app = await createTestApp(probes, { bodyLimit: LIMIT });
     let endedByEndOfEvent: boolean | undefined;
     server = await serve(
       {
-        handle: (incoming) => {
-          const outcome = handle(incoming);
+        handle: (incoming, reply) => {
+          app.handle(incoming, reply);
           const node = incoming as unknown as { raw: IncomingMessage; response: { writableEnded: boolean } };
           // Registered after the reader's own listener, so it runs later in the same 'end' event.
           node.raw.once('end', () => (endedByEndOfEvent = node.response.writableEnded));
-          return outcome;
         },
       },
-      { port: 0, logger: { error: (_message: string, error: unknown) => logged.push(error), info: () => {} } },
+      { port: 0 },
     );
-    const answer = await rawRequest(`${server.url}/`, { method: 'POST', chunks: ['12345'] });
+    const answer = await rawRequest(`${server.url}${path}`, { method: 'POST', headers: JSON_HEADERS, chunks: [body] });
     return { answer, endedByEndOfEvent };
   }
 
-  const ok = (bytes: Uint8Array): Answer => ({ status: 200, headers: {}, body: String(bytes.byteLength) });
-  const refused = (): Answer => ({ status: 413, headers: {}, body: 'refused' });
-
-  it('writes the answer inside the event that ends the body when the app answers with the read itself', async () => {
-    const { answer, endedByEndOfEvent } = await answerAndEndState((incoming) => readThen(incoming, ok, refused));
-    expect(answer.body).toBe('5');
+  it('writes a synchronous handler\u2019s answer inside the event that ends the body', async () => {
+    const { answer, endedByEndOfEvent } = await answerAndEndState('/items', VALID);
+    expect(answer.status).toBe(201);
     expect(endedByEndOfEvent, 'the answer waited for a promise reaction after the body ended').toBe(true);
   });
 
-  it('waits for a promise the app built on the read, and sends what that promise gives', async () => {
-    const { answer, endedByEndOfEvent } = await answerAndEndState((incoming) =>
-      readThen(incoming, ok, refused).then((outcome): Answer => ({ status: outcome.status, headers: {}, body: 'from the continuation' })),
-    );
-    expect(answer.body, "the app's own continuation was skipped").toBe('from the continuation');
-    expect(endedByEndOfEvent).toBe(false);
-  });
-
-  it('writes the answer once a callback that returns a promise settles', async () => {
-    const { answer } = await answerAndEndState((incoming) =>
-      readThen(incoming, (bytes) => new Promise<Answer>((resolve) => setTimeout(() => resolve(ok(bytes)), 5)), refused),
-    );
-    expect(answer.status).toBe(200);
-    expect(answer.body).toBe('5');
-  });
-
-  it("answers 500 and logs when a callback's promise rejects", async () => {
-    const logged: unknown[] = [];
-    const { answer } = await answerAndEndState((incoming) => readThen(incoming, () => Promise.reject(new Error('late failure')), refused), logged);
-    expect(answer.status).toBe(500);
-    expect((logged[0] as Error | undefined)?.message, 'the rejection was not logged').toBe('late failure');
-  });
-
-  it('answers 500 and logs when the callback throws while the answer is claimed', async () => {
-    const logged: unknown[] = [];
-    const { answer, endedByEndOfEvent } = await answerAndEndState(
-      (incoming) =>
-        readThen(
-          incoming,
-          () => {
-            throw new Error('callback failed');
-          },
-          refused,
-        ),
-      logged,
-    );
-    expect(answer.status).toBe(500);
-    expect(endedByEndOfEvent, 'the failure waited for a promise reaction').toBe(true);
-    expect((logged[0] as Error | undefined)?.message).toBe('callback failed');
+  it('writes a validation refusal inside the event that ends the body', async () => {
+    const { answer, endedByEndOfEvent } = await answerAndEndState('/items', '{"name":1}');
+    expect(answer.status).toBe(400);
+    expect(endedByEndOfEvent, 'the refusal waited for a promise reaction after the body ended').toBe(true);
   });
 });
 

@@ -162,16 +162,17 @@ describe('serve: requests and responses over a real socket', () => {
 });
 
 describe('serve: failures of the app itself', () => {
-  it('answers 500 problem+json when app.handle throws or rejects, and keeps serving', async () => {
+  it('answers 500 problem+json when app.handle throws or replies with an answer that cannot be written, and keeps serving', async () => {
     const errors: unknown[] = [];
     const logger = { error: (_message: string, error?: unknown) => errors.push(error), info: () => undefined };
     let calls = 0;
     server = await serve(
       {
-        handle: () => {
+        handle: (_incoming, reply) => {
           calls += 1;
           if (calls === 1) throw new Error('sync failure');
-          return Promise.reject(new Error('async failure'));
+          // An answer that cannot be written (a status Node refuses) fails inside the reply.
+          reply({ status: 1000, headers: {}, body: 'x' });
         },
       },
       { port: 0, logger },
@@ -182,6 +183,6 @@ describe('serve: failures of the app itself', () => {
       expect(res.headers.get('content-type')).toBe('application/problem+json');
       expect(await res.json()).toEqual({ type: 'about:blank', title: 'Internal Server Error', status: 500 });
     }
-    expect(errors.map((e) => (e as Error).message)).toEqual(['sync failure', 'async failure']);
+    expect(errors.map((e) => (e as Error).message)).toEqual(['sync failure', 'Invalid status code: 1000']);
   });
 });

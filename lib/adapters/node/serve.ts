@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { AddressInfo, Socket } from 'node:net';
 import type { App, ListeningServer, ServerAdapter } from '../../internal.js';
 import { consoleLogger, type Answer, type Logger } from '../../internal.js';
-import { DEFAULT_DRAIN_LIMIT, NodeIncoming, type AnswerWriter, type NodeIncomingOptions } from './node-incoming.js';
+import { DEFAULT_DRAIN_LIMIT, NodeIncoming, type NodeIncomingOptions } from './node-incoming.js';
 import { onClientError } from './client-error.js';
 import { writeInternalError, writeAnswer, type OpenStreams } from './write-answer.js';
 
@@ -98,50 +98,36 @@ interface NodeListeners {
 }
 
 function createNodeListeners(app: Pick<App, 'handle'>, options: RequestListenerOptions): NodeListeners {
-  const sink = options.logger ?? consoleLogger;
+  const logger = options.logger ?? consoleLogger;
   const plain: NodeIncomingOptions = { drainLimit: options.drainLimit ?? DEFAULT_DRAIN_LIMIT };
   const continuing: NodeIncomingOptions = { ...plain, expectContinue: true };
 
   const fail = (res: ServerResponse, error: unknown) => {
-    sink.error('Unhandled error while serving a request', error);
+    logger.error('Unhandled error while serving a request', error);
     try {
       writeInternalError(res);
     } catch {
       res.destroy();
     }
   };
-  const send = (incoming: NodeIncoming, outcome: Answer) => {
+  const send = (incoming: NodeIncoming, answer: Answer) => {
     try {
-      const written = writeAnswer(incoming.response, outcome, incoming, handler.closing, sink, handler.streams);
+      const written = writeAnswer(incoming.response, answer, incoming, handler.closing, logger, handler.streams);
       if (written !== undefined) written.catch((error: unknown) => fail(incoming.response, error));
     } catch (error) {
       fail(incoming.response, error);
     }
   };
-  const answer = (incoming: NodeIncoming, outcome: Answer | Promise<Answer>) => {
-    if (outcome instanceof Promise) {
-      outcome.then(
-        (value) => send(incoming, value),
-        (error: unknown) => fail(incoming.response, error),
-      );
-    } else {
-      send(incoming, outcome);
-    }
-  };
-  const writer: AnswerWriter = { answer, fail };
-  // No closures on the synchronous path: a sync handler's request allocates the incoming and its answer only.
+  // The whole way of a request, once: the app dispatches it and replies with its answer, which is
+  // written then and there (as the body ends, for a JSON route with a synchronous handler).
   const serveNodeRequest = (req: IncomingMessage, res: ServerResponse, incomingOptions: NodeIncomingOptions) => {
     const incoming = new NodeIncoming(req, res, incomingOptions);
-    let outcome: Answer | Promise<Answer>;
     try {
-      outcome = app.handle(incoming);
+      app.handle(incoming, (answer) => send(incoming, answer));
     } catch (error) {
+      // handle never throws by contract; an app object of another make might.
       fail(res, error);
-      return;
     }
-    // A JSON body route's answer is written as its body ends (see answerFromBody).
-    if (outcome instanceof Promise && incoming.answerFromBody(outcome, writer)) return;
-    answer(incoming, outcome);
   };
 
   const handler: NodeListeners = {
@@ -221,9 +207,9 @@ export async function serve(app: Pick<App, 'handle'>, options: ServeOptions = {}
       resolve();
     });
   });
-  const sink = options.logger ?? consoleLogger;
+  const logger = options.logger ?? consoleLogger;
   // A listening server's errors are operational (e.g. EMFILE on accept); they must not crash the process.
-  server.on('error', (error) => sink.error('HTTP server error', error));
+  server.on('error', (error) => logger.error('HTTP server error', error));
 
   const connections = new Set<Socket>();
   server.on('connection', (socket: Socket) => {

@@ -86,7 +86,7 @@ describe('serve: streams against the raw socket', () => {
   it('answers 500 problem+json when the body stream fails before its first chunk', async () => {
     logged = [];
     server = await serve(
-      { handle: () => new Response(new ReadableStream({ pull: (c) => c.error(new Error('early failure')) })) },
+      { handle: (_incoming, reply) => reply(new Response(new ReadableStream({ pull: (c) => c.error(new Error('early failure')) }))) },
       { port: 0, logger: { error: (_m: string, error: unknown) => logged.push(error), info: () => {} } },
     );
     const res = await fetch(`${server.url}/`);
@@ -101,15 +101,17 @@ describe('serve: streams against the raw socket', () => {
     const total = 200 * 1024 * 1024;
     server = await serve(
       {
-        handle: () =>
-          new Response(
-            new ReadableStream<Uint8Array>({
-              pull(c) {
-                if (pulled >= total) return c.close();
-                pulled += chunk.byteLength;
-                c.enqueue(chunk);
-              },
-            }),
+        handle: (_incoming, reply) =>
+          reply(
+            new Response(
+              new ReadableStream<Uint8Array>({
+                pull(c) {
+                  if (pulled >= total) return c.close();
+                  pulled += chunk.byteLength;
+                  c.enqueue(chunk);
+                },
+              }),
+            ),
           ),
       },
       { port: 0 },
@@ -126,7 +128,7 @@ describe('serve: streams against the raw socket', () => {
   });
 
   it('streams a request body into a response body (toRequest, duplex)', async () => {
-    server = await serve({ handle: (incoming) => new Response(incoming.toRequest().body) }, { port: 0 });
+    server = await serve({ handle: (incoming, reply) => reply(new Response(incoming.toRequest().body)) }, { port: 0 });
     const payload = 'p'.repeat(1024 * 1024);
     const res = await fetch(`${server.url}/pipe`, { method: 'PUT', body: payload });
     expect(res.status).toBe(200);
@@ -152,9 +154,9 @@ describe('serve: client disconnects', () => {
     let signal: AbortSignal | undefined;
     server = await serve(
       {
-        handle: (incoming) => {
+        handle: (incoming, reply) => {
           signal = incoming.signal;
-          return { status: 200, headers: {}, body: 'ok' };
+          reply({ status: 200, headers: {}, body: 'ok' });
         },
       },
       { port: 0 },

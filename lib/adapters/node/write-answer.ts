@@ -3,13 +3,13 @@ import type { Answer, PlainAnswer } from '../../internal.js';
 import type { Logger } from '../../internal.js';
 
 /**
- * What the writer needs besides the response: whether it answers a HEAD (headers only) and a
- * way to settle what is left of the request body right before the status line goes out, which
- * says whether the connection must close (a body too big to drop). NodeIncoming provides it.
+ * What the writer needs besides the response: whether it answers a HEAD (headers only), and the
+ * request body, whose rest it settles right before the status line goes out (the settling says
+ * whether the connection must close: a body too big to drop). NodeIncoming has both.
  */
 export interface WriteContext {
   readonly head: boolean;
-  prepareForResponse(): boolean;
+  readonly body: { settle(): boolean };
 }
 
 const INTERNAL_ERROR_BODY = JSON.stringify({ type: 'about:blank', title: 'Internal Server Error', status: 500 });
@@ -20,49 +20,49 @@ function mayHaveBody(status: number): boolean {
 }
 
 /**
- * Writes an outcome to the socket. A PlainAnswer is one `writeHead` and one `end`; a web
- * Response is streamed from its body. Returns a promise only when streaming.
- */
-/**
  * Streams being written, each with a function that ends it cleanly: the producer is cancelled
  * (told to stop) and the response gets its final chunk. Graceful shutdown calls them.
  */
 export type OpenStreams = Set<() => void>;
 
+/**
+ * Writes an answer to the socket. A PlainAnswer is one `writeHead` and one `end`; a web
+ * Response is streamed from its body. Returns a promise only when streaming.
+ */
 export function writeAnswer(
   res: ServerResponse,
-  outcome: Answer,
+  answer: Answer,
   request: WriteContext,
   closing: boolean,
-  sink: Logger,
+  logger: Logger,
   streams?: OpenStreams,
 ): void | Promise<void> {
-  if (outcome instanceof Response) {
+  if (answer instanceof Response) {
     if (res.destroyed) {
       // The client left while the handler worked: let the producer stop.
-      outcome.body?.cancel().catch(() => undefined);
+      answer.body?.cancel().catch(() => undefined);
       return;
     }
-    return writeResponse(res, outcome, request, closing, sink, streams);
+    return writeResponse(res, answer, request, closing, logger, streams);
   }
   if (res.destroyed) return;
-  writePlain(res, outcome, request.prepareForResponse() || closing, request.head);
+  writePlain(res, answer, request.body.settle() || closing, request.head);
 }
 
-function writePlain(res: ServerResponse, outcome: PlainAnswer, close: boolean, head: boolean): void {
-  const body = outcome.body;
-  const status = outcome.status;
+function writePlain(res: ServerResponse, answer: PlainAnswer, close: boolean, head: boolean): void {
+  const body = answer.body;
+  const status = answer.status;
   if (body !== null) {
-    const headers: OutgoingHttpHeaders = { ...outcome.headers, 'content-length': Buffer.byteLength(body) };
+    const headers: OutgoingHttpHeaders = { ...answer.headers, 'content-length': Buffer.byteLength(body) };
     if (close) headers.connection = 'close';
     res.writeHead(status, headers);
     res.end(body);
     return;
   }
   if (!close && (head || !mayHaveBody(status))) {
-    res.writeHead(status, outcome.headers);
+    res.writeHead(status, answer.headers);
   } else {
-    const headers: OutgoingHttpHeaders = { ...outcome.headers };
+    const headers: OutgoingHttpHeaders = { ...answer.headers };
     // Without a length Node would frame an empty body as chunked; HEAD keeps its unknown length.
     if (!head && mayHaveBody(status)) headers['content-length'] = 0;
     if (close) headers.connection = 'close';
@@ -116,7 +116,7 @@ async function writeResponse(
   response: Response,
   request: WriteContext,
   closing: boolean,
-  sink: Logger,
+  logger: Logger,
   streams: OpenStreams | undefined,
 ): Promise<void> {
   const status = response.status;
@@ -126,7 +126,7 @@ async function writeResponse(
   // Settled at the last moment: by the first read, a response that streams the request body
   // (new Response(ctx.request.body)) has claimed it, and it must not be drained from under it.
   const writeHead = () => {
-    if (request.prepareForResponse() || closing) headers.connection = 'close';
+    if (request.body.settle() || closing) headers.connection = 'close';
     res.writeHead(status, headers);
   };
   if (body === null || head) {
@@ -147,7 +147,7 @@ async function writeResponse(
     if (ready === undefined) {
       writeHead();
       res.flushHeaders();
-      await pump(reader, pending, res, sink, streams);
+      await pump(reader, pending, res, logger, streams);
       return;
     }
     const first = ready;
@@ -178,11 +178,11 @@ async function writeResponse(
     }
   } catch (error) {
     reader.cancel(error).catch(() => undefined);
-    sink.error('A Response body stream failed', error);
+    logger.error('A Response body stream failed', error);
     writeInternalError(res);
     return;
   }
-  await pump(reader, pending, res, sink, streams);
+  await pump(reader, pending, res, logger, streams);
 }
 
 /** Copies the rest of the stream with backpressure; stops and cancels the producer when the client leaves. */
@@ -190,7 +190,7 @@ async function pump(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   pending: Promise<ReadableStreamReadResult<Uint8Array>>,
   res: ServerResponse,
-  sink: Logger,
+  logger: Logger,
   streams: OpenStreams | undefined,
 ): Promise<void> {
   let gone = res.destroyed;
@@ -236,7 +236,7 @@ async function pump(
     }
   } catch (error) {
     if (gone) return;
-    sink.error('A Response body stream failed after the response started', error);
+    logger.error('A Response body stream failed after the response started', error);
     reader.cancel(error).catch(() => undefined);
     // Chunked framing never gets its last chunk, so the client sees an incomplete response.
     res.destroy();

@@ -1,0 +1,50 @@
+import { toResponse, type Answer } from '../http/answer.js';
+import type { IncomingRequest } from '../http/incoming-request.js';
+import type { Context } from '../context/request-context.js';
+
+/**
+ * Receives a request's answer, exactly once: what a runtime adapter gives `app.handle` to write
+ * the answer (the Node adapter writes it to the socket, `app.fetch` resolves its Response). It
+ * may be called before `handle` returns (a synchronous handler) or later (as the body ends, after
+ * an async guard or handler). Errors never reach it: they are answers by then.
+ *
+ * @example
+ * app.handle(incoming, (answer) => write(res, answer));
+ */
+export type Reply = (answer: Answer) => void;
+
+/**
+ * Turns an error into the answer for it (the app's `onError`, else the default problem). May be
+ * asynchronous when `onError` is; never rejects.
+ */
+export type Recover = (error: unknown, ctx: Context) => Answer | Promise<Answer>;
+
+/** Whether a value is a thenable (a handler or guard may return any promise implementation). */
+export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+/** Hands an answer to `reply`, once it is settled when it is a promise (which must not reject). */
+export function deliver(answer: Answer | Promise<Answer>, reply: Reply): void {
+  if (answer instanceof Promise) answer.then(reply);
+  else reply(answer);
+}
+
+/**
+ * Serves one request through an app's `handle` and resolves with its answer as a web Response:
+ * what `app.fetch` and the fetch-runtime adapter return.
+ *
+ * @example
+ * const response = await responseOf(app, incomingFromRequest(request));
+ */
+export function responseOf(app: { handle(incoming: IncomingRequest, reply: Reply): void }, incoming: IncomingRequest): Promise<Response> {
+  return new Promise<Response>((resolve, reject) =>
+    app.handle(incoming, (answer) => {
+      try {
+        resolve(toResponse(answer));
+      } catch (error) {
+        reject(error);
+      }
+    }),
+  );
+}

@@ -1,0 +1,107 @@
+import type { InjectionToken } from '../common/token.js';
+import type { Guard, GuardToken } from '../context/guard.js';
+import type { Interceptor, InterceptorToken } from '../context/interceptor.js';
+import type { RouteInfo } from '../context/route-info.js';
+import type { Container, ModuleRecord } from '../modules/container.js';
+import { joinPaths, pathParamNames } from '../routing/path.js';
+import { RouteDefinitionError } from '../routing/route-definition-error.js';
+import { Router } from '../routing/router.js';
+import type { RouteEntry } from './dispatch.js';
+import { compilePipeline } from './pipeline.js';
+import type { Recover } from './reply.js';
+
+/** What {@link compileRouteTable} needs besides the built container. */
+export interface RouteTableOptions {
+  /** Guards and interceptors around every route (createApp's own, resolved in the root module). */
+  readonly guards: readonly GuardToken[];
+  readonly interceptors: readonly InterceptorToken[];
+  /** The app's body limit, for routes that set none. */
+  readonly bodyLimit: number;
+  readonly recover: Recover;
+}
+
+/** Every route of the app, compiled: the router that dispatch matches with, and the public table. */
+export interface RouteTable {
+  readonly router: Router<RouteEntry>;
+  readonly routes: readonly RouteInfo[];
+  /** Instances of class-style controllers, for the lifecycle hooks. */
+  readonly controllerInstances: readonly object[];
+}
+
+/**
+ * Compiles every controller of a built container, once, at boot: resolves guards and
+ * interceptors (app, module `appGuards`, controller, route), builds each route's table entry, and
+ * from that same entry its pipeline, and adds both to the router. A duplicate or malformed route
+ * fails here with the controller and route named.
+ *
+ * @example
+ * const { router, routes } = await compileRouteTable(container, { guards: [], interceptors: [], bodyLimit, recover });
+ */
+export async function compileRouteTable(container: Container, options: RouteTableOptions): Promise<RouteTable> {
+  const resolveAll = async <T>(module: ModuleRecord, tokens: readonly InjectionToken<T>[], requestedBy: string): Promise<T[]> => {
+    const out: T[] = [];
+    for (const token of tokens) out.push(await container.resolveOrConstruct(module, token, requestedBy));
+    return out;
+  };
+
+  const appGuards: Guard[] = await resolveAll(container.root, options.guards, 'createApp guards');
+  const appInterceptors: Interceptor[] = await resolveAll(container.root, options.interceptors, 'createApp interceptors');
+  for (const module of container.modules) {
+    appGuards.push(...(await resolveAll<Guard>(module, module.definition.appGuards, `${module.name} appGuards`)));
+    appInterceptors.push(...(await resolveAll<Interceptor>(module, module.definition.appInterceptors, `${module.name} appInterceptors`)));
+  }
+
+  const router = new Router<RouteEntry>();
+  const routes: RouteInfo[] = [];
+  const controllerInstances: object[] = [];
+  for (const module of container.modules) {
+    for (const controller of module.controllers) {
+      const deps: unknown[] = [];
+      for (const token of controller.inject) deps.push(await container.resolve(module, token, controller.name));
+      const { routes: routeMap, instance } = controller.setup(...(deps as never[]));
+      if (instance) controllerInstances.push(instance);
+      const controllerGuards = await resolveAll<Guard>(module, controller.guards, controller.name);
+      const controllerInterceptors = await resolveAll<Interceptor>(module, controller.interceptors, controller.name);
+      for (const [name, route] of Object.entries(routeMap)) {
+        const path = joinPaths(controller.prefix, route.path);
+        const where = `${controller.name}.${name}`;
+        const info: RouteInfo = Object.freeze({
+          method: route.method,
+          path,
+          name,
+          controller: controller.name,
+          module: module.name,
+          status: route.status,
+          params: Object.freeze(pathParamNames(path)),
+          body: route.body,
+          query: route.query,
+          response: route.response,
+          guards: route.guards,
+          interceptors: route.interceptors,
+          metadata: route.metadata,
+          controllerMetadata: controller.metadata,
+        });
+        const bodyLimit = route.bodyLimit ?? options.bodyLimit;
+        const run = compilePipeline(
+          {
+            route: info,
+            handler: route.handler,
+            bodyLimit,
+            // A definition from an older copy of the package has no flag: serialise, the safe side.
+            serializeResponse: route.serializeResponse !== false,
+            guards: [...appGuards, ...controllerGuards, ...(await resolveAll<Guard>(module, route.guards, where))],
+            interceptors: [...appInterceptors, ...controllerInterceptors, ...(await resolveAll<Interceptor>(module, route.interceptors, where))],
+          },
+          options.recover,
+        );
+        try {
+          router.add(route.method, path, { info, bodyLimit, run });
+        } catch (error) {
+          throw new RouteDefinitionError(`${where}: ${(error as Error).message}`);
+        }
+        routes.push(info);
+      }
+    }
+  }
+  return { router, routes: Object.freeze(routes), controllerInstances };
+}
