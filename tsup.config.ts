@@ -6,6 +6,10 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: {
     index: 'lib/index.ts',
+    // `tessera-http` under the node, bun and deno export conditions: createApp with that runtime's server adapter.
+    'index-node': 'lib/index-node.ts',
+    'index-bun': 'lib/index-bun.ts',
+    'index-deno': 'lib/index-deno.ts',
     facade: 'facade/index.ts',
     auth: 'lib/auth/index.ts',
     'auth-postgres': 'lib/auth/postgres/index.ts',

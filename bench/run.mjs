@@ -44,14 +44,20 @@ const config = {
   coldRounds: num('BENCH_COLD_ROUNDS', 10),
 };
 
-const ALL_FRAMEWORKS = ['raw', 'hono', 'fastify', 'express', 'tessera'];
-const LABEL = { raw: 'raw node:http', hono: 'Hono', fastify: 'Fastify', express: 'Express', tessera: 'Tessera' };
+/**
+ * BENCH_BASELINE=<git ref>: Tessera as of that commit, built from its own bench/servers/tessera.ts,
+ * joins the shared scenarios as the framework `baseline`, for an A/B of a change in one run.
+ */
+const baselineRef = process.env.BENCH_BASELINE || undefined;
+const ALL_FRAMEWORKS = ['raw', 'hono', 'fastify', 'express', 'tessera', ...(baselineRef ? ['baseline'] : [])];
+const LABEL = { raw: 'raw node:http', hono: 'Hono', fastify: 'Fastify', express: 'Express', tessera: 'Tessera', baseline: `Tessera @${baselineRef}` };
 const SERVER_FILE = {
   raw: join(benchDir, 'servers/raw.mjs'),
   hono: join(benchDir, 'servers/hono.mjs'),
   fastify: join(benchDir, 'servers/fastify.mjs'),
   express: join(benchDir, 'servers/express.mjs'),
   tessera: join(buildDir, 'tessera.mjs'),
+  baseline: join(buildDir, 'baseline', 'tessera.mjs'),
 };
 
 /**
@@ -213,6 +219,28 @@ async function buildTessera() {
     sourcemap: true, // for `profile`: maps the bundle back to lib/*.ts
     logLevel: 'warning',
     tsconfig: join(root, 'tsconfig.json'),
+  });
+  if (baselineRef) await buildBaseline(esbuild);
+}
+
+/** Tessera at BENCH_BASELINE, from `git archive` into .build (node_modules resolves from the repository). */
+async function buildBaseline(esbuild) {
+  const source = join(buildDir, 'baseline-src');
+  mkdirSync(source, { recursive: true });
+  execFileSync('sh', ['-c', `git archive ${JSON.stringify(baselineRef)} lib examples bench/servers tsconfig.json | tar -x -C ${JSON.stringify(source)}`], { cwd: root });
+  await esbuild.build({
+    absWorkingDir: source,
+    entryPoints: { tessera: 'bench/servers/tessera.ts' },
+    outdir: join(buildDir, 'baseline'),
+    bundle: true,
+    splitting: true,
+    outExtension: { '.js': '.mjs' },
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+    tsconfig: join(source, 'tsconfig.json'),
   });
 }
 

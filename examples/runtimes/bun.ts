@@ -1,5 +1,6 @@
-// Bun: `Bun.serve({ fetch: toFetchHandler(app) })`. Bun passes its server as the second argument,
-// from which the fetch adapter reads the client address (`server.requestIP(request)`).
+// Bun, both ways: `app.listen(port)` (the `bun` export condition of `tessera-http` gives createApp
+// the Bun adapter), and `Bun.serve({ fetch: toFetchHandler(app) })` by hand. Bun passes its server
+// as the second argument, from which the fetch adapter reads the client address (`server.requestIP(request)`).
 import { toFetchHandler } from '../../lib/fetch.js';
 import { createRuntimeApps, readPort, readyLine } from './runtime-apps.js';
 
@@ -11,6 +12,6 @@ declare const Bun: {
 
 const { site, tenants } = await createRuntimeApps(Bun.env);
 const hostname = Bun.env.HOST ?? '127.0.0.1';
-const siteServer = Bun.serve({ hostname, port: readPort(Bun.env, 'SITE_PORT'), fetch: toFetchHandler(site) });
+const siteServer = await site.listen(readPort(Bun.env, 'SITE_PORT'), hostname);
 const tenantsServer = Bun.serve({ hostname, port: readPort(Bun.env, 'TENANTS_PORT'), fetch: toFetchHandler(tenants) });
-console.log(readyLine({ site: `http://${hostname}:${siteServer.port}`, tenants: `http://${hostname}:${tenantsServer.port}` }));
+console.log(readyLine({ site: siteServer.url, tenants: `http://${hostname}:${tenantsServer.port}` }));

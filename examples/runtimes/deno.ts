@@ -1,5 +1,6 @@
-// Deno: `Deno.serve(toFetchHandler(app))`. Deno passes `{ remoteAddr }` as the second argument,
-// from which the fetch adapter reads the client address. Needs --allow-net, --allow-env and --allow-read (node_modules).
+// Deno, both ways: `app.listen(port)` (the `deno` export condition of `tessera-http` gives createApp
+// the Deno adapter), and `Deno.serve(toFetchHandler(app))` by hand. Deno passes `{ remoteAddr }` as
+// the second argument, from which the fetch adapter reads the client address. Needs --allow-net, --allow-env and --allow-read (node_modules).
 import { toFetchHandler } from '../../lib/fetch.js';
 import { createRuntimeApps, readPort, readyLine } from './runtime-apps.js';
 
@@ -16,6 +17,6 @@ const env = Deno.env.toObject();
 const { site, tenants } = await createRuntimeApps(env);
 const hostname = env.HOST ?? '127.0.0.1';
 // onListen is silenced: Deno's default prints its own line for every server.
-const siteServer = Deno.serve({ hostname, port: readPort(env, 'SITE_PORT'), onListen: () => undefined }, toFetchHandler(site));
+const siteServer = await site.listen(readPort(env, 'SITE_PORT'), hostname);
 const tenantsServer = Deno.serve({ hostname, port: readPort(env, 'TENANTS_PORT'), onListen: () => undefined }, toFetchHandler(tenants));
-console.log(readyLine({ site: `http://${hostname}:${siteServer.addr.port}`, tenants: `http://${hostname}:${tenantsServer.addr.port}` }));
+console.log(readyLine({ site: siteServer.url, tenants: `http://${hostname}:${tenantsServer.addr.port}` }));

@@ -1,11 +1,12 @@
-// Node: `serve(app)` from the Node entry serves an app on node:http. Built against dist/ by the runtime suite, then:
+// Node, both ways: `app.listen(port)` (the `node` export condition of `tessera-http` gives createApp
+// the Node adapter), and `serve(app, options)` from `tessera-http/node`. Built against dist/ by the runtime suite, then:
 //   node test/runtimes/.build/node.js        (HOST, SITE_PORT, TENANTS_PORT, AUTH_SECRET from the environment)
 import { serve } from '../../lib/node.js';
 import { createRuntimeApps, readPort, readyLine } from './runtime-apps.js';
 
 const { site, tenants } = await createRuntimeApps(process.env);
 const host = process.env.HOST ?? '127.0.0.1';
-const servers = [await serve(site, { port: readPort(process.env, 'SITE_PORT'), host }), await serve(tenants, { port: readPort(process.env, 'TENANTS_PORT'), host })] as const;
+const servers = [await site.listen(readPort(process.env, 'SITE_PORT'), host), await serve(tenants, { port: readPort(process.env, 'TENANTS_PORT'), host })] as const;
 console.log(readyLine({ site: servers[0].url, tenants: servers[1].url }));
 
 process.once('SIGTERM', () => {

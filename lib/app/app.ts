@@ -79,8 +79,12 @@ export interface App {
   /** Adds a raw route that bypasses guards, interceptors and validation (used by `serveOpenApi`). */
   addRawRoute(method: string, path: string, handler: RawRouteHandler): void;
   /**
-   * Binds a real socket through the server adapter given to `createApp` (`server: nodeServer`
-   * from `tessera-http/node`); without one it throws `SERVER_ADAPTER_MISSING`.
+   * Binds a real socket through the app's server adapter: the one given to `createApp` as
+   * `server`, else the runtime's own when `tessera-http` was resolved on Node, Bun or Deno. Without
+   * one (a Workers or browser bundle) it throws `SERVER_ADAPTER_MISSING`.
+   *
+   * @example
+   * const server = await app.listen(3000, '0.0.0.0');
    */
   listen(port?: number, host?: string): Promise<ListeningServer>;
   /** Runs shutdown hooks (`onModuleDestroy`, then `onApplicationShutdown`). */

@@ -126,7 +126,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
       if (options.server === undefined) {
         throw new TesseraError(
           'SERVER_ADAPTER_MISSING',
-          "app.listen needs a server adapter: createApp(root, { server: nodeServer }) with nodeServer from 'tessera-http/node', or serve(app) from 'tessera-http/node'. On Bun, Deno and Workers, serve app.fetch.",
+          "app.listen needs a server adapter, and this copy of tessera-http was resolved without one (a bundle for Workers or the browser, or a bundler that ignores the node/bun/deno export conditions). Give one: createApp(root, { server: nodeServer }) with nodeServer from 'tessera-http/node' (bunServer, denoServer from 'tessera-http/fetch'). On Workers, export the app (export default app) instead of listening.",
         );
       }
       return options.server(app, { port, host });

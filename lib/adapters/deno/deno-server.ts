@@ -1,0 +1,35 @@
+import type { ListeningServer, ServerAdapter } from '../../internal.js';
+import { toFetchHandler } from '../fetch/fetch-handler.js';
+
+/** The slice of Deno's API the adapter uses, so that it type-checks without Deno's types. */
+interface DenoRuntime {
+  serve(
+    options: { hostname: string; port: number; onListen?: () => void },
+    handler: (request: Request, info: unknown) => Promise<Response>,
+  ): { readonly addr: { readonly hostname: string; readonly port: number }; shutdown(): Promise<void> };
+}
+
+/**
+ * The Deno server adapter for `app.listen`: `Deno.serve` with the app's fetch handler (the client
+ * address comes from the connection info). `tessera-http` supplies it by default when Deno resolves
+ * the package (its `deno` export condition); give it explicitly for a bundle built for Deno.
+ *
+ * @example
+ * const app = await createApp(AppModule, { server: denoServer });
+ * const server = await app.listen(3000);
+ */
+export const denoServer: ServerAdapter = async (app, { port, host }): Promise<ListeningServer> => {
+  const deno = (globalThis as { Deno?: DenoRuntime }).Deno;
+  if (deno === undefined) throw new Error('denoServer runs on Deno only: on Node, use nodeServer from tessera-http/node.');
+  // onListen silenced: Deno's default prints a line of its own for every server.
+  const server = deno.serve({ hostname: host ?? '127.0.0.1', port: port ?? 3000, onListen: () => undefined }, toFetchHandler(app));
+  const { hostname, port: bound } = server.addr;
+  const shown = hostname.includes(':') ? `[${hostname}]` : hostname;
+  return {
+    port: bound,
+    host: hostname,
+    url: `http://${shown}:${bound}`,
+    // shutdown() stops accepting and resolves once requests in flight have finished.
+    close: () => server.shutdown(),
+  };
+};
