@@ -16,9 +16,9 @@
 // BENCH_LOAD (auto | wrk | autocannon; auto = wrk when installed), BENCH_MERGE (1: a full-method
 // run of some scenarios is merged into latest.* instead of going to partial.*).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { cpus } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -223,10 +223,13 @@ async function buildTessera() {
   if (baselineRef) await buildBaseline(esbuild);
 }
 
-/** Tessera at BENCH_BASELINE, from `git archive` into .build (node_modules resolves from the repository). */
+/**
+ * Tessera at BENCH_BASELINE, from `git archive` into a temporary folder outside the repository (so
+ * that neither tsc nor vitest sees a second copy of the sources); the bundle lands in .build, where
+ * its external packages resolve from the repository's node_modules.
+ */
 async function buildBaseline(esbuild) {
-  const source = join(buildDir, 'baseline-src');
-  mkdirSync(source, { recursive: true });
+  const source = mkdtempSync(join(tmpdir(), 'tessera-baseline-'));
   execFileSync('sh', ['-c', `git archive ${JSON.stringify(baselineRef)} lib examples bench/servers tsconfig.json | tar -x -C ${JSON.stringify(source)}`], { cwd: root });
   await esbuild.build({
     absWorkingDir: source,
@@ -242,6 +245,7 @@ async function buildBaseline(esbuild) {
     logLevel: 'warning',
     tsconfig: join(source, 'tsconfig.json'),
   });
+  rmSync(source, { recursive: true, force: true });
 }
 
 // ---------------------------------------------------------------------------------------------

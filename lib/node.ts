@@ -26,7 +26,8 @@ export type { ServeOptions } from './adapters/node/serve.js';
  * const server: NodeServer = await serve(app, { port: 0 });
  * server.server.on('upgrade', onUpgrade);
  */
-export type { NodeServer, CloseOptions } from './adapters/node/serve.js';
+export type { NodeServer } from './adapters/node/serve.js';
+export type { CloseOptions } from './adapters/node/graceful-close.js';
 
 /**
  * A `request` listener for a server you create yourself, such as `https.createServer`.
@@ -34,7 +35,7 @@ export type { NodeServer, CloseOptions } from './adapters/node/serve.js';
  * @example
  * https.createServer({ key, cert }, createRequestListener(app)).listen(443);
  */
-export { createRequestListener, type RequestListenerOptions } from './adapters/node/serve.js';
+export { createRequestListener, type RequestListenerOptions } from './adapters/node/node-listeners.js';
 
 /**
  * The core's IncomingRequest over a Node request/response pair, for adapters of your own.

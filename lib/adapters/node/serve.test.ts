@@ -2,7 +2,8 @@ import { Agent, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { App } from '../../app/app.js';
-import { createRequestListener, nodeServer, serve, type NodeServer } from './serve.js';
+import { nodeServer, serve, type NodeServer } from './serve.js';
+import { createRequestListener } from './node-listeners.js';
 import { createProbes, createTestApp, rawRequest, rawSocket, withTimeout, type Probes } from './test-support.js';
 
 let server: NodeServer | undefined;

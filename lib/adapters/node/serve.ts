@@ -1,11 +1,10 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
+import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { App, ListeningServer, ServerAdapter } from '../../internal.js';
-import { consoleLogger, type Answer, type Logger } from '../../internal.js';
-import { DEFAULT_DRAIN_LIMIT, NodeIncoming, type NodeIncomingOptions } from './node-incoming.js';
+import { consoleLogger, type Logger } from '../../internal.js';
 import { onClientError } from './client-error.js';
-import { writeInternalError, writeAnswer, type OpenStreams } from './write-answer.js';
+import { closeGracefully, type CloseOptions } from './graceful-close.js';
+import { createNodeListeners } from './node-listeners.js';
 
 /**
  * Options of {@link serve}. Every timeout is in milliseconds; 0 disables it.
@@ -59,109 +58,6 @@ export interface NodeServer extends ListeningServer {
   close(options?: CloseOptions): Promise<void>;
 }
 
-/**
- * Options of {@link NodeServer.close}.
- *
- * @example
- * await server.close({ idleGraceMs: 500, streamGraceMs: 1_000, forceAfterMs: 10_000 });
- */
-export interface CloseOptions {
-  /** Destroys whatever is still open after this long, ms. Default: wait for everything. */
-  readonly forceAfterMs?: number;
-  /**
-   * A keep-alive connection is closed once it has been idle this long, ms: no response in
-   * progress and no byte received. A request written on it meanwhile is answered (with
-   * `Connection: close`) instead of meeting a reset. Default 500.
-   */
-  readonly idleGraceMs?: number;
-  /** Streaming responses (SSE, long downloads) still open after this long are ended cleanly and their producers cancelled, ms. Default 1 000. */
-  readonly streamGraceMs?: number;
-}
-
-/**
- * Options of {@link createRequestListener}: the per-request part of {@link ServeOptions}.
- *
- * @example
- * createRequestListener(app, { drainLimit: 64 * 1024 });
- */
-export type RequestListenerOptions = Pick<ServeOptions, 'drainLimit' | 'logger'>;
-
-
-interface NodeListeners {
-  readonly onRequest: (req: IncomingMessage, res: ServerResponse) => void;
-  readonly onCheckContinue: (req: IncomingMessage, res: ServerResponse) => void;
-  /** CONNECT: Node hands it over as a raw socket; answered through the app like any request (405). */
-  readonly onConnect: (req: IncomingMessage, socket: Duplex) => void;
-  /** Streaming responses in progress, each with a function ending it (see OpenStreams). */
-  readonly streams: OpenStreams;
-  closing: boolean;
-}
-
-function createNodeListeners(app: Pick<App, 'handle'>, options: RequestListenerOptions): NodeListeners {
-  const logger = options.logger ?? consoleLogger;
-  const plain: NodeIncomingOptions = { drainLimit: options.drainLimit ?? DEFAULT_DRAIN_LIMIT };
-  const continuing: NodeIncomingOptions = { ...plain, expectContinue: true };
-
-  const fail = (res: ServerResponse, error: unknown) => {
-    logger.error('Unhandled error while serving a request', error);
-    try {
-      writeInternalError(res);
-    } catch {
-      res.destroy();
-    }
-  };
-  const send = (incoming: NodeIncoming, answer: Answer) => {
-    try {
-      const written = writeAnswer(incoming.response, answer, incoming, handler.closing, logger, handler.streams);
-      if (written !== undefined) written.catch((error: unknown) => fail(incoming.response, error));
-    } catch (error) {
-      fail(incoming.response, error);
-    }
-  };
-  // The whole way of a request, once: the app dispatches it and replies with its answer, which is
-  // written then and there (as the body ends, for a JSON route with a synchronous handler).
-  const serveNodeRequest = (req: IncomingMessage, res: ServerResponse, incomingOptions: NodeIncomingOptions) => {
-    const incoming = new NodeIncoming(req, res, incomingOptions);
-    try {
-      app.handle(incoming, (answer) => send(incoming, answer));
-    } catch (error) {
-      // handle never throws by contract; an app object of another make might.
-      fail(res, error);
-    }
-  };
-
-  const handler: NodeListeners = {
-    onRequest: (req, res) => serveNodeRequest(req, res, plain),
-    onCheckContinue: (req, res) => serveNodeRequest(req, res, continuing),
-    onConnect: (req, socket) => {
-      const { ServerResponse } = process.getBuiltinModule('node:http');
-      const res = new ServerResponse(req);
-      res.shouldKeepAlive = false;
-      res.assignSocket(socket as IncomingMessage['socket']);
-      res.once('finish', () => socket.end());
-      serveNodeRequest(req, res, plain);
-    },
-    streams: new Set(),
-    closing: false,
-  };
-  return handler;
-}
-
-/**
- * A `request` listener for a server you create yourself (https, a custom socket setup).
- * `serve` does the same and also answers `Expect: 100-continue` lazily, sets the timeouts and
- * closes gracefully.
- *
- * @example
- * import { createServer } from 'node:https';
- * createServer({ key, cert }, createRequestListener(app)).listen(443);
- */
-export function createRequestListener(
-  app: Pick<App, 'handle'>,
-  options: RequestListenerOptions = {},
-): (req: IncomingMessage, res: ServerResponse) => void {
-  return createNodeListeners(app, options).onRequest;
-}
 
 function hostForUrl(address: AddressInfo): string {
   return address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
@@ -177,9 +73,8 @@ function hostForUrl(address: AddressInfo): string {
  * process.on('SIGTERM', () => void server.close({ forceAfterMs: 10_000 }).then(() => app.close()));
  */
 export async function serve(app: Pick<App, 'handle'>, options: ServeOptions = {}): Promise<NodeServer> {
-  // Looked up, not imported: `app.listen` reaches this file through a dynamic import that
-  // bundlers for Workers and browsers inline, and a top-level `node:http` import would then make
-  // every such bundle unloadable (or unbuildable) although it never starts a Node server.
+  // Looked up, not imported: a bundle that takes this file in without ever starting a Node server
+  // (a bundler that resolved tessera-http's node condition for another platform) must still load.
   const { createServer } = process.getBuiltinModule('node:http');
   const handler = createNodeListeners(app, options);
   const requestTimeout = options.requestTimeout ?? 30_000;
@@ -216,8 +111,6 @@ export async function serve(app: Pick<App, 'handle'>, options: ServeOptions = {}
     connections.add(socket);
     socket.once('close', () => connections.delete(socket));
   });
-  // http.Server#close also closes idle connections at once; the drain above decides that itself.
-  const stopListening = process.getBuiltinModule('node:net').Server.prototype.close as (this: Server, callback?: (error?: Error) => void) => Server;
 
   const address = server.address() as AddressInfo;
   const url = `http://${hostForUrl(address)}:${address.port}`;
@@ -229,37 +122,7 @@ export async function serve(app: Pick<App, 'handle'>, options: ServeOptions = {}
     host: address.address,
     url,
     close(closeOptions) {
-      closed ??= new Promise<void>((resolve, reject) => {
-        // Responses written from now on say `Connection: close`, so busy connections end after
-        // their answer. Idle keep-alive connections are closed only once they have stayed idle
-        // for a grace period: closing one the moment a client writes a request on it would
-        // reset that request with no answer (Node's own close() sweeps idle connections at once).
-        handler.closing = true;
-        const idleGraceMs = closeOptions?.idleGraceMs ?? 500;
-        const seen = new Map<Socket, { bytes: number; since: number }>();
-        const sweep = setInterval(() => {
-          const now = Date.now();
-          for (const socket of connections) {
-            const busy = (socket as Socket & { _httpMessage?: unknown })._httpMessage != null;
-            const mark = seen.get(socket);
-            if (busy || mark === undefined || mark.bytes !== socket.bytesRead) seen.set(socket, { bytes: socket.bytesRead, since: now });
-            else if (now - mark.since >= idleGraceMs) socket.destroy();
-          }
-        }, Math.max(10, Math.min(50, idleGraceMs / 4)));
-        const endStreams = setTimeout(() => {
-          for (const stop of [...handler.streams]) stop();
-        }, closeOptions?.streamGraceMs ?? 1_000);
-        const forceAfterMs = closeOptions?.forceAfterMs;
-        const force = forceAfterMs === undefined ? undefined : setTimeout(() => server.closeAllConnections(), forceAfterMs);
-        // net.Server's close: stop accepting, resolve once every connection is gone.
-        stopListening.call(server, (error?: Error) => {
-          clearInterval(sweep);
-          clearTimeout(endStreams);
-          if (force !== undefined) clearTimeout(force);
-          if (error !== undefined && (error as NodeJS.ErrnoException).code !== 'ERR_SERVER_NOT_RUNNING') reject(error);
-          else resolve();
-        });
-      });
+      closed ??= closeGracefully(server, connections, handler, closeOptions);
       return closed;
     },
   };

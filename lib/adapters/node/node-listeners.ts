@@ -1,0 +1,109 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { App } from '../../internal.js';
+import { consoleLogger, type Answer, type Logger } from '../../internal.js';
+import { DEFAULT_DRAIN_LIMIT, NodeIncoming, type NodeIncomingOptions } from './node-incoming.js';
+import { writeInternalError, writeAnswer, type OpenStreams } from './write-answer.js';
+
+/**
+ * Options of {@link createRequestListener}: the per-request part of {@link ServeOptions}.
+ *
+ * @example
+ * createRequestListener(app, { drainLimit: 64 * 1024 });
+ */
+export interface RequestListenerOptions {
+  /**
+   * Bytes of an unread or refused (413) request body read and thrown away to keep the
+   * connection reusable; a bigger body closes the connection instead. Default 1 MiB.
+   */
+  readonly drainLimit?: number | undefined;
+  /** Receives failures that cannot become a response (a stream that breaks mid-way). Default console. */
+  readonly logger?: Logger | undefined;
+}
+
+
+/** The listeners `serve` installs on its server, and the state graceful close needs from them. */
+export interface NodeListeners {
+  readonly onRequest: (req: IncomingMessage, res: ServerResponse) => void;
+  readonly onCheckContinue: (req: IncomingMessage, res: ServerResponse) => void;
+  /** CONNECT: Node hands it over as a raw socket; answered through the app like any request (405). */
+  readonly onConnect: (req: IncomingMessage, socket: Duplex) => void;
+  /** Streaming responses in progress, each with a function ending it (see OpenStreams). */
+  readonly streams: OpenStreams;
+  closing: boolean;
+}
+
+/**
+ * Builds the request, checkContinue and CONNECT listeners for one app: each request walks the
+ * app's one path once, and its reply is written by `writeAnswer`.
+ *
+ * @example
+ * const listeners = createNodeListeners(app, { drainLimit: 65_536 });
+ * server.on('request', listeners.onRequest);
+ */
+export function createNodeListeners(app: Pick<App, 'handle'>, options: RequestListenerOptions): NodeListeners {
+  const logger = options.logger ?? consoleLogger;
+  const plain: NodeIncomingOptions = { drainLimit: options.drainLimit ?? DEFAULT_DRAIN_LIMIT };
+  const continuing: NodeIncomingOptions = { ...plain, expectContinue: true };
+
+  const fail = (res: ServerResponse, error: unknown) => {
+    logger.error('Unhandled error while serving a request', error);
+    try {
+      writeInternalError(res);
+    } catch {
+      res.destroy();
+    }
+  };
+  const send = (incoming: NodeIncoming, answer: Answer) => {
+    try {
+      const written = writeAnswer(incoming.response, answer, incoming, handler.closing, logger, handler.streams);
+      if (written !== undefined) written.catch((error: unknown) => fail(incoming.response, error));
+    } catch (error) {
+      fail(incoming.response, error);
+    }
+  };
+  // The whole way of a request, once: the app dispatches it and replies with its answer, which is
+  // written then and there (as the body ends, for a JSON route with a synchronous handler).
+  const serveNodeRequest = (req: IncomingMessage, res: ServerResponse, incomingOptions: NodeIncomingOptions) => {
+    const incoming = new NodeIncoming(req, res, incomingOptions);
+    try {
+      app.handle(incoming, (answer) => send(incoming, answer));
+    } catch (error) {
+      // handle never throws by contract; an app object of another make might.
+      fail(res, error);
+    }
+  };
+
+  const handler: NodeListeners = {
+    onRequest: (req, res) => serveNodeRequest(req, res, plain),
+    onCheckContinue: (req, res) => serveNodeRequest(req, res, continuing),
+    onConnect: (req, socket) => {
+      const { ServerResponse } = process.getBuiltinModule('node:http');
+      const res = new ServerResponse(req);
+      res.shouldKeepAlive = false;
+      res.assignSocket(socket as IncomingMessage['socket']);
+      res.once('finish', () => socket.end());
+      serveNodeRequest(req, res, plain);
+    },
+    streams: new Set(),
+    closing: false,
+  };
+  return handler;
+}
+
+/**
+ * A `request` listener for a server you create yourself (https, a custom socket setup).
+ * `serve` does the same and also answers `Expect: 100-continue` lazily, sets the timeouts and
+ * closes gracefully.
+ *
+ * @example
+ * import { createServer } from 'node:https';
+ * createServer({ key, cert }, createRequestListener(app)).listen(443);
+ */
+export function createRequestListener(
+  app: Pick<App, 'handle'>,
+  options: RequestListenerOptions = {},
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return createNodeListeners(app, options).onRequest;
+}
+
