@@ -7,7 +7,7 @@ import { createRuntimeApps, readPort, readyLine } from './runtime-apps.js';
 // The slice of Bun's API used here, so that this file type-checks without `@types/bun`.
 declare const Bun: {
   readonly env: Record<string, string | undefined>;
-  serve(options: { hostname: string; port: number; fetch: (request: Request, server: unknown) => Promise<Response> }): { readonly port: number };
+  serve(options: { hostname: string; port: number; fetch: (request: Request, server: unknown) => Response | Promise<Response> }): { readonly port: number };
 };
 
 const { site, tenants } = await createRuntimeApps(Bun.env);

@@ -9,7 +9,7 @@ declare const Deno: {
   readonly env: { toObject(): Record<string, string> };
   serve(
     options: { hostname: string; port: number; onListen?: () => void },
-    handler: (request: Request, info: unknown) => Promise<Response>,
+    handler: (request: Request, info: unknown) => Response | Promise<Response>,
   ): { readonly addr: { readonly port: number } };
 };
 

@@ -54,7 +54,7 @@ export interface App {
    * platform's environment (Workers bindings), seen as `ctx.env`. For the client address on Bun
    * and Deno, serve `toFetchHandler(app)` from `tessera-http/fetch` instead.
    */
-  readonly fetch: (request: Request, env?: unknown) => Promise<Response>;
+  readonly fetch: (request: Request, env?: unknown) => Response | Promise<Response>;
   /**
    * Serves one request for a runtime adapter, without requiring a Request object: calls `reply`
    * exactly once with the answer (errors are answers by then), possibly before it returns. The

@@ -94,14 +94,14 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
   const dispatcher = { handle };
   // Runtime-neutral: the second argument is the platform's environment (Workers bindings). The
   // client address of Bun and Deno is read by `toFetchHandler` from `tessera-http/fetch`.
-  const fetch = (request: Request, env?: unknown): Promise<Response> => responseOf(dispatcher, incomingFromRequest(request, undefined, env));
+  const fetch = (request: Request, env?: unknown): Response | Promise<Response> => responseOf(dispatcher, incomingFromRequest(request, undefined, env));
 
   const app: App = {
     fetch,
     handle,
     request(input: string | URL | Request, init?: RequestInit): Promise<Response> {
       const request = input instanceof Request ? (init === undefined ? input : new Request(input, init)) : new Request(new URL(input, 'http://localhost'), init);
-      return fetch(request);
+      return Promise.resolve(fetch(request));
     },
     routes,
     get<T>(token: InjectionToken<T>): T {

@@ -31,20 +31,35 @@ export function deliver(answer: Answer | Promise<Answer>, reply: Reply): void {
 }
 
 /**
- * Serves one request through an app's `handle` and resolves with its answer as a web Response:
- * what `app.fetch` and the fetch-runtime adapter return.
+ * Serves one request through an app's `handle` and gives its answer as a web Response: what
+ * `app.fetch` and the fetch-runtime adapter return. A request answered before `handle` returns
+ * (a synchronous handler) gets its Response directly, with no promise: Bun, Deno and Workers
+ * all take a plain Response from a fetch handler, and skip their promise handling for it.
  *
  * @example
  * const response = await responseOf(app, incomingFromRequest(request));
  */
-export function responseOf(app: { handle(incoming: IncomingRequest, reply: Reply): void }, incoming: IncomingRequest): Promise<Response> {
-  return new Promise<Response>((resolve, reject) =>
-    app.handle(incoming, (answer) => {
+export function responseOf(app: { handle(incoming: IncomingRequest, reply: Reply): void }, incoming: IncomingRequest): Response | Promise<Response> {
+  let early: Answer | undefined;
+  let later: Reply | undefined;
+  app.handle(incoming, (answer) => {
+    if (later === undefined) early = answer;
+    else later(answer);
+  });
+  if (early !== undefined) {
+    try {
+      return toResponse(early);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+  return new Promise<Response>((resolve, reject) => {
+    later = (answer) => {
       try {
         resolve(toResponse(answer));
       } catch (error) {
         reject(error);
       }
-    }),
-  );
+    };
+  });
 }

@@ -10,7 +10,7 @@ import type { ClassClientOf, ClientOf, ClientOfAll } from './client-types.js';
 export interface ClientOptions {
   readonly baseUrl: string;
   /** Sends a request; default the global `fetch`. `(request) => app.fetch(request)` calls an app in process. */
-  readonly fetch?: (request: Request) => Promise<Response>;
+  readonly fetch?: (request: Request) => Response | Promise<Response>;
   /** Headers sent with every request (a call's own `headers` win). */
   readonly headers?: Readonly<Record<string, string>>;
 }

@@ -42,23 +42,29 @@ export function jsonTextAnswer(status: number, text: string | undefined): PlainA
 }
 
 /**
- * Converts an outcome to a web-standard Response.
+ * Converts an answer to a web-standard Response.
  *
  * @example
  * const response = toResponse(jsonAnswer(200, { ok: true }));
  */
-export function toResponse(outcome: Answer): Response {
-  if (outcome instanceof Response) return outcome;
-  return new Response(outcome.body, { status: outcome.status, headers: outcome.headers as Record<string, string> });
+export function toResponse(answer: Answer): Response {
+  if (answer instanceof Response) return answer;
+  // A Headers instance is copied by the Response faster than a plain object is read (Bun: ~0.15 µs
+  // of a ~0.45 µs construction); the JSON answers' shared headers get one, made once.
+  const headers = answer.headers === JSON_HEADERS ? (jsonHeaders ??= new Headers(JSON_HEADERS)) : (answer.headers as Record<string, string>);
+  return new Response(answer.body, { status: answer.status, headers });
 }
 
+/** JSON_HEADERS as a Headers instance, made on the first fetch answer (never on the Node path). */
+let jsonHeaders: Headers | undefined;
+
 /**
- * The same outcome without a body, for HEAD requests.
+ * The same answer without a body, for HEAD requests.
  *
  * @example
  * withoutBody(jsonAnswer(200, [])).body; // null
  */
-export function withoutBody(outcome: Answer): Answer {
-  if (outcome instanceof Response) return new Response(null, { status: outcome.status, headers: outcome.headers });
-  return outcome.body === null ? outcome : { status: outcome.status, headers: outcome.headers, body: null };
+export function withoutBody(answer: Answer): Answer {
+  if (answer instanceof Response) return new Response(null, { status: answer.status, headers: answer.headers });
+  return answer.body === null ? answer : { status: answer.status, headers: answer.headers, body: null };
 }

@@ -6,7 +6,7 @@ interface BunRuntime {
   serve(options: {
     hostname: string;
     port: number;
-    fetch: (request: Request, server: unknown) => Promise<Response>;
+    fetch: (request: Request, server: unknown) => Response | Promise<Response>;
   }): { readonly port: number; readonly hostname: string; stop(closeActiveConnections?: boolean): Promise<void> | void };
 }
 

@@ -5,7 +5,7 @@ import { toFetchHandler } from '../fetch/fetch-handler.js';
 interface DenoRuntime {
   serve(
     options: { hostname: string; port: number; onListen?: () => void },
-    handler: (request: Request, info: unknown) => Promise<Response>,
+    handler: (request: Request, info: unknown) => Response | Promise<Response>,
   ): { readonly addr: { readonly hostname: string; readonly port: number }; shutdown(): Promise<void> };
 }
 

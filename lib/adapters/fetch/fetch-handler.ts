@@ -14,10 +14,11 @@ import { addressFromPlatform, isConnectionInfo } from './platform-address.js';
  * Deno.serve(toFetchHandler(app));
  * export default { fetch: toFetchHandler(app) }; // Workers
  */
-export function toFetchHandler(app: Pick<App, 'handle'>): (request: Request, platform?: unknown, executionContext?: unknown) => Promise<Response> {
+export function toFetchHandler(app: Pick<App, 'handle'>): (request: Request, platform?: unknown, executionContext?: unknown) => Response | Promise<Response> {
   return (request, platform) => {
     const connection = isConnectionInfo(platform);
-    const incoming = incomingFromRequest(request, connection ? addressFromPlatform(request, platform) : undefined, connection ? undefined : platform);
+    // The address is read only if someone asks (API keys with networks, a log line).
+    const incoming = incomingFromRequest(request, connection ? () => addressFromPlatform(request, platform) : undefined, connection ? undefined : platform);
     return responseOf(app, incoming);
   };
 }

@@ -9,8 +9,9 @@ import type { paths } from './blog-api.generated.js';
  * @example
  * const client = createBlogClient('http://localhost', (request) => app.fetch(request));
  */
-export function createBlogClient(baseUrl: string, fetch: (request: Request) => Promise<Response>): Client<paths> {
-  return createClient<paths>({ baseUrl, fetch });
+export function createBlogClient(baseUrl: string, fetch: (request: Request) => Response | Promise<Response>): Client<paths> {
+  // openapi-fetch wants a promise; an app may answer a synchronous route with a plain Response.
+  return createClient<paths>({ baseUrl, fetch: async (request) => fetch(request) });
 }
 
 /** Creates a post giving only its title: `body` has a default, so the client may omit it. */
