@@ -111,12 +111,11 @@ class FetchIncoming implements IncomingRequest {
       onError(tooLarge(limit));
       return;
     }
-    if (request.body === null) {
-      onBytes(new Uint8Array(0));
-      return;
-    }
     if (declared === undefined) {
-      readStreamWithLimit(request.body, null, limit).then(onBytes, onError);
+      // `request.body` only here: on Deno, reading it makes a stream that the one-step read below
+      // would then go through (measured 25 -> 21 µs CPU for a small POST when it is not touched).
+      if (request.body === null) onBytes(new Uint8Array(0));
+      else readStreamWithLimit(request.body, null, limit).then(onBytes, onError);
       return;
     }
     // A declared length within the limit is all a runtime lets through from the network (HTTP
