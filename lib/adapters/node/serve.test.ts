@@ -156,9 +156,16 @@ describe('serve: requests and responses over a real socket', () => {
     }
   });
 
-  it('rejects when the port is taken', async () => {
+  it('rejects with SERVER_PORT_IN_USE, naming the port and the fix, when the port is taken', async () => {
     const s = await start();
-    await expect(serve(app, { port: s.port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    const refusal = await serve(app, { port: s.port }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refusal, 'a second server on a busy port did not fail with a TesseraError').toMatchObject({ name: 'TesseraError', code: 'SERVER_PORT_IN_USE' });
+    expect((refusal as Error).message).toContain(`127.0.0.1:${s.port}`);
+    expect((refusal as Error).message).toContain('listen on another port');
+    expect(((refusal as Error).cause as { code?: string }).code).toBe('EADDRINUSE');
   });
 });
 

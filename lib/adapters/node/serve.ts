@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { App, ListeningServer, ServerAdapter } from '../../internal.js';
-import { consoleLogger, type Logger } from '../../internal.js';
+import { consoleLogger, TesseraError, type Logger } from '../../internal.js';
 import { onClientError } from './client-error.js';
 import { closeGracefully, type CloseOptions } from './graceful-close.js';
 import { createNodeListeners } from './node-listeners.js';
@@ -59,13 +59,22 @@ export interface NodeServer extends ListeningServer {
 }
 
 
+/** The boot error for a port another server holds: which port, and the ways out. */
+function portInUse(port: number, host: string, cause: Error): TesseraError {
+  return new TesseraError(
+    'SERVER_PORT_IN_USE',
+    `Cannot listen on ${host}:${port}: the port is in use (another process, or another server of this one, is listening there). Stop that server, or listen on another port (for example PORT=${port + 1}, or 0 to pick a free one).`,
+    { cause },
+  );
+}
+
 function hostForUrl(address: AddressInfo): string {
   return address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
 }
 
 /**
  * Serves an app over Node's `http` module; resolves once the socket listens and rejects if it
- * cannot (EADDRINUSE, EACCES). `app.listen(port, host)` calls this with defaults.
+ * cannot (a port in use is a `TesseraError` with code `SERVER_PORT_IN_USE`; EACCES as Node gives it). `app.listen(port, host)` calls this with defaults.
  *
  * @example
  * import { serve } from 'tessera-http/node';
@@ -94,10 +103,12 @@ export async function serve(app: Pick<App, 'handle'>, options: ServeOptions = {}
   server.on('clientError', onClientError);
   if (options.idleTimeout !== undefined && options.idleTimeout > 0) server.timeout = options.idleTimeout;
 
+  const port = options.port ?? 3000;
+  const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
-    const onError = (error: Error) => reject(error);
+    const onError = (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE' ? portInUse(port, host, error) : error);
     server.once('error', onError);
-    server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', () => {
+    server.listen(port, host, () => {
       server.off('error', onError);
       resolve();
     });
