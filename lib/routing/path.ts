@@ -47,6 +47,17 @@ export function pathParamNames(path: string): string[] {
 
 const PARAM_NAME = /^[A-Za-z_$][\w$]*$/;
 
+/** The refusal of `/posts/:id?`: not supported, and the two routes that say the same. */
+function optionalParameter(path: string, segments: readonly string[], index: number): RouteDefinitionError {
+  const without = `/${segments.slice(0, index).join('/')}`;
+  const withIt = `/${[...segments.slice(0, index), (segments[index] as string).slice(0, -1), ...segments.slice(index + 1)].join('/')}`;
+  const hint =
+    index === segments.length - 1
+      ? ` Declare two routes instead, '${without}' and '${withIt}' (one function of yours can serve both).`
+      : ` Declare a route for each shape instead, such as '${withIt}'.`;
+  return new RouteDefinitionError(`Route ${path}: optional parameters ('${segments[index]}') are not supported.${hint}`);
+}
+
 /**
  * Checks a canonical route path, throwing at boot for what the router cannot serve: an
  * unnamed or oddly named parameter, a repeated parameter name, `*` before the last segment, or a
@@ -71,6 +82,7 @@ export function assertValidRoutePath(path: string): void {
     }
     if (segment.startsWith(':')) {
       const name = segment.slice(1);
+      if (name.endsWith('?') && PARAM_NAME.test(name.slice(0, -1))) throw optionalParameter(path, segments, index);
       if (!PARAM_NAME.test(name)) throw new RouteDefinitionError(`Route ${path}: '${segment}' is not a valid parameter name.`);
       if (seen.has(name)) throw new RouteDefinitionError(`Route ${path}: parameter '${name}' appears twice.`);
       seen.add(name);

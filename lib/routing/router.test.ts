@@ -43,6 +43,12 @@ describe('Router', () => {
     expect(() => r.add('GET', '/a/b*', 'x')).toThrow(/whole segment/);
   });
 
+  it('refuses an optional parameter with a message that says so and names the two routes to declare', () => {
+    const r = new Router<string>();
+    expect(() => r.add('GET', '/posts/:id?', 'x')).toThrow("Route /posts/:id?: optional parameters (':id?') are not supported. Declare two routes instead, '/posts' and '/posts/:id' (one function of yours can serve both).");
+    expect(() => r.add('GET', '/a/:b?/c', 'x')).toThrow("Route /a/:b?/c: optional parameters (':b?') are not supported. Declare a route for each shape instead, such as '/a/:b/c'.");
+  });
+
   it('refuses a parameter that does not start its segment (it would be a literal the handler type calls a parameter)', () => {
     const r = new Router<string>();
     expect(() => r.add('GET', '/files/prefix-:id', 'x')).toThrow(/':' may only start a segment \('prefix-:id'\)/);
