@@ -8,6 +8,7 @@ import { RouteDefinitionError } from '../routing/route-definition-error.js';
 import { Router } from '../routing/router.js';
 import type { RouteEntry } from './dispatch.js';
 import { compilePipeline } from './pipeline.js';
+import { assertHandler, assertMethod, assertSchema, assertTokens } from './definition-checks.js';
 import type { Recover } from './reply.js';
 
 /** What {@link compileRouteTable} needs besides the built container. */
@@ -31,8 +32,9 @@ export interface RouteTable {
 /**
  * Compiles every controller of a built container, once, at boot: resolves guards and
  * interceptors (app, module `appGuards`, controller, route), builds each route's table entry, and
- * from that same entry its pipeline, and adds both to the router. A duplicate or malformed route
- * fails here with the controller and route named.
+ * from that same entry its pipeline, and adds both to the router. A duplicate or malformed route,
+ * a schema that is not zod, a guard or interceptor that is undefined or lacks its method, fail
+ * here with the controller and route named, never on the first request.
  *
  * @example
  * const { router, routes } = await compileRouteTable(container, { guards: [], interceptors: [], bodyLimit, recover });
@@ -43,12 +45,24 @@ export async function compileRouteTable(container: Container, options: RouteTabl
     for (const token of tokens) out.push(await container.resolveOrConstruct(module, token, requestedBy));
     return out;
   };
+  const resolveGuards = async (module: ModuleRecord, tokens: readonly GuardToken[], where: string): Promise<Guard[]> => {
+    assertTokens(where, 'guards', tokens);
+    const guards = await resolveAll(module, tokens, where);
+    guards.forEach((guard, i) => assertMethod(where, 'guard', tokens[i], guard, 'canActivate'));
+    return guards;
+  };
+  const resolveInterceptors = async (module: ModuleRecord, tokens: readonly InterceptorToken[], where: string): Promise<Interceptor[]> => {
+    assertTokens(where, 'interceptors', tokens);
+    const interceptors = await resolveAll(module, tokens, where);
+    interceptors.forEach((interceptor, i) => assertMethod(where, 'interceptor', tokens[i], interceptor, 'intercept'));
+    return interceptors;
+  };
 
-  const appGuards: Guard[] = await resolveAll(container.root, options.guards, 'createApp guards');
-  const appInterceptors: Interceptor[] = await resolveAll(container.root, options.interceptors, 'createApp interceptors');
+  const appGuards: Guard[] = await resolveGuards(container.root, options.guards, 'createApp guards');
+  const appInterceptors: Interceptor[] = await resolveInterceptors(container.root, options.interceptors, 'createApp interceptors');
   for (const module of container.modules) {
-    appGuards.push(...(await resolveAll<Guard>(module, module.definition.appGuards, `${module.name} appGuards`)));
-    appInterceptors.push(...(await resolveAll<Interceptor>(module, module.definition.appInterceptors, `${module.name} appInterceptors`)));
+    appGuards.push(...(await resolveGuards(module, module.definition.appGuards, `${module.name} appGuards`)));
+    appInterceptors.push(...(await resolveInterceptors(module, module.definition.appInterceptors, `${module.name} appInterceptors`)));
   }
 
   const router = new Router<RouteEntry>();
@@ -60,11 +74,15 @@ export async function compileRouteTable(container: Container, options: RouteTabl
       for (const token of controller.inject) deps.push(await container.resolve(module, token, controller.name));
       const { routes: routeMap, instance } = controller.setup(...(deps as never[]));
       if (instance) controllerInstances.push(instance);
-      const controllerGuards = await resolveAll<Guard>(module, controller.guards, controller.name);
-      const controllerInterceptors = await resolveAll<Interceptor>(module, controller.interceptors, controller.name);
+      const controllerGuards = await resolveGuards(module, controller.guards, controller.name);
+      const controllerInterceptors = await resolveInterceptors(module, controller.interceptors, controller.name);
       for (const [name, route] of Object.entries(routeMap)) {
         const path = joinPaths(controller.prefix, route.path);
         const where = `${controller.name}.${name}`;
+        assertHandler(where, route.handler);
+        assertSchema(where, 'body', route.body);
+        assertSchema(where, 'query', route.query);
+        assertSchema(where, 'response', route.response);
         const info: RouteInfo = Object.freeze({
           method: route.method,
           path,
@@ -89,8 +107,8 @@ export async function compileRouteTable(container: Container, options: RouteTabl
             bodyLimit,
             // A definition from an older copy of the package has no flag: serialise, the safe side.
             serializeResponse: route.serializeResponse !== false,
-            guards: [...appGuards, ...controllerGuards, ...(await resolveAll<Guard>(module, route.guards, where))],
-            interceptors: [...appInterceptors, ...controllerInterceptors, ...(await resolveAll<Interceptor>(module, route.interceptors, where))],
+            guards: [...appGuards, ...controllerGuards, ...(await resolveGuards(module, route.guards, where))],
+            interceptors: [...appInterceptors, ...controllerInterceptors, ...(await resolveInterceptors(module, route.interceptors, where))],
           },
           options.recover,
         );
