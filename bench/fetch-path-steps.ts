@@ -9,8 +9,8 @@
 // HTTP parsing and writing (the runtime's own share, most of a request's CPU) are not in these
 // figures: `npm run bench` measures whole requests.
 import { z } from 'zod';
-import { createApp, defineController, defineModule, get, post, toResponse, type Answer } from '../lib/index.js';
-import { incomingFromRequest } from '../lib/internal.js';
+import { createApp, defineController, defineModule, get, post, type Answer } from '../lib/index.js';
+import { incomingFromRequest, toResponse } from '../lib/internal.js';
 
 const CreatePost = z.object({ title: z.string().min(1), body: z.string().default('') });
 let created = 0;

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  ClockError,
   createApp,
   defineController,
   defineModule,
@@ -12,10 +11,10 @@ import {
   NotFoundException,
   RouteDefinitionError,
   TesseraError,
-  checkedClock,
   createToken,
   defineFactory,
 } from './index.js';
+import { ClockError, checkedClock } from './internal.js';
 import { AuthConfigError, defineAuthModule } from './auth/index.js';
 import { OpenApiGenerationError, generateOpenApiDocument } from './openapi/index.js';
 

@@ -2,7 +2,7 @@
 export { createApp, type AppOptions } from './app/create-app.js';
 export type { App, ListeningServer, RawRouteHandler, ServerAdapter } from './app/app.js';
 export type { Reply } from './app/reply.js';
-export { composeMiddleware, type Middleware, type ErrorHandler, type NotFoundHandler } from './context/middleware.js';
+export { type Middleware, type ErrorHandler, type NotFoundHandler } from './context/middleware.js';
 export { withHeaders, headerOf } from './http/with-headers.js';
 export { ifNoneMatchMatches } from './http/if-none-match.js';
 export type { Guard, GuardToken } from './context/guard.js';
@@ -32,7 +32,6 @@ export {
   type ControllerInput,
   type ControllerOptions,
   type RouteMap,
-  controllerFromParts,
 } from './routing/controller.js';
 export {
   get,
@@ -40,29 +39,23 @@ export {
   put,
   patch,
   del,
-  type RouteHelper,
   type RouteDefinition,
   type RouteOptions,
   type Handler,
   type HttpMethod,
   type Schema,
-  routeFromParts,
-  type RouteParts,
   type RouteTypes,
   type RouteTypesOf,
 } from './routing/route.js';
-export type { RouteShape } from './context/route-info.js';
 export type { RouteInfo } from './context/route-info.js';
-export { joinPaths, type PathParams } from './routing/path.js';
+export type { PathParams } from './routing/path.js';
 
-export { createMetadataKey, readMetadata, readRouteMetadata, readDecoratedMetadata, metadataRecord, type MetadataKey, type MetadataEntry, type MetadataCombine } from './common/metadata.js';
+export { createMetadataKey, readMetadata, readRouteMetadata, type MetadataKey, type MetadataEntry, type MetadataCombine } from './common/metadata.js';
 export type { GraphOverrides } from './modules/container.js';
 export { createStateKey, type StateKey, type RequestContext } from './context/request-context.js';
 export { REQUEST_ID, getRequestId } from './context/request-id.js';
-export { incomingFromRequest, limitBody, readStreamWithLimit, tooLarge, type IncomingRequest } from './http/incoming-request.js';
-export { statusText } from './http/status-text.js';
-export { parseRequestTarget, normalizeHost, type RequestTarget } from './http/request-target.js';
-export { jsonAnswer, toResponse, type PlainAnswer, type Answer } from './http/answer.js';
+export type { IncomingRequest } from './http/incoming-request.js';
+export { jsonAnswer, type PlainAnswer, type Answer } from './http/answer.js';
 export type { QueryRecord } from './http/query.js';
 export { problemAnswer, type ProblemDetails } from './http/problem.js';
 export { consoleLogger, type Logger } from './common/logger.js';
@@ -83,7 +76,6 @@ export {
   InternalServerErrorException,
   ServiceUnavailableException,
 } from './http/http-exception.js';
-export { DEFINITION, hasDefinition, type DefinitionCarrier } from './common/definition-carrier.js';
 export { TesseraError, isTesseraError } from './common/tessera-error.js';
 export { RouteDefinitionError } from './routing/route-definition-error.js';
-export { systemClock, createManualClock, checkedClock, ClockError, type Clock, type ManualClock } from './common/clock.js';
+export { systemClock, createManualClock, type Clock, type ManualClock } from './common/clock.js';

@@ -6,3 +6,16 @@ export * from './index.js';
 
 // The request path, for the adapters.
 export { responseOf } from './app/reply.js';
+
+// Building blocks of the request path and of other front ends (the facade, the adapters).
+export { controllerFromParts } from './routing/controller.js';
+export { routeFromParts, type RouteHelper, type RouteParts } from './routing/route.js';
+export type { RouteShape } from './context/route-info.js';
+export { joinPaths } from './routing/path.js';
+export { readDecoratedMetadata, metadataRecord } from './common/metadata.js';
+export { DEFINITION, hasDefinition, type DefinitionCarrier } from './common/definition-carrier.js';
+export { incomingFromRequest, limitBody, readStreamWithLimit, tooLarge } from './http/incoming-request.js';
+export { statusText } from './http/status-text.js';
+export { parseRequestTarget, normalizeHost, type RequestTarget } from './http/request-target.js';
+export { toResponse } from './http/answer.js';
+export { checkedClock, ClockError } from './common/clock.js';

@@ -31,39 +31,3 @@ export type ErrorHandler = (error: unknown, ctx: RequestContext) => Answer | und
  * const notFound: NotFoundHandler = (ctx) => jsonAnswer(404, { error: `Nothing at ${ctx.path}` });
  */
 export type NotFoundHandler = (ctx: RequestContext) => Answer | Promise<Answer>;
-
-/**
- * Composes middleware around `inner`, outermost first. Whatever a layer throws (or `next`
- * rejects with) becomes an answer through `answerError` before the layer outside sees it, so
- * every middleware receives an answer from `next`, never an exception.
- *
- * @example
- * const run = composeMiddleware([cors, requestId], routeRequest, answerError);
- */
-export function composeMiddleware<C extends RequestContext>(
-  middleware: readonly Middleware[],
-  inner: (ctx: C) => Answer | Promise<Answer>,
-  answerError: (error: unknown, ctx: C) => Answer | Promise<Answer>,
-): (ctx: C) => Promise<Answer> {
-  const guarded = (step: (ctx: C) => Answer | Promise<Answer>) => async (ctx: C): Promise<Answer> => {
-    try {
-      return await step(ctx);
-    } catch (error) {
-      return answerError(error, ctx);
-    }
-  };
-  let chain = guarded(inner);
-  for (let i = middleware.length - 1; i >= 0; i--) {
-    const layer = middleware[i] as Middleware;
-    const next = chain;
-    chain = guarded((ctx) => {
-      let called = false;
-      return layer(ctx, () => {
-        if (called) return Promise.reject(new Error('A middleware called next() twice.'));
-        called = true;
-        return next(ctx);
-      });
-    });
-  }
-  return chain;
-}

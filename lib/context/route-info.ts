@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import type { GuardToken } from './guard.js';
-import type { InterceptorToken } from './interceptor.js';
+import type { InjectionToken } from '../common/token.js';
 
 /**
  * Any zod schema: what routes validate bodies and queries with and document responses by.
@@ -24,8 +23,11 @@ export interface RouteShape {
   readonly body: Schema | undefined;
   readonly query: Schema | undefined;
   readonly response: Schema | undefined;
-  readonly guards: readonly GuardToken[];
-  readonly interceptors: readonly InterceptorToken[];
+  // The tokens as declared, typed by what they are rather than what they resolve to: a Guard takes
+  // the RequestContext that carries this record, so naming GuardToken here would close an import
+  // cycle (request-context -> route-info -> guard -> request-context). RouteDefinition narrows them.
+  readonly guards: readonly InjectionToken<unknown>[];
+  readonly interceptors: readonly InjectionToken<unknown>[];
   readonly metadata: Readonly<Record<string, unknown>>;
 }
 

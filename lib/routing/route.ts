@@ -105,6 +105,8 @@ export interface RouteDefinition<T = unknown> extends RouteShape {
   readonly '~types'?: T;
   readonly kind: 'route';
   readonly path: string;
+  readonly guards: readonly GuardToken[];
+  readonly interceptors: readonly InterceptorToken[];
   readonly bodyLimit: number | undefined;
   /** Whether the result goes through the `response` schema's serialiser (see RouteOptions). */
   readonly serializeResponse: boolean;

@@ -49,6 +49,18 @@ describe('layers (imports point down)', () => {
     expect(cycle, `folder cycle, e.g. ${witnesses?.join('; ')}`).toBeUndefined();
   });
 
+  it('no file imports itself back through a chain of imports, anywhere in lib/ and facade/, type-only imports included', () => {
+    const graph = new Map<string, Set<string>>();
+    for (const e of edges) {
+      if (e.to === undefined) continue;
+      if (!graph.has(e.from)) graph.set(e.from, new Set());
+      graph.get(e.from)?.add(e.to);
+    }
+    expect(graph.size, 'the file graph covers the sources').toBeGreaterThan(200);
+    const cycle = findCycle(graph);
+    expect(cycle, `file cycle: ${cycle?.join(' -> ')}`).toBeUndefined();
+  });
+
   it('facade, auth, OpenAPI and the adapters use the core only through its entry points', () => {
     const offending = edges.filter((e) => !isCore(e.from) && e.to !== undefined && isCore(e.to) && e.to !== CORE_ENTRY && e.to !== INTERNAL_ENTRY);
     expect(offending.map(show)).toEqual([]);

@@ -1,13 +1,15 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // What a new user does: `npm pack` the package (as the registry would serve it), install the
 // tarball with zod into an empty app, import every entry point from ESM and CJS, compile a
-// TypeScript app with `tsc --strict` (nodenext), and run it. Needs `npm run build` first (npm test does).
+// TypeScript app with `tsc --strict` (nodenext), and run it. The pack starts from a copy of the
+// work tree as a fresh clone has it (tracked and unignored files, no dist/): npm's `prepack`
+// must build, and the repository's own dist/, which other tests read, is never touched.
 const root = join(import.meta.dirname, '..', '..');
 const fixtures = join(import.meta.dirname, 'packed-app');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -26,7 +28,15 @@ describe('the packed package, installed into a fresh app', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tessera-packed-'));
     app = join(dir, 'app');
-    await npm(['pack', '--pack-destination', dir], root);
+    const clone = join(dir, 'clone');
+    const { stdout: files } = await exec('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
+    for (const file of files.split('\0').filter((name) => name !== '' && existsSync(join(root, name)))) {
+      mkdirSync(dirname(join(clone, file)), { recursive: true });
+      cpSync(join(root, file), join(clone, file));
+    }
+    if (existsSync(join(clone, 'dist'))) throw new Error('the clone of the work tree should have no dist/ (is dist/ tracked?)');
+    symlinkSync(join(root, 'node_modules'), join(clone, 'node_modules'), 'dir');
+    await npm(['pack', '--pack-destination', dir], clone);
     const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'));
     if (!tarball) throw new Error(`npm pack produced no tarball in ${dir}`);
     cpSync(fixtures, app, { recursive: true });
@@ -63,13 +73,30 @@ describe('the packed package, installed into a fresh app', () => {
     expect(loaded['tessera-http/node']?.esm).toContain('serve');
   });
 
+  // The public surface is planned: a name added to or dropped from an entry fails here until
+  // test/package/expected-exports.json says so (UPDATE_EXPECTED_EXPORTS=1 rewrites it, for review in the diff).
+  it('exports from each entry exactly the names planned in expected-exports.json', async () => {
+    const { stdout } = await exec(process.execPath, ['import-all.mjs'], { cwd: app, timeout: 60_000 });
+    const loaded = JSON.parse(stdout) as Record<string, { esm: string[] }>;
+    const actual = Object.fromEntries(Object.entries(loaded).sort(([a], [b]) => a.localeCompare(b)).map(([entry, names]) => [entry, names.esm]));
+    const expectedFile = join(import.meta.dirname, 'expected-exports.json');
+    if (process.env.UPDATE_EXPECTED_EXPORTS === '1') writeFileSync(expectedFile, `${JSON.stringify(actual, null, 2)}\n`);
+    const expected = JSON.parse(readFileSync(expectedFile, 'utf8')) as Record<string, string[]>;
+    for (const entry of new Set([...Object.keys(expected), ...Object.keys(actual)])) {
+      const planned = new Set(expected[entry] ?? []);
+      const shipped = new Set(actual[entry] ?? []);
+      expect([...shipped].filter((name) => !planned.has(name)), `${entry}: exported but not planned (add to expected-exports.json if intended)`).toEqual([]);
+      expect([...planned].filter((name) => !shipped.has(name)), `${entry}: planned but no longer exported`).toEqual([]);
+    }
+  });
+
   it('type-checks and compiles an app using the builder API, the facade, auth and OpenAPI with tsc --strict (nodenext)', async () => {
     const tsc = join(app, 'node_modules', 'typescript', 'bin', 'tsc');
     const result = await exec(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: app, timeout: 120_000 }).catch((error: { stdout: string }) => error);
     expect(result.stdout, 'tsc reports no errors').toBe('');
   });
 
-  it('serves requests from the compiled app: builder and class routes, auth refusal, OpenAPI paths', async () => {
+  it('serves requests from the compiled app through app.listen with no server option: builder and class routes, auth refusal, OpenAPI paths', async () => {
     const { stdout } = await exec(process.execPath, [join('dist', 'app.js')], { cwd: app, timeout: 60_000 });
     expect(JSON.parse(stdout)).toEqual({
       created: { status: 201, body: { id: '1', text: 'hi', pinned: false } },

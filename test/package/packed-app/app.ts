@@ -5,7 +5,6 @@ import { createApp, defineController, defineModule, defineProvider, get, post, N
 import { Body, Controller, Get, Injectable, Module, Param } from 'tessera-http/facade';
 import { defineAuthModule, Public, Roles } from 'tessera-http/auth';
 import { generateOpenApiDocument, serveOpenApi } from 'tessera-http/openapi';
-import { serve } from 'tessera-http/node';
 
 const CreateNote = z.object({ text: z.string().min(1), pinned: z.boolean().default(false) });
 
@@ -79,7 +78,8 @@ const AppModule = defineModule({
 const app = await createApp(AppModule);
 serveOpenApi(app, '/openapi.json', { title: 'Packed', version: '1.0.0' });
 const document = generateOpenApiDocument(app, { title: 'Packed', version: '1.0.0' });
-const server = await serve(app, { port: 0 });
+// createApp alone: the package's `node` export condition supplies the Node server adapter.
+const server = await app.listen(0, '127.0.0.1');
 try {
   const created = await fetch(`${server.url}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}' });
   const hello = await fetch(`${server.url}/hello/packed`);
