@@ -83,6 +83,17 @@ describe('Injectable and Inject', () => {
     }
     await expect(createApp(defineModule({ name: 'M', providers: [NeedsInterface] }))).rejects.toThrow(/parameter #0 of NeedsInterface.*@Inject\(token\)/);
   });
+
+  it('names the class and the position when a dependency was imported with `import type` (tsc records Function)', async () => {
+    class ItemsController {
+      constructor(readonly service: unknown) {}
+    }
+    // What tsc emits for `constructor(service: ItemsService)` when ItemsService came from `import type`.
+    (Reflect as unknown as { metadata: (key: string, value: unknown) => (target: object) => void }).metadata('design:paramtypes', [Function])(ItemsController);
+    Injectable()(ItemsController);
+    const error = await createApp(defineModule({ name: 'M', providers: [ItemsController] })).catch((e: unknown) => e);
+    expect((error as Error).message, 'the message names the class, the position and the likely cause').toMatch(/parameter #0 of ItemsController's constructor.*Function.*import type/s);
+  });
 });
 
 describe('mixing class and builder modules', () => {

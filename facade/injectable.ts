@@ -28,15 +28,25 @@ export function resolveConstructorDeps(cls: abstract new (...args: never[]) => u
       );
     }
     const type = types[index];
-    if (typeof type !== 'function' || type === Object) {
+    if (typeof type !== 'function' || NOT_A_TOKEN.has(type)) {
       throw new Error(
-        `Cannot resolve parameter #${index} of ${cls.name}: its type is not a class (an interface, a union, or a class imported with ` +
-          `"import type"). Mark it with @Inject(token), or import the class as a value.`,
+        `Cannot resolve parameter #${index} of ${cls.name}'s constructor: its type has no run-time class (the metadata says ${describeType(type)}). ` +
+          `Was a class imported with "import type" (tsc then records Function)? Import it as a value. ` +
+          `For an interface, a union or a primitive, mark the parameter with @Inject(token).`,
       );
     }
     deps.push(type as InjectionToken<unknown>);
   }
   return deps;
+}
+
+// What decorator metadata records for a parameter whose type is erased: Object for interfaces and
+// unions, Function for a class imported with `import type` (tsc), the wrappers for primitives.
+// None of them is ever a provider token.
+const NOT_A_TOKEN = new Set<unknown>([Object, Function, String, Number, Boolean, Symbol, BigInt, Array, Promise]);
+
+function describeType(type: unknown): string {
+  return typeof type === 'function' ? type.name || 'an anonymous function' : String(type);
 }
 
 function memoize<T>(build: () => T): () => T {
