@@ -8,6 +8,7 @@ import {
   defineModule,
   defineProvider,
   get,
+  isTesseraError,
   type Guard,
   type RequestContext,
 } from '../lib/internal.js';
@@ -92,6 +93,7 @@ describe('Injectable and Inject', () => {
     (Reflect as unknown as { metadata: (key: string, value: unknown) => (target: object) => void }).metadata('design:paramtypes', [Function])(ItemsController);
     Injectable()(ItemsController);
     const error = await createApp(defineModule({ name: 'M', providers: [ItemsController] })).catch((e: unknown) => e);
+    expect(isTesseraError(error) && error.code, 'a TesseraError with its code').toBe('PROVIDER_PARAMETER_UNTYPED');
     expect((error as Error).message, 'the message names the class, the position and the likely cause').toMatch(/parameter #0 of ItemsController's constructor.*Function.*import type/s);
   });
 });

@@ -1,5 +1,5 @@
 import './reflect-shim.js';
-import { DEFINITION, type InjectionToken } from '../lib/internal.js';
+import { DEFINITION, TesseraError, type InjectionToken } from '../lib/internal.js';
 import { classRecord } from './class-store.js';
 import { readParamTypes } from './reflect-shim.js';
 
@@ -21,7 +21,8 @@ export function resolveConstructorDeps(cls: abstract new (...args: never[]) => u
       continue;
     }
     if (!types) {
-      throw new Error(
+      throw new TesseraError(
+        'PROVIDER_METADATA_MISSING',
         `Cannot resolve the constructor parameters of ${cls.name}: no decorator metadata was emitted for it. ` +
           `Either compile with "emitDecoratorMetadata": true using a compiler that supports it (tsc, swc, vite/oxc; not esbuild or tsx) ` +
           `and make sure ${cls.name} has a class decorator, or mark every parameter with @Inject(token).`,
@@ -29,7 +30,8 @@ export function resolveConstructorDeps(cls: abstract new (...args: never[]) => u
     }
     const type = types[index];
     if (typeof type !== 'function' || NOT_A_TOKEN.has(type)) {
-      throw new Error(
+      throw new TesseraError(
+        'PROVIDER_PARAMETER_UNTYPED',
         `Cannot resolve parameter #${index} of ${cls.name}'s constructor: its type has no run-time class (the metadata says ${describeType(type)}). ` +
           `Was a class imported with "import type" (tsc then records Function)? Import it as a value. ` +
           `For an interface, a union or a primitive, mark the parameter with @Inject(token).`,
