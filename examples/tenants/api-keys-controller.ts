@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BadRequestException, defineController, del, ForbiddenException, get, NotFoundException, post, type Guard, type RequestContext } from '../../lib/index.js';
+import { BadRequestException, defineController, ForbiddenException, NotFoundException, type Guard, type RequestContext } from '../../lib/index.js';
 import { InvalidCidrError, parseAllowedCidrs, Roles } from '../../lib/auth/index.js';
 import { ApiResponse } from '../../lib/openapi/index.js';
 import { auth } from './claims.js';
@@ -29,7 +29,8 @@ export const apiKeysController = defineController({
   inject: [TENANT_KEYS],
   guards: [TokenOnlyGuard, TenancyGuard],
   metadata: [Roles('owner'), TOKEN_ONLY, UNAUTHORIZED, FORBIDDEN, NOT_FOUND],
-  routes: (keys) => ({
+  // The helpers after the dependencies are bound to the prefix: ctx.params has tenantId, typed.
+  routes: (keys, { get, post, del }) => ({
     create: post('/', { body: CreateApiKey, status: 201 }, (ctx) => {
       let allowedCidrs: string[];
       try {
@@ -40,11 +41,11 @@ export const apiKeysController = defineController({
         throw error;
       }
       const expiresAt = ctx.body.expiresAt === undefined ? null : new Date(ctx.body.expiresAt);
-      return keys.create({ tenantId: ctx.params.tenantId as string, name: ctx.body.name, scopes: ctx.body.scopes, expiresAt, allowedCidrs });
+      return keys.create({ tenantId: ctx.params.tenantId, name: ctx.body.name, scopes: ctx.body.scopes, expiresAt, allowedCidrs });
     }),
-    list: get('/', (ctx) => keys.listForTenant(ctx.params.tenantId as string)),
+    list: get('/', (ctx) => keys.listForTenant(ctx.params.tenantId)),
     revoke: del('/:id', { metadata: [ApiResponse({ status: 204, description: 'Revoked; the record stays' })] }, async (ctx) => {
-      if (!(await keys.revokeForTenant(ctx.params.tenantId as string, ctx.params.id))) throw new NotFoundException('No such API key');
+      if (!(await keys.revokeForTenant(ctx.params.tenantId, ctx.params.id))) throw new NotFoundException('No such API key');
     }),
   }),
 });

@@ -1,4 +1,4 @@
-import { defineController, del, get, patch, post } from '../../lib/index.js';
+import { defineController } from '../../lib/index.js';
 import { RequireScopes, Roles } from '../../lib/auth/index.js';
 import { ApiResponse } from '../../lib/openapi/index.js';
 import { CreatePost, Post, PostList, UpdatePost } from '../blog/post-schemas.js';
@@ -17,11 +17,12 @@ export const tenantPostsController = defineController({
   guards: [TenancyGuard],
   metadata: [Roles('member', 'owner'), UNAUTHORIZED, FORBIDDEN, NOT_FOUND, RATE_LIMITED],
   // The handlers return the repository's promises; the pipeline awaits them before serialising.
-  routes: (posts) => ({
-    list: get('/', { response: PostList, metadata: [RequireScopes('posts:read'), READ_POSTS] }, (ctx) => posts.list(ctx.params.tenantId as string)),
-    get: get('/:id', { response: Post, metadata: [RequireScopes('posts:read'), READ_POSTS] }, (ctx) => posts.get(ctx.params.tenantId as string, ctx.params.id)),
-    create: post('/', { body: CreatePost, response: Post, status: 201, metadata: [RequireScopes('posts:write'), WRITE_POSTS] }, (ctx) => posts.create(ctx.params.tenantId as string, ctx.body)),
-    update: patch('/:id', { body: UpdatePost, response: Post, metadata: [RequireScopes('posts:write'), WRITE_POSTS] }, (ctx) => posts.update(ctx.params.tenantId as string, ctx.params.id, ctx.body)),
-    remove: del('/:id', { metadata: [Roles('owner'), RequireScopes('posts:write'), WRITE_POSTS, ApiResponse({ status: 204, description: 'Deleted' })] }, (ctx) => posts.remove(ctx.params.tenantId as string, ctx.params.id)),
+  // The helpers after the dependencies are bound to the prefix: ctx.params has tenantId, typed.
+  routes: (posts, { get, post, patch, del }) => ({
+    list: get('/', { response: PostList, metadata: [RequireScopes('posts:read'), READ_POSTS] }, (ctx) => posts.list(ctx.params.tenantId)),
+    get: get('/:id', { response: Post, metadata: [RequireScopes('posts:read'), READ_POSTS] }, (ctx) => posts.get(ctx.params.tenantId, ctx.params.id)),
+    create: post('/', { body: CreatePost, response: Post, status: 201, metadata: [RequireScopes('posts:write'), WRITE_POSTS] }, (ctx) => posts.create(ctx.params.tenantId, ctx.body)),
+    update: patch('/:id', { body: UpdatePost, response: Post, metadata: [RequireScopes('posts:write'), WRITE_POSTS] }, (ctx) => posts.update(ctx.params.tenantId, ctx.params.id, ctx.body)),
+    remove: del('/:id', { metadata: [Roles('owner'), RequireScopes('posts:write'), WRITE_POSTS, ApiResponse({ status: 204, description: 'Deleted' })] }, (ctx) => posts.remove(ctx.params.tenantId, ctx.params.id)),
   }),
 });

@@ -65,6 +65,8 @@ describe('createClient against the blog (a live server)', () => {
     const compileOnly = async () => {
       // @ts-expect-error a path parameter is required
       await client.get({});
+      // @ts-expect-error a misspelt path parameter
+      await client.get({ params: { idd: '1' } });
       // @ts-expect-error the body has no such field
       await client.create({ body: { title: 'x', extra: 1 } });
       // @ts-expect-error no such route

@@ -37,7 +37,7 @@ export function createStateKey<T>(name: string): StateKey<T> {
  * const guard = (ctx: RequestContext) => ctx.header('x-api-key') !== null;
  */
 export interface RequestContext<
-  Params extends Readonly<Record<string, string>> = Readonly<Record<string, string>>,
+  Params extends object = Readonly<Record<string, string>>,
   Body = unknown,
   Query = unknown,
 > {
@@ -47,8 +47,8 @@ export interface RequestContext<
   /** The request path as sent (percent-encoded), without the query. */
   readonly path: string;
   /**
-   * Path parameters, URL-decoded. In a handler, those of the route's own path are typed; those
-   * of the controller prefix are reached through the index signature.
+   * Path parameters, URL-decoded. In a handler, exactly those of the route's path (with the
+   * controller prefix's when the route was built by the helpers `routes` receives).
    */
   readonly params: Params;
   /** The query: the route's validated query when it has a schema, else the parsed query string. */

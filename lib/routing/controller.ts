@@ -4,7 +4,7 @@ import type { DefinitionCarrier } from '../common/definition-carrier.js';
 import type { ResolvedTokens } from '../di/provider.js';
 import type { InjectionToken } from '../common/token.js';
 import { metadataRecord, type MetadataEntry } from '../common/metadata.js';
-import type { RouteDefinition } from './route.js';
+import { routeHelpers, type RouteDefinition, type RouteHelpers } from './route.js';
 
 /** Named routes; the names become handler names (and OpenAPI operation ids). */
 export type RouteMap = Readonly<Record<string, RouteDefinition>>;
@@ -58,8 +58,12 @@ export interface ControllerOptions<Deps extends readonly InjectionToken<unknown>
   readonly guards?: readonly GuardToken[];
   readonly interceptors?: readonly InterceptorToken[];
   readonly metadata?: readonly MetadataEntry[];
-  /** Receives the dependencies listed in `inject`, typed, and returns the named routes. */
-  readonly routes: (...deps: ResolvedTokens<Deps>) => Routes;
+  /**
+   * Receives the dependencies listed in `inject`, typed, then the route helpers bound to the
+   * prefix (`{ get, post, put, patch, del }`, whose handlers see the prefix's parameters in
+   * `ctx.params`), and returns the named routes.
+   */
+  readonly routes: (...args: [...ResolvedTokens<Deps>, RouteHelpers<Prefix>]) => Routes;
 }
 
 /**
@@ -89,7 +93,7 @@ export function defineController<const Deps extends readonly InjectionToken<unkn
     guards: options.guards,
     interceptors: options.interceptors,
     metadata: metadataRecord(options.metadata),
-    setup: (...deps: never[]) => ({ routes: routes(...(deps as unknown as ResolvedTokens<Deps>)) }),
+    setup: (...deps: never[]) => ({ routes: routes(...([...deps, routeHelpers] as unknown as [...ResolvedTokens<Deps>, RouteHelpers<Prefix>])) }),
   }) as ControllerDefinition<Routes, Prefix>;
 }
 

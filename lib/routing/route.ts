@@ -14,8 +14,12 @@ export type { HttpMethod, Schema } from '../context/route-info.js';
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
-/** The path parameters a handler of `Path` sees: its own typed, the controller prefix's by index. */
-type RouteParams<Path extends string> = Simplify<PathParams<Path> & Readonly<Record<string, string>>>;
+/**
+ * The path parameters a handler of `Path` sees, exactly: a misspelt name is a compile error.
+ * Under a controller prefix with parameters, the helpers the controller's `routes` receives
+ * (see defineController) pass the prefix in, so `Path` is the full path.
+ */
+type RouteParams<Path extends string> = Simplify<PathParams<Path>>;
 
 /** The value a schema option turns into, or the fallback when the option is absent. */
 type Parsed<S, Fallback> = S extends Schema ? z.output<S> : Fallback;
@@ -164,9 +168,13 @@ function defineRoute(method: HttpMethod, path: string, options: AnyOptions, hand
   return routeFromParts(method, path, { ...options, metadata: metadataRecord(options.metadata) }, handler);
 }
 
-/** The overloads every method helper has. */
-export interface RouteHelper<M extends HttpMethod = HttpMethod> {
-  <const P extends string, R extends HandlerResult<undefined>>(path: P, handler: Handler<P, undefined, undefined, R>): RouteDefinition<RouteTypes<M, P, undefined, undefined, undefined, R>>;
+/**
+ * The overloads every method helper has. `Prefix` is the controller prefix the helper was bound
+ * to (see defineController's `routes`), typing the prefix's parameters in `ctx.params`; the route
+ * keeps its own path `P`.
+ */
+export interface RouteHelper<M extends HttpMethod = HttpMethod, Prefix extends string = ''> {
+  <const P extends string, R extends HandlerResult<undefined>>(path: P, handler: Handler<`${Prefix}/${P}`, undefined, undefined, R>): RouteDefinition<RouteTypes<M, P, undefined, undefined, undefined, R>>;
   <
     const P extends string,
     B extends Schema | undefined = undefined,
@@ -176,8 +184,24 @@ export interface RouteHelper<M extends HttpMethod = HttpMethod> {
   >(
     path: P,
     options: RouteOptions<B, Q, S>,
-    handler: Handler<P, B, Q, R>,
+    handler: Handler<`${Prefix}/${P}`, B, Q, R>,
   ): RouteDefinition<RouteTypes<M, P, B, Q, S, R>>;
+}
+
+/**
+ * The route helpers bound to a controller prefix, as `defineController` hands them to `routes`
+ * after the dependencies: the same functions as `get`, `post`, ..., typed so that `ctx.params`
+ * also has the prefix's parameters.
+ *
+ * @example
+ * routes: (store, { get }) => ({ one: get('/:id', (ctx) => store.get(ctx.params.tenantId, ctx.params.id)) })
+ */
+export interface RouteHelpers<Prefix extends string = ''> {
+  readonly get: RouteHelper<'GET', Prefix>;
+  readonly post: RouteHelper<'POST', Prefix>;
+  readonly put: RouteHelper<'PUT', Prefix>;
+  readonly patch: RouteHelper<'PATCH', Prefix>;
+  readonly del: RouteHelper<'DELETE', Prefix>;
 }
 
 function routeHelper<M extends HttpMethod>(method: M): RouteHelper<M> {
@@ -207,3 +231,6 @@ export const patch: RouteHelper<'PATCH'> = routeHelper('PATCH');
  * A DELETE route (`delete` is a reserved word). @example del('/:id', (ctx) => { store.remove(ctx.params.id); })
  */
 export const del: RouteHelper<'DELETE'> = routeHelper('DELETE');
+
+/** The helpers `defineController` passes to `routes` (the types bind them to the prefix). */
+export const routeHelpers: RouteHelpers<string> = Object.freeze({ get, post, put, patch, del });

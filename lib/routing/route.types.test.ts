@@ -17,20 +17,55 @@ describe('handler argument inference', () => {
     });
   });
 
-  it('types path parameters from the path literal, and prefix parameters as optional', () => {
+  it('types path parameters exactly from the path literal: a misspelt name does not compile', () => {
     get('/:postId/comments/:commentId', (ctx) => {
-      expectTypeOf(ctx.params.postId).toEqualTypeOf<string>();
-      expectTypeOf(ctx.params.commentId).toEqualTypeOf<string>();
-      expectTypeOf(ctx.params.tenantId).toEqualTypeOf<string | undefined>();
+      expectTypeOf(ctx.params).toEqualTypeOf<{ readonly postId: string; readonly commentId: string }>();
+      // @ts-expect-error: `postid` is not a parameter of the path
+      void ctx.params.postid;
       return null;
     });
-    get('/files/*', (ctx) => expectTypeOf(ctx.params['*']).toEqualTypeOf<string>());
+    get('/files/*', (ctx) => expectTypeOf(ctx.params).toEqualTypeOf<{ readonly '*': string }>());
+    get('/', (ctx) => {
+      // @ts-expect-error: a path without parameters has none
+      void ctx.params.id;
+      return null;
+    });
+  });
+
+  it('types the prefix parameters too for routes built by the helpers a controller\u2019s routes receive', () => {
+    class Store {}
+    defineController({
+      name: 'TenantPosts',
+      prefix: '/tenants/:tenantId/posts',
+      inject: [Store],
+      routes: (store, { get: bound, del }) => {
+        expectTypeOf(store).toEqualTypeOf<Store>();
+        return {
+          one: bound('/:id', (ctx) => {
+            expectTypeOf(ctx.params).toEqualTypeOf<{ readonly tenantId: string; readonly id: string }>();
+            // @ts-expect-error: `tenant` is not a parameter of '/tenants/:tenantId/posts/:id'
+            void ctx.params.tenant;
+            return null;
+          }),
+          all: del('/', (ctx) => {
+            expectTypeOf(ctx.params).toEqualTypeOf<{ readonly tenantId: string }>();
+            return undefined;
+          }),
+        };
+      },
+    });
+    defineController({
+      name: 'NoDeps',
+      prefix: '/files',
+      routes: ({ get: bound }) => ({ one: bound('/*', (ctx) => ctx.params['*']) }),
+    });
   });
 
   it('types a parameter only where it starts a segment, as the router reads it', () => {
     get(':id', (ctx) => expectTypeOf(ctx.params.id).toEqualTypeOf<string>());
     // `/prefix-:id` is refused at boot; its type promises no `id` either.
-    get('/prefix-:id', (ctx) => expectTypeOf(ctx.params.id).toEqualTypeOf<string | undefined>());
+    // @ts-expect-error: not a parameter
+    get('/prefix-:id', (ctx) => ctx.params.id);
   });
 
   it('types the query from its schema, or as the parsed record without one', () => {
