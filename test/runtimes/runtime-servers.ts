@@ -46,7 +46,7 @@ export interface RuntimeSpec {
 const READY = /tessera-runtime ready (\{.*\})/;
 
 /** Runs `binary --version` (bounded): undefined if it works, else the reason it does not. */
-function probeBinary(binary: string | undefined, args: readonly string[] = ['--version']): Promise<string | undefined> {
+export function probeBinary(binary: string | undefined, args: readonly string[] = ['--version']): Promise<string | undefined> {
   if (binary === undefined) return Promise.resolve('binary not found in node_modules (is the devDependency installed?)');
   return new Promise((resolve) => {
     execFile(binary, [...args], { timeout: 15_000 }, (error, _stdout, stderr) => {
@@ -163,8 +163,8 @@ const tenants :Workerd.Worker = ${worker('tenants')};
 }
 
 const START_TIMEOUT_MS = 30_000;
-const bunBinary = firstExisting('node_modules/.bin/bun', 'node_modules/@oven/bun-linux-x64/bin/bun');
-const denoBinary = firstExisting('node_modules/.bin/deno');
+export const bunBinary = firstExisting('node_modules/.bin/bun', 'node_modules/@oven/bun-linux-x64/bin/bun');
+export const denoBinary = firstExisting('node_modules/.bin/deno');
 const workerdBinary = firstExisting('node_modules/.bin/workerd');
 
 /** Node, Bun, Deno and workerd, each serving the entry of examples/runtimes built against dist/. */

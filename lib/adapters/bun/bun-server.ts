@@ -1,5 +1,6 @@
 import type { ListeningServer, ServerAdapter } from '../../internal.js';
 import { toFetchHandler } from '../fetch/fetch-handler.js';
+import { listenError } from '../listen-error.js';
 
 /** The slice of Bun's API the adapter uses, so that it type-checks without `@types/bun`. */
 interface BunRuntime {
@@ -23,7 +24,12 @@ export const bunServer: ServerAdapter = async (app, { port, host }): Promise<Lis
   const bun = (globalThis as { Bun?: BunRuntime }).Bun;
   if (bun === undefined) throw new Error('bunServer runs on Bun only: on Node, use nodeServer from tessera-http/node.');
   const hostname = host ?? '127.0.0.1';
-  const server = bun.serve({ hostname, port: port ?? 3000, fetch: toFetchHandler(app) });
+  let server: ReturnType<BunRuntime['serve']>;
+  try {
+    server = bun.serve({ hostname, port: port ?? 3000, fetch: toFetchHandler(app) });
+  } catch (error) {
+    throw listenError(error, port ?? 3000, hostname);
+  }
   const shown = server.hostname.includes(':') ? `[${server.hostname}]` : server.hostname;
   return {
     port: server.port,

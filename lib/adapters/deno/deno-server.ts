@@ -1,5 +1,6 @@
 import type { ListeningServer, ServerAdapter } from '../../internal.js';
 import { toFetchHandler } from '../fetch/fetch-handler.js';
+import { listenError } from '../listen-error.js';
 
 /** The slice of Deno's API the adapter uses, so that it type-checks without Deno's types. */
 interface DenoRuntime {
@@ -22,12 +23,18 @@ export const denoServer: ServerAdapter = async (app, { port, host }): Promise<Li
   const deno = (globalThis as { Deno?: DenoRuntime }).Deno;
   if (deno === undefined) throw new Error('denoServer runs on Deno only: on Node, use nodeServer from tessera-http/node.');
   // onListen silenced: Deno's default prints a line of its own for every server.
-  const server = deno.serve({ hostname: host ?? '127.0.0.1', port: port ?? 3000, onListen: () => undefined }, toFetchHandler(app));
-  const { hostname, port: bound } = server.addr;
-  const shown = hostname.includes(':') ? `[${hostname}]` : hostname;
+  const hostname = host ?? '127.0.0.1';
+  let server: ReturnType<DenoRuntime['serve']>;
+  try {
+    server = deno.serve({ hostname, port: port ?? 3000, onListen: () => undefined }, toFetchHandler(app));
+  } catch (error) {
+    throw listenError(error, port ?? 3000, hostname);
+  }
+  const { hostname: boundHost, port: bound } = server.addr;
+  const shown = boundHost.includes(':') ? `[${boundHost}]` : boundHost;
   return {
     port: bound,
-    host: hostname,
+    host: boundHost,
     url: `http://${shown}:${bound}`,
     // shutdown() stops accepting and resolves once requests in flight have finished.
     close: () => server.shutdown(),

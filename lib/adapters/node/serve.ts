@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { App, ListeningServer, ServerAdapter } from '../../internal.js';
-import { consoleLogger, TesseraError, type Logger } from '../../internal.js';
+import { consoleLogger, type Logger } from '../../internal.js';
+import { listenError } from '../listen-error.js';
 import { onClientError } from './client-error.js';
 import { closeGracefully, type CloseOptions } from './graceful-close.js';
 import { createNodeListeners } from './node-listeners.js';
@@ -59,15 +60,6 @@ export interface NodeServer extends ListeningServer {
 }
 
 
-/** The boot error for a port another server holds: which port, and the ways out. */
-function portInUse(port: number, host: string, cause: Error): TesseraError {
-  return new TesseraError(
-    'SERVER_PORT_IN_USE',
-    `Cannot listen on ${host}:${port}: the port is in use (another process, or another server of this one, is listening there). Stop that server, or listen on another port (for example PORT=${port + 1}, or 0 to pick a free one).`,
-    { cause },
-  );
-}
-
 function hostForUrl(address: AddressInfo): string {
   return address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
 }
@@ -106,7 +98,7 @@ export async function serve(app: Pick<App, 'handle'>, options: ServeOptions = {}
   const port = options.port ?? 3000;
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRINUSE' ? portInUse(port, host, error) : error);
+    const onError = (error: NodeJS.ErrnoException) => reject(listenError(error, port, host));
     server.once('error', onError);
     server.listen(port, host, () => {
       server.off('error', onError);
