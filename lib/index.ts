@@ -9,7 +9,7 @@ export type { Guard, GuardToken } from './context/guard.js';
 export type { Interceptor, InterceptorToken } from './context/interceptor.js';
 export type { OnModuleInit, OnModuleDestroy, OnApplicationShutdown } from './app/lifecycle.js';
 export type { ResponseEvent, ResponseObserver } from './app/response-observer.js';
-export { createAccessLog, type AccessLogOptions } from './app/access-log.js';
+export type { AccessLogOptions } from './app/access-log.js';
 
 export { defineModule, type ModuleDefinition, type ModuleInput, type ModuleOptions } from './modules/module.js';
 export {
@@ -58,7 +58,10 @@ export type { IncomingRequest } from './http/incoming-request.js';
 export { jsonAnswer, type PlainAnswer, type Answer } from './http/answer.js';
 export type { QueryRecord } from './http/query.js';
 export { problemAnswer, type ProblemDetails } from './http/problem.js';
-export { consoleLogger, type Logger } from './common/logger.js';
+export type { Logger, LogFields, LogLevel } from './common/logger.js';
+export { jsonLogger, silentLogger, type JsonLoggerOptions } from './common/json-logger.js';
+export type { HealthCheck, HealthOptions } from './app/health.js';
+export type { Instrumentation, RequestTelemetry } from './app/instrumentation.js';
 export {
   HttpException,
   isHttpException,

@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { createManualClock } from '../../lib/index.js';
+import { createManualClock, silentLogger } from '../../lib/index.js';
 import { createBlogApp } from './blog-app.js';
 
 const ORIGIN = 'http://localhost:5173';
@@ -12,7 +12,7 @@ function multipart(content: string, filename = 'notes.txt', type = 'text/plain')
   return { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body };
 }
 
-const blog = (env: Parameters<typeof createBlogApp>[0] = {}) => createBlogApp(env, { clock: createManualClock(Date.parse('2026-11-22T00:00:00Z')), onAccessLog: () => undefined });
+const blog = (env: Parameters<typeof createBlogApp>[0] = {}) => createBlogApp(env, { clock: createManualClock(Date.parse('2026-11-22T00:00:00Z')), logger: silentLogger });
 
 describe('the blog as npm start serves it', () => {
   it('keeps the CRUD contract', async () => {

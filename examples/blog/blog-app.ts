@@ -1,4 +1,4 @@
-import { createAccessLog, createApp, defineModule, defineProvider, systemClock, type App, type Clock, type Middleware } from '../../lib/index.js';
+import { createApp, defineModule, defineProvider, systemClock, type App, type Clock, type Logger, type Middleware } from '../../lib/index.js';
 import { compression, cors, etag, requestId, securityHeaders } from '../../lib/middleware/index.js';
 import { brotliEncoder, serveApiReference } from '../../lib/node.js';
 import { AttachmentsStore } from './attachments-store.js';
@@ -18,12 +18,13 @@ export interface BlogEnv {
 /**
  * The blog as `npm start` serves it: the CRUD API of the specification plus the everyday HTTP
  * layer: request ids and security headers on every answer, CORS for `CORS_ORIGINS`, compression
- * and ETags, `GET /posts/events` (SSE), attachments, `/openapi.json` and the `/docs` reference.
+ * and ETags, `GET /posts/events` (SSE), attachments, `/openapi.json` and the `/docs` reference,
+ * JSON-lines logs with an access line, and `/health/live` and `/health/ready`.
  *
  * @example
  * const app = await createBlogApp({ CORS_ORIGINS: 'http://localhost:5173' });
  */
-export async function createBlogApp(env: BlogEnv, options: { clock?: Clock; onAccessLog?: (line: string) => void } = {}): Promise<App> {
+export async function createBlogApp(env: BlogEnv, options: { clock?: Clock; logger?: Logger } = {}): Promise<App> {
   const origins = (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter((o) => o !== '');
   const limit = env.ATTACHMENT_LIMIT_BYTES === undefined ? DEFAULT_ATTACHMENT_LIMIT : Number(env.ATTACHMENT_LIMIT_BYTES);
   if (!Number.isInteger(limit) || limit <= 0) throw new Error('ATTACHMENT_LIMIT_BYTES must be a positive whole number of bytes.');
@@ -41,7 +42,9 @@ export async function createBlogApp(env: BlogEnv, options: { clock?: Clock; onAc
   });
   const app = await createApp(module, {
     middleware,
-    onResponse: [createAccessLog(options.onAccessLog ? { write: options.onAccessLog } : {})],
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+    accessLog: true,
+    health: true,
   });
   serveBlogOpenApi(app);
   serveApiReference(app, '/docs', { specUrl: '/openapi.json', title: 'Tessera blog API' });

@@ -1,4 +1,5 @@
-import { createAccessLog, createApp, type Clock } from '../../lib/index.js';
+import { createApp, type Clock } from '../../lib/index.js';
+import { postgresHealthCheck } from '../../lib/auth/postgres/index.js';
 import { runApp } from '../shared/run-app.js';
 import { readTenantsConfig } from './config.js';
 import { auth } from './claims.js';
@@ -13,7 +14,8 @@ console.log(`tenants: data in ${database.description}`);
 const config = readTenantsConfig(process.env);
 const stores = (clock: Clock) => createPostgresTenantsStores(database, clock, config, { queryTimeoutMs: database.queryTimeoutMs });
 const app = await createApp(createTenantsModule(config, { stores }), {
-  onResponse: [createAccessLog({ fields: (ctx) => ({ keyId: auth.getCurrentApiKey(ctx)?.id }) })],
+  accessLog: { fields: (ctx) => ({ keyId: auth.getCurrentApiKey(ctx)?.id }) },
+  health: { checks: [postgresHealthCheck(database)] },
 });
 serveTenantsOpenApi(app);
 await runApp(app, 'tenants');

@@ -1,16 +1,15 @@
-import type { RequestContext } from '../context/request-context.js';
+import type { Logger } from '../common/logger.js';
+import { Context, type RequestContext } from '../context/request-context.js';
 import { getRequestId } from '../context/request-id.js';
 import type { ResponseEvent, ResponseObserver } from './response-observer.js';
 
 /**
- * Options of {@link createAccessLog}.
+ * The access line's options: `createApp(root, { accessLog: true })` or `{ accessLog: { fields } }`.
  *
  * @example
- * createAccessLog({ write: (line) => process.stdout.write(line + '\n') });
+ * createApp(AppModule, { accessLog: { fields: (ctx) => ({ keyId: auth.getCurrentApiKey(ctx)?.id }) } });
  */
 export interface AccessLogOptions {
-  /** Receives one line per request. Default: `console.log`. */
-  readonly write?: (line: string, fields: Readonly<Record<string, unknown>>) => void;
   /**
    * Extra fields from the request context (for example the id of the API key used). Never
    * return headers, tokens or keys: the log is read by more people than the secrets are.
@@ -19,38 +18,33 @@ export interface AccessLogOptions {
 }
 
 /**
- * An access log: method, path without the query string, status and duration, the request id
- * when the request-id middleware runs, and nothing from the headers. It is a response observer, not an interceptor, so that it also records
- * requests refused by guards or by the router.
+ * The access line: one `info` line per answered request, `request completed` with method, path
+ * (never the query string), route template, status, duration in ms, the request id and trace ids
+ * when there are, and nothing from the headers. An observer, so it also records requests that
+ * guards or the router refused. Paths in `skip` (the health endpoints) are not logged.
  *
  * @example
- * const app = await createApp(AppModule, { onResponse: [createAccessLog()] });
- * // GET /posts/1 200 0.4ms
+ * const observe = createAccessLog(logger, {}, new Set(['/health/live']));
+ * // {"level":"info","time":...,"msg":"request completed","method":"GET","path":"/posts/1","route":"GET /posts/:id","status":200,"durationMs":0.4}
  */
-export function createAccessLog(options: AccessLogOptions = {}): ResponseObserver {
-  const write = options.write ?? ((line: string) => console.log(line));
+export function createAccessLog(logger: Logger, options: AccessLogOptions, skip: ReadonlySet<string>): ResponseObserver {
   const extra = options.fields;
   return (event: ResponseEvent) => {
-    const fields: Record<string, unknown> = {
-      method: event.method,
-      path: event.path,
-      status: event.status,
-      durationMs: Math.round(event.durationMs * 10) / 10,
-    };
-    let line = `${event.method} ${event.path} ${event.status} ${fields.durationMs}ms`;
-    // The id the request-id middleware gave the request (validated there: bounded, safe characters).
-    const requestId = event.ctx === undefined ? undefined : getRequestId(event.ctx);
-    if (requestId !== undefined) {
-      fields.requestId = requestId;
-      line += ` requestId=${requestId}`;
-    }
-    if (extra && event.ctx) {
-      for (const [key, value] of Object.entries(extra(event.ctx))) {
-        if (value === undefined) continue;
-        fields[key] = value;
-        line += ` ${key}=${value}`;
+    if (skip.has(event.path)) return;
+    const fields: Record<string, unknown> = { method: event.method, path: event.path };
+    const ctx = event.ctx;
+    if (ctx?.route !== undefined) fields.route = `${ctx.route.method} ${ctx.route.path}`;
+    fields.status = event.status;
+    fields.durationMs = Math.round(event.durationMs * 10) / 10;
+    if (ctx !== undefined) {
+      // The id the request-id middleware gave the request (validated there: bounded, safe characters).
+      const requestId = getRequestId(ctx);
+      if (requestId !== undefined) fields.requestId = requestId;
+      if (ctx instanceof Context && ctx.telemetry !== undefined) Object.assign(fields, ctx.telemetry.logBindings());
+      if (extra) {
+        for (const [key, value] of Object.entries(extra(ctx))) if (value !== undefined) fields[key] = value;
       }
     }
-    write(line, fields);
+    logger.info(fields, 'request completed');
   };
 }

@@ -1,3 +1,4 @@
+import type { Logger } from '../common/logger.js';
 import type { InjectionToken } from '../common/token.js';
 import type { IncomingRequest } from '../http/incoming-request.js';
 import type { Reply } from './reply.js';
@@ -72,6 +73,8 @@ export interface App {
    * const res = await app.request('/posts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"Hi"}' });
    */
   request(input: string | URL | Request, init?: RequestInit): Promise<Response>;
+  /** The app's logger (the `logger` option, else `jsonLogger()`); adapters report through it too. */
+  readonly logger: Logger;
   /** The public route table, in registration order. */
   readonly routes: readonly RouteInfo[];
   /** A built provider: the one visible from the root module, else the first module (in init order) that provides the token. */
@@ -87,6 +90,16 @@ export interface App {
    * const server = await app.listen(3000, '0.0.0.0');
    */
   listen(port?: number, host?: string): Promise<ListeningServer>;
-  /** Runs shutdown hooks (`onModuleDestroy`, then `onApplicationShutdown`). */
+  /**
+   * Starts draining: readiness (`health` option) answers 503 from now on, and the promise
+   * resolves after the health option's `drainDelayMs`, so a balancer stops sending before the
+   * listener closes. Every server adapter's `close` calls it first; calling it again returns the
+   * same promise.
+   *
+   * @example
+   * process.once('SIGTERM', async () => { await server.close(); await app.close(); }); // close drains first
+   */
+  drain(): Promise<void>;
+  /** Drains (see `drain`), then runs shutdown hooks (`onModuleDestroy`, then `onApplicationShutdown`). */
   close(): Promise<void>;
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
-  createAccessLog,
   createApp,
   createMetadataKey,
   createStateKey,
@@ -17,10 +16,12 @@ import {
   type Interceptor,
   type Logger,
   type RequestContext,
+  silentLogger,
+  jsonLogger,
 } from '../index.js';
 import { send } from '../../test/http-helpers.js';
 
-const silent: Logger = { error: () => undefined, info: () => undefined };
+const silent: Logger = silentLogger;
 
 function appWith(routes: Parameters<typeof defineController>[0]['routes'], extra: Partial<Parameters<typeof defineController>[0]> = {}) {
   const controller = defineController({ name: 'TestController', routes, ...extra });
@@ -67,7 +68,9 @@ describe('results', () => {
   });
 
   it('hides unexpected errors behind a bare 500 and reports them to the logger', async () => {
-    const logger = { error: vi.fn(), info: vi.fn() };
+    // Request errors go to the request's child logger: this one is its own child.
+    const error = vi.fn<Logger['error']>();
+    const logger: Logger & { error: typeof error } = { ...silentLogger, error, child: () => logger };
     const app = await createApp(
       appWith(() => ({
         sync: get('/sync', () => {
@@ -293,17 +296,25 @@ describe('guards and interceptors', () => {
 });
 
 describe('access log', () => {
-  it('records method, path without query, status and duration for every answer, never headers', async () => {
+  it('records method, path without query, route, status and duration for every answer, never headers', async () => {
     const lines: string[] = [];
-    const app = await createApp(appWith(() => ({ x: get('/x', () => 'ok') })), {
-      onResponse: [createAccessLog({ write: (line) => lines.push(line) })],
-    });
+    const app = await createApp(appWith(() => ({ x: get('/x', () => 'ok') })), { logger: jsonLogger({ write: (line) => lines.push(line) }), accessLog: true });
     await send(app, 'GET', '/x?token=secret-in-query', { headers: { authorization: 'Bearer secret-token' } });
     await send(app, 'GET', '/missing');
-    expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^GET \/x 200 \d+(\.\d)?ms$/);
-    expect(lines[1]).toMatch(/^GET \/missing 404 /);
+    expect(lines, 'one line per request').toHaveLength(2);
+    const [first, second] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(first).toMatchObject({ level: 'info', msg: 'request completed', method: 'GET', path: '/x', route: 'GET /x', status: 200 });
+    expect(typeof first?.durationMs, 'the duration is a number of ms').toBe('number');
+    expect(second).toMatchObject({ method: 'GET', path: '/missing', status: 404 });
+    expect(second, 'an unmatched request has no route').not.toHaveProperty('route');
     expect(lines.join('\n')).not.toMatch(/secret/);
+  });
+
+  it('is off by default', async () => {
+    const lines: string[] = [];
+    const app = await createApp(appWith(() => ({ x: get('/x', () => 'ok') })), { logger: jsonLogger({ write: (line) => lines.push(line) }) });
+    await send(app, 'GET', '/x');
+    expect(lines, 'no access line without accessLog').toEqual([]);
   });
 });
 

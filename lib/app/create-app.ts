@@ -3,7 +3,8 @@ import type { ModuleInput } from '../modules/module.js';
 import type { InjectionToken } from '../common/token.js';
 import { incomingFromRequest } from '../http/incoming-request.js';
 import { DEFAULT_BODY_LIMIT } from '../http/json-body.js';
-import { consoleLogger, type Logger } from '../common/logger.js';
+import type { Logger } from '../common/logger.js';
+import { jsonLogger } from '../common/json-logger.js';
 import { joinPaths } from '../routing/path.js';
 import type { App, ListeningServer, RawRouteHandler, ServerAdapter } from './app.js';
 import { TesseraError } from '../common/tessera-error.js';
@@ -13,9 +14,12 @@ import type { InterceptorToken } from '../context/interceptor.js';
 import { runHooks } from './lifecycle.js';
 import { compilePipeline } from './pipeline.js';
 import type { ResponseObserver } from './response-observer.js';
+import { createAccessLog, type AccessLogOptions } from './access-log.js';
+import { createHealth, type HealthCheck, type HealthOptions } from './health.js';
+import type { Instrumentation } from './instrumentation.js';
 import { createRecover } from './answer-error.js';
 import { createDispatch } from './dispatch.js';
-import { responseOf } from './reply.js';
+import { deliver, responseOf } from './reply.js';
 import { compileRouteTable } from './route-table.js';
 
 /**
@@ -29,8 +33,20 @@ export interface AppOptions {
   readonly guards?: readonly GuardToken[];
   /** Interceptors around every handler, outermost first. */
   readonly interceptors?: readonly InterceptorToken[];
-  /** Receives unexpected errors (500s). Default: console. */
+  /**
+   * Where unexpected errors (500s), the access line and `ctx.log` go. Default: `jsonLogger()`,
+   * JSON lines on standard output. A `pino()` instance fits as it is.
+   */
   readonly logger?: Logger;
+  /** One `info` line per answered request (`request completed`, with route, status, duration); see {@link AccessLogOptions}. Default off. */
+  readonly accessLog?: boolean | AccessLogOptions;
+  /** Follows every request from the first middleware to the answer: `openTelemetry()` from `tessera-http/otel`. */
+  readonly instrumentation?: Instrumentation;
+  /**
+   * `GET /health/live` and `GET /health/ready` (public, outside guards and validation, not traced
+   * nor access-logged); see {@link HealthOptions}. Default off.
+   */
+  readonly health?: boolean | HealthOptions;
   /** Largest accepted request body, in bytes. Default 1 MiB. */
   readonly bodyLimit?: number;
   /** Called after each response; see `createAccessLog`. */
@@ -61,12 +77,12 @@ export interface AppOptions {
  * const res = await app.fetch(new Request('http://localhost/posts'));
  */
 export async function createApp(root: ModuleInput, options: AppOptions = {}): Promise<App> {
-  const logger = options.logger ?? consoleLogger;
+  const logger = options.logger ?? jsonLogger();
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const container = new Container(root, options.overrides);
   await container.buildAll();
 
-  const recover = createRecover(options.onError, logger);
+  const recover = createRecover(options.onError);
   const { router, routes, controllerInstances } = await compileRouteTable(container, {
     guards: options.guards ?? [],
     interceptors: options.interceptors ?? [],
@@ -81,15 +97,33 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
 
   await runHooks([...container.instances, ...controllerInstances], 'onModuleInit');
 
+  const healthOptions: HealthOptions | undefined = options.health === true ? {} : options.health || undefined;
+  const healthPaths = healthOptions === undefined ? [] : [joinPaths('', healthOptions.livePath ?? '/health/live'), joinPaths('', healthOptions.readyPath ?? '/health/ready')];
+  const untraced: ReadonlySet<string> = new Set(healthPaths);
+  const observers = [...(options.onResponse ?? [])];
+  if (options.accessLog) observers.push(createAccessLog(logger, options.accessLog === true ? {} : options.accessLog, untraced));
+
   const handle = createDispatch({
     router,
     middleware: options.middleware ?? [],
     recover,
     notFound: options.notFound,
-    observers: options.onResponse ?? [],
+    observers,
     logger,
     bodyLimit,
+    instrumentation: options.instrumentation,
+    untraced,
   });
+
+  let draining: Promise<void> | undefined;
+  if (healthOptions !== undefined) {
+    const checks = (healthOptions.checks ?? []).map((check): HealthCheck => (isHealthCheck(check) ? check : container.get(container.root, check, 'health checks')));
+    const health = createHealth(healthOptions, checks, logger, () => draining !== undefined);
+    const [livePath, readyPath] = healthPaths as [string, string];
+    router.add('GET', livePath, { info: undefined, bodyLimit, run: (_ctx, reply) => reply(health.live()) });
+    router.add('GET', readyPath, { info: undefined, bodyLimit, run: (_ctx, reply) => deliver(health.ready(), reply) });
+  }
+  const drainDelayMs = healthOptions?.drainDelayMs ?? 0;
 
   const dispatcher = { handle };
   // Runtime-neutral: the second argument is the platform's environment (Workers bindings). The
@@ -103,6 +137,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
       const request = input instanceof Request ? (init === undefined ? input : new Request(input, init)) : new Request(new URL(input, 'http://localhost'), init);
       return Promise.resolve(fetch(request));
     },
+    logger,
     routes,
     get<T>(token: InjectionToken<T>): T {
       return container.get(container.root, token, 'app.get');
@@ -131,11 +166,20 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
       }
       return options.server(app, { port, host });
     },
+    drain() {
+      draining ??= drainDelayMs > 0 ? new Promise((resolve) => setTimeout(resolve, drainDelayMs)) : Promise.resolve();
+      return draining;
+    },
     async close() {
+      await app.drain();
       const order = [...container.instances, ...controllerInstances].reverse();
       await runHooks(order, 'onModuleDestroy');
       await runHooks(order, 'onApplicationShutdown');
     },
   };
   return Object.freeze(app);
+}
+
+function isHealthCheck(value: unknown): value is HealthCheck {
+  return typeof value === 'object' && value !== null && typeof (value as { check?: unknown }).check === 'function' && typeof (value as { name?: unknown }).name === 'string';
 }

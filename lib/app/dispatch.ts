@@ -9,6 +9,7 @@ import type { Router, RouteMatch } from '../routing/router.js';
 import { chainMiddleware, type Step } from './middleware-chain.js';
 import type { RoutePipeline } from './pipeline.js';
 import { deliver, isPromiseLike, type Recover, type Reply } from './reply.js';
+import type { Instrumentation, RequestTelemetry } from './instrumentation.js';
 import type { ResponseObserver } from './response-observer.js';
 
 /**
@@ -29,6 +30,10 @@ export interface DispatchParts {
   readonly notFound: NotFoundHandler | undefined;
   readonly observers: readonly ResponseObserver[];
   readonly logger: Logger;
+  /** Follows each request (traces, metrics); see {@link Instrumentation}. */
+  readonly instrumentation: Instrumentation | undefined;
+  /** Paths the instrumentation does not follow (the health endpoints). */
+  readonly untraced: ReadonlySet<string>;
   /** The app's body limit: what a request reads under until a route gives its own. */
   readonly bodyLimit: number;
 }
@@ -58,15 +63,16 @@ function refusal(incoming: IncomingRequest, match: Exclude<RouteMatch<RouteEntry
  * app has none), routing (a target the adapter found malformed: 400; no route: `notFound` or
  * 404; another method: 405 with `Allow`), the route's pipeline, and the answer to `reply`. HEAD
  * is routed as GET and its body dropped after the middleware, which thus sees the same answer
- * for both (an ETag middleware gives HEAD the GET's tag). Response observers see each answer
- * with the context and the time it took.
+ * for both (an ETag middleware gives HEAD the GET's tag). The instrumentation, when there is
+ * one, follows the whole walk (its trace context is active from the first middleware to the
+ * answer); response observers see each answer with the context and the time it took.
  *
  * @example
- * const dispatch = createDispatch({ router, middleware, recover, notFound, observers, logger, bodyLimit });
+ * const dispatch = createDispatch({ router, middleware, recover, notFound, observers, logger, bodyLimit, instrumentation, untraced });
  * dispatch(incoming, (answer) => write(answer));
  */
 export function createDispatch(parts: DispatchParts): Dispatch {
-  const { router, recover, notFound, observers, logger, bodyLimit } = parts;
+  const { router, recover, notFound, observers, logger, bodyLimit, instrumentation, untraced } = parts;
 
   const route: Step = (ctx, reply) => {
     const incoming = ctx.incoming;
@@ -89,28 +95,35 @@ export function createDispatch(parts: DispatchParts): Dispatch {
   };
   const chain = chainMiddleware(parts.middleware, route, recover);
 
-  if (observers.length === 0) {
+  if (observers.length === 0 && instrumentation === undefined) {
     return (incoming, reply) => {
-      const ctx = new Context(incoming, NO_PARAMS, undefined, bodyLimit);
+      const ctx = new Context(incoming, NO_PARAMS, undefined, bodyLimit, logger);
       chain(ctx, incoming.method === 'HEAD' ? (answer) => reply(withoutBody(answer)) : reply);
     };
   }
   return (incoming, reply) => {
     const started = performance.now();
-    const ctx = new Context(incoming, NO_PARAMS, undefined, bodyLimit);
+    const ctx = new Context(incoming, NO_PARAMS, undefined, bodyLimit, logger);
     const head = incoming.method === 'HEAD';
-    chain(ctx, (answer) => {
+    const telemetry: RequestTelemetry | undefined = instrumentation === undefined || untraced.has(incoming.path) ? undefined : instrumentation.start(ctx);
+    ctx.telemetry = telemetry;
+    const finish = (answer: Answer): void => {
       const sent = head ? withoutBody(answer) : answer;
-      const event = { method: incoming.method, path: incoming.path, status: sent.status, durationMs: performance.now() - started, ctx };
-      for (const observe of observers) {
-        try {
-          observe(event);
-        } catch (error) {
-          logger.error('A response observer failed', error);
+      telemetry?.end(sent.status);
+      if (observers.length > 0) {
+        const event = { method: incoming.method, path: incoming.path, status: sent.status, durationMs: performance.now() - started, ctx };
+        for (const observe of observers) {
+          try {
+            observe(event);
+          } catch (error) {
+            logger.error({ err: error }, 'A response observer failed');
+          }
         }
       }
       reply(sent);
-    });
+    };
+    if (telemetry === undefined) chain(ctx, finish);
+    else telemetry.run(() => chain(ctx, finish));
   };
 }
 

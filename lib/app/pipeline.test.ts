@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { silentLogger } from '../common/json-logger.js';
 import { Context } from '../context/request-context.js';
 import type { Guard } from '../context/guard.js';
 import type { Interceptor } from '../context/interceptor.js';
@@ -38,7 +39,7 @@ function context(init: { body?: string; contentType?: string; query?: string } =
   const headers: Record<string, string> = {};
   if (init.contentType !== undefined) headers['content-type'] = init.contentType;
   const request = new Request(`http://localhost/x${init.query ?? ''}`, init.body === undefined ? {} : { method: 'POST', headers, body: init.body });
-  return new Context(incomingFromRequest(request), {}, undefined, LIMIT);
+  return new Context(incomingFromRequest(request), {}, undefined, LIMIT, silentLogger);
 }
 
 /** The answer a recover gives: 599 and the error's class and message, so each test sees which error arrived. */
@@ -176,7 +177,7 @@ describe('compilePipeline over an incoming that calls back later', () => {
     let handled = 0;
     const replies: Answer[] = [];
     const run = compilePipeline(spec({ body: z.object({ n: z.number() }), handler: (ctx) => ({ twice: (ctx.body as { n: number }).n * 2, handled: ++handled }) }), recover);
-    run(new Context(incoming, {}, undefined, LIMIT), (reply) => replies.push(reply));
+    run(new Context(incoming, {}, undefined, LIMIT, silentLogger), (reply) => replies.push(reply));
     expect(handled, 'nothing runs before the body arrives').toBe(0);
     deliver?.(new TextEncoder().encode('{"n":21}'));
     expect(handled, 'the handler ran inside the callback').toBe(1);

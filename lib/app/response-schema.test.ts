@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { silentLogger } from '../common/json-logger.js';
+import type { Logger } from '../common/logger.js';
 import { defineModule } from '../modules/module.js';
 import { defineController } from '../routing/controller.js';
 import { get } from '../routing/route.js';
@@ -9,7 +11,9 @@ const User = z.object({ id: z.string(), email: z.string() });
 const record = { id: 'u1', email: 'ada@example.test', passwordHash: '$argon2id$v=19$secret', tenantSecret: 'k-123' };
 
 async function app() {
-  const logger = { error: vi.fn(), info: vi.fn() };
+  // Request errors go to the request's child logger: this one is its own child.
+    const error = vi.fn<Logger['error']>();
+    const logger: Logger & { error: typeof error } = { ...silentLogger, error, child: () => logger };
   const controller = defineController({
     name: 'Users',
     routes: () => ({
@@ -40,7 +44,7 @@ describe('response schemas', () => {
     const text = await res.text();
     expect(text, 'the refused result reached the client').not.toContain('42');
     expect(logger.error).toHaveBeenCalledTimes(1);
-    const logged = logger.error.mock.calls[0]?.[1] as Error;
+    const logged = (logger.error.mock.calls[0]?.[0] as { err: Error }).err;
     expect(logged.message).toContain('Users.broken');
     expect(logged.message).toContain('$.email');
   });

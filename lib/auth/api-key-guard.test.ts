@@ -3,7 +3,7 @@ import { createTestLogger } from '../../test/support/test-logger.js';
 import { toFetchHandler } from '../fetch.js';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createAccessLog, createApp, createManualClock, defineController, defineModule, defineProvider, get, createToken } from '../internal.js';
+import { jsonLogger, createApp, createManualClock, defineController, defineModule, defineProvider, get, createToken } from '../internal.js';
 import { send } from '../../test/http-helpers.js';
 import { defineAuthModule, generateApiKey, InMemoryApiKeyStore, Public, RequireScopes, Roles, type ApiKeyRecord, type ApiKeyStore } from './index.js';
 
@@ -67,7 +67,7 @@ async function setup(options: { scopedRoutesOnly?: boolean; store?: ApiKeyStore;
       ],
       controllers: [controller, unscoped],
     }),
-    { logger, onResponse: options.log ? [createAccessLog({ write: (line) => options.log?.push(line), fields: (ctx) => ({ keyId: auth.getCurrentApiKey(ctx)?.id }) })] : [] },
+    options.log ? { logger: jsonLogger({ write: (line) => options.log?.push(line) }), accessLog: { fields: (ctx) => ({ keyId: auth.getCurrentApiKey(ctx)?.id }) } } : { logger },
   );
   return { app, clock, store: store as InMemoryApiKeyStore, logged };
 }
@@ -187,7 +187,7 @@ describe('AuthGuard with API keys', () => {
     bodies.push((await send(app, 'GET', '/posts', { headers: { 'x-api-key': key } })).text);
     bodies.push((await send(app, 'GET', '/posts/write', { headers: { 'x-api-key': key } })).text);
     bodies.push((await send(app, 'GET', '/posts', { headers: { 'x-api-key': `${key.slice(0, -1)}A` } })).text);
-    expect(log[0]).toBe(`GET /posts 200 ${log[0]?.split(' ')[3]} keyId=${record.id}`);
+    expect(JSON.parse(log[0] ?? '{}'), 'the access line names the key by its id').toMatchObject({ msg: 'request completed', path: '/posts', status: 200, keyId: record.id });
     const everything = [...log, ...bodies].join('\n');
     const secret = key.slice(-43);
     for (const needle of [key, secret, record.secretHash]) expect(everything).not.toContain(needle);

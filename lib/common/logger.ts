@@ -1,23 +1,36 @@
 /**
- * Where the framework reports what it must not show to clients: unexpected errors (500s, a
- * stream that failed half-way, an observer that threw) and informational lines (the access log).
- * A `pino` or `console`-like object fits.
+ * Structured fields of a log line. `err` holds an error (serialised with its type, message and
+ * stack by the default logger, as pino's `err` serializer does).
  *
  * @example
- * const logger: Logger = { error: (message, error) => console.error(message, error), info: console.log };
+ * const fields: LogFields = { route: 'GET /posts/:id', status: 500, err: error };
+ */
+export type LogFields = Readonly<Record<string, unknown>>;
+
+/**
+ * Where the framework reports what it must not show to clients (unexpected errors, a stream
+ * that failed half-way) and what operators read (the access line). Shaped like pino's logger,
+ * fields first and the message second, so a `pino()` instance is a Logger as it is; `child`
+ * gives each request a logger bound to its id, route and trace.
+ *
+ * @example
+ * import pino from 'pino';
+ * const app = await createApp(AppModule, { logger: pino() });
+ * logger.error({ err: error, route: 'GET /posts/:id' }, 'Unhandled error while serving a request');
  */
 export interface Logger {
-  error(message: string, error?: unknown): void;
-  info(message: string, fields?: Readonly<Record<string, unknown>>): void;
+  error(fields: LogFields, message: string): void;
+  warn(fields: LogFields, message: string): void;
+  info(fields: LogFields, message: string): void;
+  debug(fields: LogFields, message: string): void;
+  /** A logger that adds `bindings` to every line it writes. */
+  child(bindings: LogFields): Logger;
 }
 
 /**
- * The default logger: `console.error` and `console.log`.
+ * The levels, least to most severe; a logger writes its threshold and above. `silent` writes nothing.
  *
  * @example
- * createApp(AppModule, { logger: consoleLogger });
+ * jsonLogger({ level: 'warn' });
  */
-export const consoleLogger: Logger = {
-  error: (message, error) => console.error(message, error),
-  info: (message, fields) => console.log(message, fields ?? ''),
-};
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';

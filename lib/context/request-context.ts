@@ -1,6 +1,17 @@
 import type { RouteInfo } from './route-info.js';
+import type { LogFields, Logger } from '../common/logger.js';
 import type { IncomingRequest } from '../http/incoming-request.js';
 import { parseQuery } from '../http/query.js';
+
+/**
+ * What the core's context needs from whoever follows requests (the app's instrumentation);
+ * see `RequestTelemetry` in lib/app/instrumentation.ts, which extends it.
+ */
+export interface ContextTelemetry {
+  routed(route: RouteInfo): void;
+  failed(error: unknown): void;
+  logBindings(): LogFields;
+}
 
 /**
  * A typed slot in the request context's state, for what guards attach (the current user,
@@ -66,6 +77,12 @@ export interface RequestContext<
    * Typed by the application: `ctx.env as Env`.
    */
   readonly env: unknown;
+  /**
+   * The request's logger: the app's logger bound to this request (its id when the request-id
+   * middleware has run, method, path, route template once routed, and `trace_id`/`span_id` when
+   * a trace follows it). Made on first use.
+   */
+  readonly log: Logger;
   /** A request header by name (case-insensitive). */
   header(name: string): string | null;
   get<T>(key: StateKey<T>): T | undefined;
@@ -77,6 +94,9 @@ export class Context implements RequestContext {
   body: unknown = undefined;
   private parsedQuery: unknown = undefined;
   private state: Map<StateKey<unknown>, unknown> | undefined = undefined;
+  private requestLog: Logger | undefined = undefined;
+  /** The request's telemetry when the app's instrumentation follows it. */
+  telemetry: ContextTelemetry | undefined = undefined;
 
   constructor(
     readonly incoming: IncomingRequest,
@@ -84,6 +104,8 @@ export class Context implements RequestContext {
     public route: RouteInfo | undefined,
     /** The body limit of the request: the app's until routing, then the route's. */
     public bodyLimit: number,
+    /** The app's logger, which `log` binds to this request. */
+    private readonly appLogger: Logger,
   ) {}
 
   /** Called by the core once the router has matched: the route, its parameters and body limit. */
@@ -91,6 +113,19 @@ export class Context implements RequestContext {
     this.params = params;
     this.route = route;
     this.bodyLimit = bodyLimit;
+    if (route !== undefined) this.telemetry?.routed(route);
+  }
+
+  get log(): Logger {
+    if (this.requestLog === undefined) {
+      const bindings: Record<string, unknown> = { method: this.incoming.method, path: this.incoming.path };
+      const requestId = this.state?.get(REQUEST_ID_SLOT);
+      if (requestId !== undefined) bindings.requestId = requestId;
+      if (this.route !== undefined) bindings.route = `${this.route.method} ${this.route.path}`;
+      if (this.telemetry !== undefined) Object.assign(bindings, this.telemetry.logBindings());
+      this.requestLog = this.appLogger.child(bindings);
+    }
+    return this.requestLog;
   }
 
   get request(): Request {
@@ -128,3 +163,10 @@ export class Context implements RequestContext {
     (this.state ??= new Map()).set(key, value);
   }
 }
+
+/**
+ * Where the request id lives in the request context: the `requestId()` middleware of
+ * `tessera-http/middleware` sets it; request logs and the access line read it. Defined here,
+ * beside the context that binds it into `ctx.log` (re-exported as REQUEST_ID).
+ */
+export const REQUEST_ID_SLOT: StateKey<string> = createStateKey<string>('request-id');

@@ -45,17 +45,19 @@ export function problemAnswer(
 
 /**
  * Turns anything thrown into a problem response. An HttpException keeps its status and
- * message; anything else is a 500 that says nothing of its cause and is reported to the logger.
+ * message; anything else is a 500 that says nothing of its cause and is reported to the logger
+ * (given as a request context, its request logger, made only when there is something to report).
  *
  * @example
  * errorAnswer(new NotFoundException('Post not found'), logger).status; // 404
  */
-export function errorAnswer(error: unknown, logger: Logger): PlainAnswer {
+export function errorAnswer(error: unknown, to: Logger | { readonly log: Logger }): PlainAnswer {
+  const logger = (): Logger => ('log' in to ? to.log : to);
   if (isHttpException(error)) {
-    if (error.status >= 500) logger.error(`HTTP ${error.status}: ${error.message}`, error);
+    if (error.status >= 500) logger().error({ err: error, status: error.status }, `HTTP ${error.status}: ${error.message}`);
     // `type` may be missing on an HttpException from an older copy of the package.
     return problemAnswer(error.status, error.message, error.details, error.headers, (error as { type?: string }).type ?? 'about:blank');
   }
-  logger.error('Unhandled error while serving a request', error);
+  logger().error({ err: error }, 'Unhandled error while serving a request');
   return problemAnswer(500, 'The server failed to complete the request.');
 }

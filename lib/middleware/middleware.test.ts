@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  createAccessLog,
+  jsonLogger,
+  silentLogger,
   createApp,
   defineController,
   defineModule,
@@ -33,7 +34,7 @@ async function appWith(options: AppOptions) {
       stream: get('/stream', () => new Response('streamed')),
     }),
   });
-  return createApp(defineModule({ name: 'M', providers: [DenyGuard], controllers: [controller] }), { logger: { error: () => undefined, info: () => undefined }, ...options });
+  return createApp(defineModule({ name: 'M', providers: [DenyGuard], controllers: [controller] }), { logger: silentLogger, ...options });
 }
 
 const ORIGIN = 'https://app.example.com';
@@ -117,10 +118,10 @@ describe('securityHeaders', () => {
 describe('requestId', () => {
   it('generates an id, puts it on the answer, the context and the access log line', async () => {
     const lines: string[] = [];
-    const app = await appWith({ middleware: [requestId({ generate: () => 'generated-1' })], onResponse: [createAccessLog({ write: (line) => lines.push(line) })] });
+    const app = await appWith({ middleware: [requestId({ generate: () => 'generated-1' })], logger: jsonLogger({ write: (line) => lines.push(line) }), accessLog: true });
     const res = await app.request('/nowhere');
     expect(res.headers.get('x-request-id')).toBe('generated-1');
-    expect(lines[0]).toMatch(/^GET \/nowhere 404 [\d.]+ms requestId=generated-1$/);
+    expect(JSON.parse(lines[0] ?? '{}'), 'the access line carries the request id').toMatchObject({ path: '/nowhere', status: 404, requestId: 'generated-1' });
   });
 
   it('takes a well-formed incoming id, and replaces a malformed or oversized one', async () => {

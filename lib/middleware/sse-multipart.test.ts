@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createApp, defineController, defineModule, get, post } from '../internal.js';
+import { createApp, defineController, defineModule, get, post, silentLogger } from '../internal.js';
 import { serve } from '../node.js';
 import { formatSseMessage, readMultipart, sse, type SseStream } from './index.js';
 
@@ -16,7 +16,7 @@ async function appWith(onStream: (stream: SseStream) => void) {
       }),
     }),
   });
-  return createApp(defineModule({ name: 'M', controllers: [controller] }), { logger: { error: () => undefined, info: () => undefined } });
+  return createApp(defineModule({ name: 'M', controllers: [controller] }), { logger: silentLogger });
 }
 
 async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, text: string): Promise<string> {

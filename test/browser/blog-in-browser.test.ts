@@ -6,6 +6,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlogApp } from '../../examples/blog/blog-app.js';
 import { serve, type NodeServer } from '../../lib/node.js';
+import { silentLogger } from '../../lib/index.js';
 
 // Debian's chromium, driven by playwright-core: never a downloaded browser, never a CDN.
 const CHROMIUM = '/usr/bin/chromium';
@@ -23,7 +24,7 @@ describe.skipIf(!hasChromium)('the blog in headless Chromium (needs Debian chrom
     await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
     pageOrigin = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}`;
     // The blog on another origin (another port), allowing the page's origin only.
-    blog = await serve(await createBlogApp({ CORS_ORIGINS: pageOrigin }, { onAccessLog: () => undefined }), { port: 0 });
+    blog = await serve(await createBlogApp({ CORS_ORIGINS: pageOrigin }, { logger: silentLogger }), { port: 0 });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,

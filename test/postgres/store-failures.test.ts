@@ -4,7 +4,7 @@
 // database refuses connections. No server is needed: a closed port refuses like a stopped one.
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createApp, isHttpException, ServiceUnavailableException } from '../../lib/index.js';
+import { createApp, isHttpException, ServiceUnavailableException, silentLogger } from '../../lib/index.js';
 import { PostgresApiKeyStore, PostgresRefreshTokenStore, StoreUnavailableError } from '../../lib/auth/postgres/index.js';
 import type { SqlClient, StoreFailure } from '../../lib/auth/postgres/index.js';
 import { readTenantsConfig } from '../../examples/tenants/config.js';
@@ -84,7 +84,7 @@ describe('tenants app when its database starts refusing connections', () => {
     const refusing = createTestPool(`postgres://postgres@127.0.0.1:${await closedPort()}/postgres`, 10, { connectionTimeoutMillis: 1_000 });
     const client = new SwitchableClient(lite);
     const config = readTenantsConfig({ AUTH_SECRET: 'tenants-test-secret-0123456789abcdef' }, () => undefined);
-    const app = await createApp(createTenantsModule(config, { stores: (clock) => createPostgresTenantsStores(client, clock, config, { queryTimeoutMs: 2_000 }) }), { logger: { error: () => undefined, info: () => undefined } });
+    const app = await createApp(createTenantsModule(config, { stores: (clock) => createPostgresTenantsStores(client, clock, config, { queryTimeoutMs: 2_000 }) }), { logger: silentLogger });
     const quiet = console.error;
     try {
       const signIn = () => send(app, 'POST', '/auth/sign-in', { json: { identifier: 'alice@acme.test', password: DEMO_PASSWORD } });

@@ -1,9 +1,18 @@
-import type { Logger } from '../../lib/index.js';
+import type { LogFields, Logger } from '../../lib/index.js';
 
-/** What a {@link createTestLogger} logger received, in order. */
+/** One line a {@link createTestLogger} logger received: its message, fields (the child's bindings included) and `err`. */
+export interface RecordedLine {
+  readonly message: string;
+  readonly fields: LogFields;
+  /** `fields.err`: the error the line reports, if any. */
+  readonly error: unknown;
+}
+
+/** What a {@link createTestLogger} logger received, by level, in order. */
 export interface RecordedLog {
-  readonly errors: { readonly message: string; readonly error: unknown }[];
-  readonly infos: { readonly message: string; readonly fields: Readonly<Record<string, unknown>> | undefined }[];
+  readonly errors: RecordedLine[];
+  readonly warnings: RecordedLine[];
+  readonly infos: RecordedLine[];
 }
 
 /**
@@ -16,12 +25,10 @@ export interface RecordedLog {
  * expect(log.errors[0]?.message).toMatch(/HTTP 503/);
  */
 export function createTestLogger(): { logger: Logger; log: RecordedLog } {
-  const log: RecordedLog = { errors: [], infos: [] };
-  return {
-    log,
-    logger: {
-      error: (message, error) => void log.errors.push({ message, error }),
-      info: (message, fields) => void log.infos.push({ message, fields }),
-    },
+  const log: RecordedLog = { errors: [], warnings: [], infos: [] };
+  const make = (bindings: LogFields): Logger => {
+    const record = (into: RecordedLine[]) => (fields: LogFields, message: string) => void into.push({ message, fields: { ...bindings, ...fields }, error: fields.err });
+    return { error: record(log.errors), warn: record(log.warnings), info: record(log.infos), debug: () => undefined, child: (more) => make({ ...bindings, ...more }) };
   };
+  return { log, logger: make({}) };
 }

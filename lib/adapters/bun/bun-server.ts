@@ -37,6 +37,7 @@ export const bunServer: ServerAdapter = async (app, { port, host }): Promise<Lis
     url: `http://${shown}:${server.port}`,
     // Bun's stop() without `true` lets requests in flight finish, then resolves.
     close: async () => {
+      await app.drain();
       await server.stop();
     },
   };

@@ -37,6 +37,9 @@ export const denoServer: ServerAdapter = async (app, { port, host }): Promise<Li
     host: boundHost,
     url: `http://${shown}:${bound}`,
     // shutdown() stops accepting and resolves once requests in flight have finished.
-    close: () => server.shutdown(),
+    close: async () => {
+      await app.drain();
+      await server.shutdown();
+    },
   };
 };

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../common/json-logger.js';
 import { createApp } from '../../app/create-app.js';
 import type { Middleware } from '../../context/middleware.js';
 import { defineModule } from '../../modules/module.js';
@@ -37,7 +38,7 @@ async function start(): Promise<NodeServer> {
       }),
     }),
   });
-  const app = await createApp(defineModule({ name: 'Socket', controllers: [controller] }), { middleware: [tag], logger: { error: () => undefined, info: () => undefined } });
+  const app = await createApp(defineModule({ name: 'Socket', controllers: [controller] }), { middleware: [tag], logger: silentLogger });
   server = await serve(app, { port: 0 });
   return server;
 }

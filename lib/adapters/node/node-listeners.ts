@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { App } from '../../internal.js';
-import { consoleLogger, type Answer, type Logger } from '../../internal.js';
+import { jsonLogger, type Answer, type Logger } from '../../internal.js';
 import { DEFAULT_DRAIN_LIMIT, NodeIncoming, type NodeIncomingOptions } from './node-incoming.js';
 import { writeInternalError, writeAnswer, type OpenStreams } from './write-answer.js';
 
@@ -41,13 +41,13 @@ export interface NodeListeners {
  * const listeners = createNodeListeners(app, { drainLimit: 65_536 });
  * server.on('request', listeners.onRequest);
  */
-export function createNodeListeners(app: Pick<App, 'handle'>, options: RequestListenerOptions): NodeListeners {
-  const logger = options.logger ?? consoleLogger;
+export function createNodeListeners(app: Pick<App, 'handle'> & Partial<Pick<App, 'logger'>>, options: RequestListenerOptions): NodeListeners {
+  const logger = options.logger ?? app.logger ?? jsonLogger();
   const plain: NodeIncomingOptions = { drainLimit: options.drainLimit ?? DEFAULT_DRAIN_LIMIT };
   const continuing: NodeIncomingOptions = { ...plain, expectContinue: true };
 
   const fail = (res: ServerResponse, error: unknown) => {
-    logger.error('Unhandled error while serving a request', error);
+    logger.error({ err: error }, 'Unhandled error while serving a request');
     try {
       writeInternalError(res);
     } catch {
@@ -101,7 +101,7 @@ export function createNodeListeners(app: Pick<App, 'handle'>, options: RequestLi
  * createServer({ key, cert }, createRequestListener(app)).listen(443);
  */
 export function createRequestListener(
-  app: Pick<App, 'handle'>,
+  app: Pick<App, 'handle'> & Partial<Pick<App, 'logger'>>,
   options: RequestListenerOptions = {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
   return createNodeListeners(app, options).onRequest;

@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { silentLogger } from '../../common/json-logger.js';
 import { createApp } from '../../app/create-app.js';
 import { defineController } from '../../routing/controller.js';
 import { get, post } from '../../routing/route.js';
@@ -21,8 +22,8 @@ async function start(): Promise<NodeServer> {
       upload: post('/upload', { bodyLimit: 1_000, body: z.unknown() }, () => ({ ok: true })),
     }),
   });
-  const app = await createApp(defineModule({ name: 'Edges', controllers: [controller] }), { logger: { error: () => undefined, info: () => undefined } });
-  server = await serve(app, { port: 0, logger: { error: () => undefined, info: () => undefined } });
+  const app = await createApp(defineModule({ name: 'Edges', controllers: [controller] }), { logger: silentLogger });
+  server = await serve(app, { port: 0, logger: silentLogger });
   return server;
 }
 

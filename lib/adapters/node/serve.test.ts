@@ -1,6 +1,8 @@
 import { Agent, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../common/json-logger.js';
+import type { LogFields } from '../../common/logger.js';
 import type { App } from '../../app/app.js';
 import { nodeServer, serve, type NodeServer } from './serve.js';
 import { createRequestListener } from './node-listeners.js';
@@ -172,7 +174,7 @@ describe('serve: requests and responses over a real socket', () => {
 describe('serve: failures of the app itself', () => {
   it('answers 500 problem+json when app.handle throws or replies with an answer that cannot be written, and keeps serving', async () => {
     const errors: unknown[] = [];
-    const logger = { error: (_message: string, error?: unknown) => errors.push(error), info: () => undefined };
+    const logger = { ...silentLogger, error: (fields: LogFields) => void errors.push(fields.err) };
     let calls = 0;
     server = await serve(
       {

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { App, ListeningServer, ServerAdapter } from '../../internal.js';
-import { consoleLogger, type Logger } from '../../internal.js';
+import { jsonLogger, type Logger } from '../../internal.js';
 import { listenError } from '../listen-error.js';
 import { onClientError } from './client-error.js';
 import { closeGracefully, type CloseOptions } from './graceful-close.js';
@@ -65,6 +65,12 @@ function hostForUrl(address: AddressInfo): string {
 }
 
 /**
+ * What `serve` needs of an app: its `handle`; its logger and `drain` when it has them (an App
+ * does; a hand-made `{ handle }` gets `jsonLogger()` and closes without draining).
+ */
+export type ServedApp = Pick<App, 'handle'> & Partial<Pick<App, 'logger' | 'drain'>>;
+
+/**
  * Serves an app over Node's `http` module; resolves once the socket listens and rejects if it
  * cannot (a port in use is a `TesseraError` with code `SERVER_PORT_IN_USE`; EACCES as Node gives it). `app.listen(port, host)` calls this with defaults.
  *
@@ -73,7 +79,7 @@ function hostForUrl(address: AddressInfo): string {
  * const server = await serve(app, { port: 8080, host: '0.0.0.0' });
  * process.on('SIGTERM', () => void server.close({ forceAfterMs: 10_000 }).then(() => app.close()));
  */
-export async function serve(app: Pick<App, 'handle'>, options: ServeOptions = {}): Promise<NodeServer> {
+export async function serve(app: ServedApp, options: ServeOptions = {}): Promise<NodeServer> {
   // Looked up, not imported: a bundle that takes this file in without ever starting a Node server
   // (a bundler that resolved tessera-http's node condition for another platform) must still load.
   const { createServer } = process.getBuiltinModule('node:http');
@@ -105,9 +111,9 @@ export async function serve(app: Pick<App, 'handle'>, options: ServeOptions = {}
       resolve();
     });
   });
-  const logger = options.logger ?? consoleLogger;
+  const logger = options.logger ?? app.logger ?? jsonLogger();
   // A listening server's errors are operational (e.g. EMFILE on accept); they must not crash the process.
-  server.on('error', (error) => logger.error('HTTP server error', error));
+  server.on('error', (error) => logger.error({ err: error }, 'HTTP server error'));
 
   const connections = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
@@ -125,8 +131,9 @@ export async function serve(app: Pick<App, 'handle'>, options: ServeOptions = {}
     host: address.address,
     url,
     close(closeOptions) {
-      closed ??= closeGracefully(server, connections, handler, closeOptions);
-      return closed;
+      // Readiness answers 503 first (and the app's drain delay passes) while the listener still accepts.
+      closed ??= (app.drain?.() ?? Promise.resolve()).then(() => closeGracefully(server, connections, handler, closeOptions));
+      return closed as Promise<void>;
     },
   };
 }

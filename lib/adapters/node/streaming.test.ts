@@ -1,5 +1,6 @@
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../common/json-logger.js';
 import { serve, type NodeServer } from './serve.js';
 import { createProbes, createTestApp, withTimeout, type Probes } from './test-support.js';
 
@@ -10,7 +11,7 @@ let logged: unknown[];
 async function start(): Promise<NodeServer> {
   probes = createProbes();
   logged = [];
-  server = await serve(await createTestApp(probes), { port: 0, logger: { error: (_m: string, error: unknown) => logged.push(error), info: () => {} } });
+  server = await serve(await createTestApp(probes), { port: 0, logger: { ...silentLogger, error: (fields) => void logged.push(fields.err) } });
   return server;
 }
 
@@ -87,7 +88,7 @@ describe('serve: streams against the raw socket', () => {
     logged = [];
     server = await serve(
       { handle: (_incoming, reply) => reply(new Response(new ReadableStream({ pull: (c) => c.error(new Error('early failure')) }))) },
-      { port: 0, logger: { error: (_m: string, error: unknown) => logged.push(error), info: () => {} } },
+      { port: 0, logger: { ...silentLogger, error: (fields) => void logged.push(fields.err) } },
     );
     const res = await fetch(`${server.url}/`);
     expect(res.status).toBe(500);

@@ -178,7 +178,7 @@ async function writeResponse(
     }
   } catch (error) {
     reader.cancel(error).catch(() => undefined);
-    logger.error('A Response body stream failed', error);
+    logger.error({ err: error }, 'A Response body stream failed');
     writeInternalError(res);
     return;
   }
@@ -236,7 +236,7 @@ async function pump(
     }
   } catch (error) {
     if (gone) return;
-    logger.error('A Response body stream failed after the response started', error);
+    logger.error({ err: error }, 'A Response body stream failed after the response started');
     reader.cancel(error).catch(() => undefined);
     // Chunked framing never gets its last chunk, so the client sees an incomplete response.
     res.destroy();

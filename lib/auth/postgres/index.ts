@@ -9,6 +9,7 @@ export type { Migration } from './migrations.js';
 export { DEFAULT_QUERY_TIMEOUT_MS, DEFAULT_SETTLE_TIMEOUT_MS, createQueryRunner } from './run-query.js';
 export type { PostgresStoreOptions, StoreFailure, QueryRunner } from './run-query.js';
 export { StoreUnavailableError } from './store-unavailable-error.js';
+export { postgresHealthCheck } from './postgres-health-check.js';
 export { PostgresCredentialStore } from './postgres-credential-store.js';
 export type { PostgresAccount } from './postgres-credential-store.js';
 export { PostgresRefreshTokenStore } from './postgres-refresh-token-store.js';

@@ -1,0 +1,102 @@
+import type { Logger } from '../common/logger.js';
+import type { InjectionToken } from '../common/token.js';
+import type { PlainAnswer } from '../http/answer.js';
+
+/**
+ * One readiness check: resolves when what it checks can serve (a database answers `select 1`,
+ * an identity provider's keys can be fetched), throws or rejects when not. It receives a signal
+ * aborted at the check's timeout. Its error is logged, never shown: the endpoint is public.
+ *
+ * @example
+ * const database: HealthCheck = { name: 'database', check: async () => void (await pool.query('select 1')) };
+ */
+export interface HealthCheck {
+  readonly name: string;
+  check(signal: AbortSignal): void | Promise<void>;
+}
+
+/**
+ * Options of the health endpoints: `createApp(root, { health: { checks: [...] } })`, or
+ * `health: true` for the defaults.
+ *
+ * @example
+ * createApp(AppModule, { health: { checks: [postgresHealthCheck(pool)], timeoutMs: 1_000, drainDelayMs: 5_000 } });
+ */
+export interface HealthOptions {
+  /** Liveness: 200 while the process serves at all. Default `/health/live`. */
+  readonly livePath?: string;
+  /** Readiness: 200 when every check passes, else 503; 503 from the moment the app drains. Default `/health/ready`. */
+  readonly readyPath?: string;
+  /** The readiness checks: objects, or tokens of providers that are checks. */
+  readonly checks?: readonly (HealthCheck | InjectionToken<HealthCheck>)[];
+  /** How long one check may take before it counts as down, ms. Default 2 000. */
+  readonly timeoutMs?: number;
+  /**
+   * How long `app.drain()` (called by every server adapter's `close`) waits, readiness already
+   * answering 503, before the listener stops accepting: the time a balancer needs to notice. Default 0.
+   */
+  readonly drainDelayMs?: number;
+}
+
+// A balancer or a cache in between must never serve an old state.
+const HEALTH_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json', 'cache-control': 'no-store' });
+
+function healthAnswer(status: number, body: unknown): PlainAnswer {
+  return { status, headers: HEALTH_HEADERS, body: JSON.stringify(body) };
+}
+
+/** One check's state in the readiness answer. */
+interface CheckState {
+  readonly status: 'up' | 'down';
+  readonly durationMs: number;
+  readonly reason?: 'failed' | 'timed out';
+}
+
+/**
+ * The health endpoints of an app, as answers: liveness, and readiness running the checks
+ * concurrently (each bounded by its timeout) unless the app is draining.
+ *
+ * @example
+ * const health = createHealth(options, checks, logger, () => draining);
+ * health.ready().then((answer) => answer.status); // 200 or 503
+ */
+export function createHealth(options: HealthOptions, checks: readonly HealthCheck[], logger: Logger, draining: () => boolean): { live(): PlainAnswer; ready(): Promise<PlainAnswer> } {
+  const timeoutMs = options.timeoutMs ?? 2_000;
+  const run = async (check: HealthCheck): Promise<CheckState> => {
+    const started = performance.now();
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<'timed out'>((resolve) => {
+      timer = setTimeout(() => {
+        controller.abort(new Error(`health check ${check.name} timed out after ${timeoutMs} ms`));
+        resolve('timed out');
+      }, timeoutMs);
+    });
+    try {
+      const outcome = await Promise.race([Promise.resolve().then(() => check.check(controller.signal)), timedOut]);
+      const durationMs = Math.round((performance.now() - started) * 10) / 10;
+      if (outcome === 'timed out') {
+        logger.warn({ check: check.name, timeoutMs }, 'health check timed out');
+        return { status: 'down', durationMs, reason: 'timed out' };
+      }
+      return { status: 'up', durationMs };
+    } catch (error) {
+      logger.warn({ check: check.name, err: error }, 'health check failed');
+      return { status: 'down', durationMs: Math.round((performance.now() - started) * 10) / 10, reason: 'failed' };
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return {
+    live: () => healthAnswer(200, { status: 'ok' }),
+    async ready() {
+      if (draining()) return healthAnswer(503, { status: 'draining', checks: {} });
+      const states = await Promise.all(checks.map(run));
+      const byName: Record<string, CheckState> = {};
+      checks.forEach((check, i) => (byName[check.name] = states[i] as CheckState));
+      // Shutdown may have begun while the checks ran.
+      const ok = !draining() && states.every((state) => state.status === 'up');
+      return healthAnswer(ok ? 200 : 503, { status: ok ? 'ok' : draining() ? 'draining' : 'error', checks: byName });
+    },
+  };
+}
