@@ -17,6 +17,7 @@ export default defineConfig({
     node: 'lib/node.ts',
     fetch: 'lib/fetch.ts',
     middleware: 'lib/middleware/index.ts',
+    otel: 'lib/otel/index.ts',
     testing: 'lib/testing/index.ts',
     client: 'lib/client/index.ts',
   },
@@ -29,5 +30,5 @@ export default defineConfig({
   shims: true,
   target: 'es2022',
   platform: 'neutral',
-  external: ['zod', 'jose', '@noble/hashes', 'hash-wasm', '@node-rs/argon2', 'swagger-ui-dist', /^node:/],
+  external: ['zod', 'jose', '@opentelemetry/api', '@noble/hashes', 'hash-wasm', '@node-rs/argon2', 'swagger-ui-dist', /^node:/],
 });

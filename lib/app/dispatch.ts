@@ -105,7 +105,7 @@ export function createDispatch(parts: DispatchParts): Dispatch {
     const started = performance.now();
     const ctx = new Context(incoming, NO_PARAMS, undefined, bodyLimit, logger);
     const head = incoming.method === 'HEAD';
-    const telemetry: RequestTelemetry | undefined = instrumentation === undefined || untraced.has(incoming.path) ? undefined : instrumentation.start(ctx);
+    const telemetry: RequestTelemetry | undefined = instrumentation === undefined || untraced.has(incoming.path) ? undefined : instrumentation.start(incoming, ctx);
     ctx.telemetry = telemetry;
     const finish = (answer: Answer): void => {
       const sent = head ? withoutBody(answer) : answer;

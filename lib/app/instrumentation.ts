@@ -1,5 +1,6 @@
 import type { LogFields } from '../common/logger.js';
 import type { RequestContext } from '../context/request-context.js';
+import type { IncomingRequest } from '../http/incoming-request.js';
 import type { RouteInfo } from '../context/route-info.js';
 
 /**
@@ -34,5 +35,6 @@ export interface RequestTelemetry {
  * const app = await createApp(AppModule, { instrumentation: openTelemetry() });
  */
 export interface Instrumentation {
-  start(ctx: RequestContext): RequestTelemetry | undefined;
+  /** `incoming` is the request as the adapter read it (scheme, version, raw query); `ctx` its context. */
+  start(incoming: IncomingRequest, ctx: RequestContext): RequestTelemetry | undefined;
 }

@@ -161,29 +161,31 @@ export function compilePipeline(spec: PipelineSpec, recover: Recover): RoutePipe
     };
     // No promise of our own: parsing, validation (synchronous unless the schema is async) and a
     // synchronous handler run inside the body callback, which the Node adapter calls as the body ends.
-    stage = (ctx, reply) =>
-      readJsonBody(
-        ctx.incoming,
-        bodyLimit,
-        (raw) => {
-          let parsed: ReturnType<Schema['safeParse']> | Promise<ReturnType<Schema['safeParse']>>;
-          try {
-            parsed = parseBody(bodySchema, raw);
-          } catch (error) {
-            fail(error, ctx, reply);
-            return;
-          }
-          if (parsed instanceof Promise) {
-            parsed.then(
-              (result) => accept(result, ctx, reply),
-              (error: unknown) => fail(error, ctx, reply),
-            );
-          } else {
-            accept(parsed, ctx, reply);
-          }
-        },
-        (error) => fail(error, ctx, reply),
-      );
+    stage = (ctx, reply) => {
+      const onValue = (raw: unknown): void => {
+        let parsed: ReturnType<Schema['safeParse']> | Promise<ReturnType<Schema['safeParse']>>;
+        try {
+          parsed = parseBody(bodySchema, raw);
+        } catch (error) {
+          fail(error, ctx, reply);
+          return;
+        }
+        if (parsed instanceof Promise) {
+          parsed.then(
+            (result) => accept(result, ctx, reply),
+            (error: unknown) => fail(error, ctx, reply),
+          );
+        } else {
+          accept(parsed, ctx, reply);
+        }
+      };
+      const onError = (error: unknown): void => fail(error, ctx, reply);
+      const telemetry = ctx.telemetry;
+      // On Node the body ends in a socket event, outside the request's trace context: bound, the
+      // handler that runs in it still sees its span as the active one.
+      if (telemetry === undefined) readJsonBody(ctx.incoming, bodyLimit, onValue, onError);
+      else readJsonBody(ctx.incoming, bodyLimit, telemetry.bind(onValue), telemetry.bind(onError));
+    };
   }
 
   if (guards.length > 0) {

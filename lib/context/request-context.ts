@@ -8,6 +8,7 @@ import { parseQuery } from '../http/query.js';
  * see `RequestTelemetry` in lib/app/instrumentation.ts, which extends it.
  */
 export interface ContextTelemetry {
+  bind<F extends (...args: never[]) => unknown>(fn: F): F;
   routed(route: RouteInfo): void;
   failed(error: unknown): void;
   logBindings(): LogFields;

@@ -19,6 +19,10 @@ export interface IncomingRequest {
   readonly search: string;
   /** The client's network address as the runtime reports it, or undefined when it cannot. */
   readonly clientAddress: string | undefined;
+  /** `http` or `https`, as the connection (not a forwarding header) says; telemetry reads it. */
+  readonly scheme?: string;
+  /** The HTTP version (`1.1`, `2`) when the runtime tells it; telemetry reads it. */
+  readonly protocolVersion?: string | undefined;
   /** The platform's environment (Workers bindings, the second argument of `fetch`), if any. */
   readonly env?: unknown;
   /** Aborted when the client goes away. */
@@ -86,6 +90,10 @@ class FetchIncoming implements IncomingRequest {
       this.search = '';
       this.invalid = new BadRequestException('The request URL is not an absolute http(s) URL.');
     }
+  }
+
+  get scheme(): string {
+    return this.request.url.startsWith('https:') ? 'https' : 'http';
   }
 
   get clientAddress(): string | undefined {

@@ -68,6 +68,14 @@ export class NodeIncoming implements IncomingRequest {
     return this.raw.socket.remoteAddress;
   }
 
+  get scheme(): string {
+    return (this.raw.socket as { encrypted?: boolean }).encrypted === true ? 'https' : 'http';
+  }
+
+  get protocolVersion(): string {
+    return this.raw.httpVersion;
+  }
+
   get signal(): AbortSignal {
     if (this.controller === undefined) {
       const controller = new AbortController();

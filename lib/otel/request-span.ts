@@ -1,0 +1,130 @@
+import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import type { IncomingRequest, LogFields, RequestTelemetry, RouteInfo } from '../internal.js';
+import type { HttpMetrics } from './http-metrics.js';
+import {
+  ATTR_CLIENT_ADDRESS,
+  ATTR_ERROR_TYPE,
+  ATTR_HTTP_REQUEST_METHOD,
+  ATTR_HTTP_REQUEST_METHOD_ORIGINAL,
+  ATTR_HTTP_RESPONSE_STATUS_CODE,
+  ATTR_HTTP_ROUTE,
+  ATTR_NETWORK_PROTOCOL_VERSION,
+  ATTR_SERVER_ADDRESS,
+  ATTR_SERVER_PORT,
+  ATTR_URL_PATH,
+  ATTR_URL_QUERY,
+  ATTR_URL_SCHEME,
+  ATTR_USER_AGENT_ORIGINAL,
+  KNOWN_METHODS,
+} from './semantic-conventions.js';
+
+/**
+ * One request as OpenTelemetry follows it: its SERVER span (a child of the incoming trace, if
+ * any), active while the request is served, named and labelled with the route once routed, and
+ * ended with the status; the duration histogram and the active-requests counter.
+ *
+ * @example
+ * const telemetry = new RequestSpan(tracer, httpMetrics, incoming, parentContext, false);
+ * telemetry.run(() => serve());
+ */
+export class RequestSpan implements RequestTelemetry {
+  private readonly span: Span;
+  private readonly active: Context;
+  private readonly method: string;
+  private readonly scheme: string;
+  private readonly started = performance.now();
+  private route: string | undefined = undefined;
+  private error: unknown = undefined;
+  private ended = false;
+
+  constructor(
+    tracer: Tracer,
+    private readonly metrics: HttpMetrics,
+    incoming: IncomingRequest,
+    parent: Context,
+    captureQuery: boolean,
+  ) {
+    const original = incoming.method;
+    this.method = KNOWN_METHODS.has(original) ? original : '_OTHER';
+    this.scheme = incoming.scheme ?? 'http';
+    this.span = tracer.startSpan(this.method === '_OTHER' ? 'HTTP' : this.method, { kind: SpanKind.SERVER }, parent);
+    // Attributes cost a few objects per request: made only when an SDK records the span.
+    if (this.span.isRecording()) this.span.setAttributes(requestAttributes(incoming, this.method, this.scheme, captureQuery));
+    this.active = trace.setSpan(parent, this.span);
+    this.metrics.active.add(1, { [ATTR_HTTP_REQUEST_METHOD]: this.method, [ATTR_URL_SCHEME]: this.scheme });
+  }
+
+  run<T>(fn: () => T): T {
+    return context.with(this.active, fn);
+  }
+
+  bind<F extends (...args: never[]) => unknown>(fn: F): F {
+    return context.bind(this.active, fn);
+  }
+
+  routed(route: RouteInfo): void {
+    this.route = route.path;
+    this.span.updateName(`${this.method === '_OTHER' ? 'HTTP' : this.method} ${route.path}`);
+    this.span.setAttribute(ATTR_HTTP_ROUTE, route.path);
+  }
+
+  failed(error: unknown): void {
+    this.error = error;
+  }
+
+  end(status: number): void {
+    if (this.ended) return;
+    this.ended = true;
+    const errorType = status >= 500 ? errorTypeOf(this.error, status) : undefined;
+    this.span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
+    if (errorType !== undefined) {
+      this.span.setAttribute(ATTR_ERROR_TYPE, errorType);
+      // Server spans: 5xx is an error, 4xx is the client's (the conventions leave it unset).
+      this.span.setStatus({ code: SpanStatusCode.ERROR });
+      if (this.error instanceof Error) this.span.recordException(this.error);
+    }
+    this.span.end();
+    const attributes: Attributes = { [ATTR_HTTP_REQUEST_METHOD]: this.method, [ATTR_URL_SCHEME]: this.scheme, [ATTR_HTTP_RESPONSE_STATUS_CODE]: status };
+    if (this.route !== undefined) attributes[ATTR_HTTP_ROUTE] = this.route;
+    if (errorType !== undefined) attributes[ATTR_ERROR_TYPE] = errorType;
+    this.metrics.duration.record((performance.now() - this.started) / 1000, attributes);
+    this.metrics.active.add(-1, { [ATTR_HTTP_REQUEST_METHOD]: this.method, [ATTR_URL_SCHEME]: this.scheme });
+  }
+
+  logBindings(): LogFields {
+    const spanContext = this.span.spanContext();
+    return trace.isSpanContextValid(spanContext) ? { trace_id: spanContext.traceId, span_id: spanContext.spanId } : {};
+  }
+}
+
+/** The error's class name when an error became the 5xx, else the status code (the conventions' fallback). */
+function errorTypeOf(error: unknown, status: number): string {
+  if (error instanceof Error && error.constructor.name !== 'Object') return error.constructor.name;
+  return String(status);
+}
+
+function requestAttributes(incoming: IncomingRequest, method: string, scheme: string, captureQuery: boolean): Attributes {
+  const attributes: Attributes = { [ATTR_HTTP_REQUEST_METHOD]: method, [ATTR_URL_PATH]: incoming.path, [ATTR_URL_SCHEME]: scheme };
+  if (method === '_OTHER') attributes[ATTR_HTTP_REQUEST_METHOD_ORIGINAL] = incoming.method;
+  if (captureQuery && incoming.search !== '') attributes[ATTR_URL_QUERY] = incoming.search;
+  const host = incoming.header('host');
+  if (host !== null) {
+    const { address, port } = splitHost(host);
+    attributes[ATTR_SERVER_ADDRESS] = address;
+    attributes[ATTR_SERVER_PORT] = port ?? (scheme === 'https' ? 443 : 80);
+  }
+  const client = incoming.clientAddress;
+  if (client !== undefined) attributes[ATTR_CLIENT_ADDRESS] = client;
+  const agent = incoming.header('user-agent');
+  if (agent !== null) attributes[ATTR_USER_AGENT_ORIGINAL] = agent;
+  if (incoming.protocolVersion !== undefined) attributes[ATTR_NETWORK_PROTOCOL_VERSION] = incoming.protocolVersion;
+  return attributes;
+}
+
+/** `example.com:8080` -> address and port; `[::1]:3000` keeps the brackets off the address. */
+function splitHost(host: string): { address: string; port: number | undefined } {
+  const match = /^(\[[^\]]*\]|[^:]*)(?::(\d{1,5}))?$/.exec(host);
+  if (match === null) return { address: host, port: undefined };
+  const address = (match[1] ?? host).replace(/^\[(.*)\]$/, '$1');
+  return { address, port: match[2] === undefined ? undefined : Number(match[2]) };
+}
