@@ -1,4 +1,4 @@
-import { createApp, defineModule, defineProvider, systemClock, type App, type Clock, type Logger, type Middleware } from '../../lib/index.js';
+import { createApp, defineModule, defineProvider, systemClock, type App, type Clock, type Instrumentation, type Logger, type Middleware } from '../../lib/index.js';
 import { compression, cors, etag, requestId, securityHeaders } from '../../lib/middleware/index.js';
 import { brotliEncoder, serveApiReference } from '../../lib/node.js';
 import { AttachmentsStore } from './attachments-store.js';
@@ -24,7 +24,7 @@ export interface BlogEnv {
  * @example
  * const app = await createBlogApp({ CORS_ORIGINS: 'http://localhost:5173' });
  */
-export async function createBlogApp(env: BlogEnv, options: { clock?: Clock; logger?: Logger } = {}): Promise<App> {
+export async function createBlogApp(env: BlogEnv, options: { clock?: Clock; logger?: Logger; instrumentation?: Instrumentation } = {}): Promise<App> {
   const origins = (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter((o) => o !== '');
   const limit = env.ATTACHMENT_LIMIT_BYTES === undefined ? DEFAULT_ATTACHMENT_LIMIT : Number(env.ATTACHMENT_LIMIT_BYTES);
   if (!Number.isInteger(limit) || limit <= 0) throw new Error('ATTACHMENT_LIMIT_BYTES must be a positive whole number of bytes.');
@@ -43,6 +43,7 @@ export async function createBlogApp(env: BlogEnv, options: { clock?: Clock; logg
   const app = await createApp(module, {
     middleware,
     ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(options.instrumentation === undefined ? {} : { instrumentation: options.instrumentation }),
     accessLog: true,
     health: true,
   });

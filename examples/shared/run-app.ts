@@ -4,23 +4,25 @@ import { serve } from '../../lib/node.js';
 /**
  * Serves an example app on Node the way every example is started: `PORT` (default 3000) and
  * `HOST` (default 127.0.0.1) from the environment, the URL printed, and a clean stop on
- * SIGINT/SIGTERM (in-flight requests finish, shutdown hooks run).
+ * SIGINT/SIGTERM (readiness turns 503, in-flight requests finish, shutdown hooks run, then
+ * `onStop`, where telemetry flushes).
  *
  * @example
  * await runApp(await createApp(BlogModule), 'blog');
  */
-export async function runApp(app: App, name: string): Promise<void> {
+export async function runApp(app: App, name: string, options: { readonly onStop?: () => Promise<void> } = {}): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
   const host = process.env.HOST ?? '127.0.0.1';
   const server = await serve(app, { port, host });
-  console.log(`${name} listening on ${server.url}`);
+  app.logger.info({ url: server.url }, `${name} listening on ${server.url}`);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal} received, stopping ${name}`);
+    app.logger.info({ signal }, `stopping ${name}`);
     await server.close();
     await app.close();
+    await options.onStop?.();
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));

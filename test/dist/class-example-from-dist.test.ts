@@ -24,7 +24,7 @@ describe('the class-style blog built against dist/', () => {
       const timer = setTimeout(() => reject(new Error(`no URL printed: ${output}`)), 15_000);
       const onData = (chunk: Buffer) => {
         output += chunk.toString();
-        const match = /listening on (http:\/\/\S+)/.exec(output);
+        const match = /listening on (http:\/\/[^\s"]+)/.exec(output);
         if (match?.[1]) {
           clearTimeout(timer);
           resolve(match[1].replace(/\/$/, ''));

@@ -36,7 +36,7 @@ export async function startTenantsProcess(env: Record<string, string>, timeoutMs
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`examples/tenants did not start within ${timeoutMs} ms:\n${output}`)), timeoutMs);
     const poll = setInterval(() => {
-      const match = /listening on (http:\/\/\S+)/.exec(output);
+      const match = /listening on (http:\/\/[^\s"]+)/.exec(output);
       if (match?.[1] !== undefined) {
         clearInterval(poll);
         clearTimeout(timer);
