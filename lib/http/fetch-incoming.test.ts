@@ -80,3 +80,17 @@ describe('incomingFromRequest: the target of a Request URL', () => {
     expect(incomingFromRequest(new Request('file:///etc/passwd')).invalid?.status).toBe(400);
   });
 });
+
+describe('backslashes on the fetch path', () => {
+  it('never sees one in a path: the runtime\u2019s URL parser has already read it as `/` (the raw target is gone)', () => {
+    // Why the Node adapter refuses `\\` and the fetch path cannot: Bun, Deno and Workers build
+    // request.url with this parser before the app runs. A proxy in front must filter on the same view.
+    expect(new Request('http://x.test/posts\\..\\admin').url).toBe('http://x.test/admin');
+  });
+
+  it('refuses one in the query, as the Node adapter does', () => {
+    const incoming = incomingFromRequest(new Request('http://x.test/posts?next=a\\b'));
+    expect(incoming.invalid?.status).toBe(400);
+    expect(incoming.invalid?.message).toBe('The request target contains a backslash.');
+  });
+});

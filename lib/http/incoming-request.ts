@@ -88,7 +88,7 @@ class FetchIncoming implements IncomingRequest {
     } else {
       this.path = '/';
       this.search = '';
-      this.invalid = new BadRequestException('The request URL is not an absolute http(s) URL.');
+      this.invalid = new BadRequestException(target.kind === 'invalid' ? target.reason : 'The request URL is not an absolute http(s) URL.');
     }
   }
 

@@ -72,6 +72,13 @@ function fromUrl(url: URL): { path: string; search: string } {
 
 const ORIGIN_BASE = 'http://target.invalid';
 
+/**
+ * A backslash is not allowed anywhere in a URI (RFC 3986), and `URL` reads one in a path as `/`:
+ * `/posts\\..\\openapi.json` would become `/openapi.json`, a route other than the one a front
+ * proxy filtering on the raw target saw. Refused, never normalised.
+ */
+const BACKSLASH: RequestTarget = Object.freeze({ kind: 'invalid', reason: 'The request target contains a backslash.' });
+
 function parseAbsolute(target: string, schemeLength: number): RequestTarget {
   const authorityStart = schemeLength + 3;
   let authorityEnd = authorityStart;
@@ -108,6 +115,7 @@ function parseAbsolute(target: string, schemeLength: number): RequestTarget {
       if (rest !== undefined) return { kind: 'absolute', path: rest.path, search: rest.search, scheme, host };
     }
   }
+  if (target.includes('\\')) return BACKSLASH;
   let url: URL;
   try {
     url = new URL(target);
@@ -131,6 +139,8 @@ export function parseRequestTarget(target: string): RequestTarget {
   if (target.charCodeAt(0) === SLASH) {
     const scanned = scanPathAndQuery(target, 0);
     if (scanned !== undefined) return scanned;
+    // Only the slow path can meet one: `\\` is not in PATH_SAFE or QUERY_SAFE.
+    if (target.includes('\\')) return BACKSLASH;
     // Concatenated, not resolved against a base: `//evil.test/x` is a path here, not a host.
     let url: URL;
     try {

@@ -142,6 +142,20 @@ export function streamOfBytes(bytes: Promise<Uint8Array>): ReadableStream<Uint8A
   );
 }
 
+/** Connections reading the unread rest of an answered request's body, to throw it away. */
+const discarding = new WeakSet<object>();
+
+/**
+ * Whether `socket` is throwing away the body of a request it already answered: a framing error
+ * there belongs to that request, which has had its answer (see client-error.ts).
+ *
+ * @example
+ * if (isDiscardingBody(socket)) socket.destroy();
+ */
+export function isDiscardingBody(socket: object): boolean {
+  return discarding.has(socket);
+}
+
 /**
  * Reads and throws away the rest of a body, up to `limit` bytes, so that the keep-alive
  * connection stays usable. Past the limit the socket is closed, but only once the response is
@@ -150,6 +164,8 @@ export function streamOfBytes(bytes: Promise<Uint8Array>): ReadableStream<Uint8A
  */
 export function discardBody(req: IncomingMessage, res: ServerResponse, limit: number): void {
   if (req.readableEnded) return;
+  const connection = req.socket;
+  discarding.add(connection);
   let seen = 0;
   const onData = (chunk: Buffer) => {
     seen += chunk.byteLength;
@@ -160,6 +176,7 @@ export function discardBody(req: IncomingMessage, res: ServerResponse, limit: nu
     else res.once('finish', () => lingeringClose(socket));
   };
   const done = () => {
+    discarding.delete(connection);
     req.off('data', onData);
     req.off('end', done);
   };

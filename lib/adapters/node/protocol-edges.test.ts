@@ -112,6 +112,20 @@ describe('other request-target forms and Host headers', () => {
   });
 });
 
+describe('backslashes in the request target', () => {
+  // URL reads `\\` as `/` in a path: `/posts\\..\\admin` would be routed to /admin, which a
+  // front proxy filtering on the raw target never saw.
+  for (const target of ['/posts\\..\\admin', '/posts\\admin', '/admin\\', 'http://example.test/posts\\..\\admin', '/posts?next=a\\b']) {
+    it(`refuses ${target} with 400 instead of routing it`, async () => {
+      const s = await start();
+      const text = await exchange(s.port, `GET ${target} HTTP/1.1\r\nHost: example.test\r\nConnection: close\r\n\r\n`);
+      expect(statusLines(text)).toEqual(['HTTP/1.1 400 Bad Request']);
+      expect(jsonBody(text)).toMatchObject({ detail: 'The request target contains a backslash.' });
+      expect(text, 'no route answered').not.toContain('"route"');
+    });
+  }
+});
+
 describe('pipelining and refused bodies', () => {
   it('answers a well-framed request before a 400 for the garbage pipelined after it, then closes', async () => {
     const s = await start();
@@ -120,13 +134,13 @@ describe('pipelining and refused bodies', () => {
     expect(text).toContain('"route":"posts"');
   });
 
-  it('closes at once on a broken chunk inside the body being read, instead of holding the handler', async () => {
+  it('refuses a broken chunk inside the body being read with a 400 at once, instead of holding the handler', async () => {
     const s = await start();
     const started = Date.now();
     // A chunk size that is not hex, in the body of the request in flight: that body can never end.
     const text = await exchange(s.port, `POST /upload HTTP/1.1\r\nHost: example.test\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\nZZ\r\n`);
     expect(Date.now() - started, 'the connection waited for an answer that the broken body could never produce').toBeLessThan(800);
-    expect(statusLines(text), 'no answer for a request whose body was cut').toEqual([]);
+    expect(statusLines(text), 'the request whose body broke is refused before the connection closes').toEqual(['HTTP/1.1 400 Bad Request']);
   });
 
   it('answers 413 to a client that is still sending a body over the drain limit, without a reset', async () => {

@@ -37,15 +37,18 @@ export function writeAnswer(
   logger: Logger,
   streams?: OpenStreams,
 ): void | Promise<void> {
+  // Taken already: the connection broke under this request and was answered for it (a framing
+  // error in its body, see client-error.ts).
+  const taken = res.headersSent;
   if (answer instanceof Response) {
-    if (res.destroyed) {
+    if (res.destroyed || taken) {
       // The client left while the handler worked: let the producer stop.
       answer.body?.cancel().catch(() => undefined);
       return;
     }
     return writeResponse(res, answer, request, closing, logger, streams);
   }
-  if (res.destroyed) return;
+  if (res.destroyed || taken) return;
   writePlain(res, answer, request.body.settle() || closing, request.head);
 }
 
