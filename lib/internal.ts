@@ -19,3 +19,4 @@ export { statusText } from './http/status-text.js';
 export { parseRequestTarget, normalizeHost, type RequestTarget } from './http/request-target.js';
 export { toResponse } from './http/answer.js';
 export { checkedClock, ClockError } from './common/clock.js';
+export { encodeBase64, decodeBase64, type Base64Alphabet } from './common/base64.js';

@@ -1,7 +1,7 @@
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { TesseraError, withHeaders, type Answer, type RequestContext } from '../internal.js';
-import { base64url } from './base64url.js';
+import { encodeBase64 } from '../internal.js';
 
 /**
  * Attributes of a cookie set with {@link setCookie}. The defaults are the safe ones: HttpOnly,
@@ -111,7 +111,7 @@ export function deleteCookie(outcome: Answer, name: string, options: Pick<Cookie
 const encoder = new TextEncoder();
 
 function signature(value: string, secret: string): string {
-  return base64url(hmac(sha256, encoder.encode(secret), encoder.encode(value)));
+  return encodeBase64(hmac(sha256, encoder.encode(secret), encoder.encode(value)));
 }
 
 /** Compares two strings in time that depends only on their length. */

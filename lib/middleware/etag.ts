@@ -1,6 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { headerOf, ifNoneMatchMatches, withHeaders, type Middleware, type Answer } from '../internal.js';
-import { base64url } from './base64url.js';
+import { encodeBase64 } from '../internal.js';
 
 /**
  * A strong entity tag for a body: the first 16 bytes of its SHA-256, base64url, quoted.
@@ -10,7 +10,7 @@ import { base64url } from './base64url.js';
  */
 export function strongEtag(body: string | Uint8Array): string {
   const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
-  return `"${base64url(sha256(bytes).subarray(0, 16))}"`;
+  return `"${encodeBase64(sha256(bytes).subarray(0, 16))}"`;
 }
 
 /** Headers a 304 keeps (RFC 9110 §15.4.5): those a 200 would have had that describe the representation's caching. */

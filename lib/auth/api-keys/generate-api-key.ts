@@ -1,5 +1,5 @@
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { encodeBase64Url } from '../jwt/base64url.js';
+import { encodeBase64 } from '../../internal.js';
 import { API_KEY_ID_BYTES, API_KEY_PREFIX, API_KEY_SECRET_BYTES } from './api-key-format.js';
 import { hashApiKeySecret } from './hash-api-key-secret.js';
 
@@ -27,7 +27,7 @@ export interface GeneratedApiKey {
  */
 export function generateApiKey(): GeneratedApiKey {
   const id = bytesToHex(crypto.getRandomValues(new Uint8Array(API_KEY_ID_BYTES)));
-  const secret = encodeBase64Url(crypto.getRandomValues(new Uint8Array(API_KEY_SECRET_BYTES)));
+  const secret = encodeBase64(crypto.getRandomValues(new Uint8Array(API_KEY_SECRET_BYTES)));
   return Object.freeze({
     id,
     key: `${API_KEY_PREFIX}_${id}_${secret}`,

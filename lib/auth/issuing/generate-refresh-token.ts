@@ -1,4 +1,4 @@
-import { encodeBase64Url } from '../jwt/base64url.js';
+import { encodeBase64 } from '../../internal.js';
 
 /** Bytes of randomness in a refresh token: 256 bits, beyond guessing. */
 const REFRESH_TOKEN_BYTES = 32;
@@ -22,7 +22,7 @@ const REFRESH_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
  * const token = generateRefreshToken(); // e.g. 'q3Vx...' (43 characters)
  */
 export function generateRefreshToken(): string {
-  return encodeBase64Url(crypto.getRandomValues(new Uint8Array(REFRESH_TOKEN_BYTES)));
+  return encodeBase64(crypto.getRandomValues(new Uint8Array(REFRESH_TOKEN_BYTES)));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Clock } from '../../internal.js';
 import { AuthConfigError } from './auth-config-error.js';
 import { readAudienceOption, readIssuerOption } from './audience-and-issuer-options.js';
-import { decodeBase64Url } from './base64url.js';
+import { decodeBase64 } from '../../internal.js';
 import { constantTimeEqual } from '../constant-time-equal.js';
 import { HMAC_ALGORITHMS, assertHmacAlgorithm } from './hmac-algorithm.js';
 import type { HmacAlgorithm } from './hmac-algorithm.js';
@@ -87,7 +87,7 @@ export function createHmacTokenCheck(options: Omit<AccessTokenVerifierOptions, '
     if (dots === undefined) return FAILURES.malformed;
     const [firstDot, secondDot] = dots;
     if (token.length - secondDot - 1 !== signatureChars) return FAILURES.bad_signature;
-    const signature = decodeBase64Url(token, secondDot + 1);
+    const signature = decodeBase64(token, 'url', secondDot + 1);
     if (signature === undefined) return FAILURES.malformed;
     const mac = key.macAscii(token, secondDot);
     if (mac === undefined) return FAILURES.malformed;

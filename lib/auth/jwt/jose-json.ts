@@ -1,4 +1,4 @@
-import { decodeBase64Url } from './base64url.js';
+import { decodeBase64 } from '../../internal.js';
 
 /** Nesting deeper than this in a header or payload is refused rather than walked recursively. */
 const MAX_JSON_DEPTH = 32;
@@ -15,7 +15,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * const header = parseJoseSegment(token, 0, token.indexOf('.'));
  */
 export function parseJoseSegment(token: string, start: number, end: number): Record<string, unknown> | undefined {
-  const bytes = decodeBase64Url(token, start, end);
+  const bytes = decodeBase64(token, 'url', start, end);
   if (bytes === undefined) return undefined;
   let value: unknown;
   try {

@@ -1,7 +1,6 @@
-import type { Clock } from '../../internal.js';
+import { encodeBase64, type Clock } from '../../internal.js';
 import { AuthConfigError } from './auth-config-error.js';
 import { readAudienceOption, readIssuerOption } from './audience-and-issuer-options.js';
-import { encodeBase64Url } from './base64url.js';
 import { assertHmacAlgorithm } from './hmac-algorithm.js';
 import type { HmacAlgorithm } from './hmac-algorithm.js';
 import { createHmacKey } from './hmac-key.js';
@@ -92,7 +91,7 @@ export function createTokenSigner(options: TokenSignerOptions): TokenSigner {
   });
 
   function encodeJson(value: unknown): string {
-    return encodeBase64Url(encoder.encode(JSON.stringify(value)));
+    return encodeBase64(encoder.encode(JSON.stringify(value)));
   }
 
   return Object.freeze({
@@ -120,13 +119,13 @@ export function createTokenSigner(options: TokenSignerOptions): TokenSigner {
       const expiresAt = issuedAt + ttlSeconds;
       payload.iat = issuedAt;
       payload.exp = expiresAt;
-      payload.jti = encodeBase64Url(crypto.getRandomValues(new Uint8Array(16)));
+      payload.jti = encodeBase64(crypto.getRandomValues(new Uint8Array(16)));
 
       const signingInput = `${header}.${encodeJson(payload)}`;
       const mac = key.macAscii(signingInput, signingInput.length);
       // Unreachable: both segments are base64url. Checked so a bug cannot yield an unsigned token.
       if (mac === undefined) throw new Error('JWT signing input was not ASCII');
-      return { token: `${signingInput}.${encodeBase64Url(mac)}`, expiresAt: new Date(expiresAt * 1000) };
+      return { token: `${signingInput}.${encodeBase64(mac)}`, expiresAt: new Date(expiresAt * 1000) };
     },
   });
 }

@@ -3,7 +3,7 @@ import { createArgon2PasswordHasher, type Argon2idEngine } from './argon2-passwo
 import { importOptionalModule } from './import-optional-module.js';
 import { PasswordHasherUnavailableError } from './password-errors.js';
 import type { Argon2PasswordHasher } from './password-hasher.js';
-import { decodePhcBase64 } from './phc-base64.js';
+import { decodeBase64 } from '../../internal.js';
 
 // The slice of `@node-rs/argon2` used here, declared locally so this file type-checks and
 // loads where the optional dependency is not installed.
@@ -92,7 +92,7 @@ async function loadNativeEngine(): Promise<Argon2idEngine> {
       SELF_TEST.parameters,
       32,
     );
-    const expected = decodePhcBase64(SELF_TEST.expected);
+    const expected = decodeBase64(SELF_TEST.expected, 'standard');
     selfTestPassed = expected !== undefined && derived.length === expected.length && derived.every((byte, i) => byte === expected[i]);
   } catch (error) {
     throw new PasswordHasherUnavailableError('native', { cause: error });

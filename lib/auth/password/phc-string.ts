@@ -1,5 +1,5 @@
 import { ARGON2_LIMITS, areArgon2ParametersValid, type Argon2Parameters } from './argon2-parameters.js';
-import { decodePhcBase64, encodePhcBase64 } from './phc-base64.js';
+import { decodeBase64, encodeBase64 } from '../../internal.js';
 import { PasswordHashFormatError } from './password-errors.js';
 
 /**
@@ -57,11 +57,11 @@ export function parseArgon2idPhc(text: unknown): Argon2idPhc {
   });
   if (!areArgon2ParametersValid(parameters)) throw new PasswordHashFormatError('parameters');
 
-  const salt = decodePhcBase64(saltText);
+  const salt = decodeBase64(saltText, 'standard');
   if (salt === undefined || salt.length < ARGON2_LIMITS.minSaltLength || salt.length > ARGON2_LIMITS.maxSaltLength) {
     throw new PasswordHashFormatError('salt');
   }
-  const hash = decodePhcBase64(hashText);
+  const hash = decodeBase64(hashText, 'standard');
   if (hash === undefined || hash.length < ARGON2_LIMITS.minHashLength || hash.length > ARGON2_LIMITS.maxHashLength) {
     throw new PasswordHashFormatError('hash');
   }
@@ -80,6 +80,6 @@ export function formatArgon2idPhc(phc: Argon2idPhc): string {
   const { memoryCost, timeCost, parallelism } = phc.parameters;
   return (
     `$argon2id$v=${ARGON2_VERSION}$m=${memoryCost},t=${timeCost},p=${parallelism}` +
-    `$${encodePhcBase64(phc.salt)}$${encodePhcBase64(phc.hash)}`
+    `$${encodeBase64(phc.salt, 'standard')}$${encodeBase64(phc.hash, 'standard')}`
   );
 }
