@@ -20,3 +20,4 @@ export { parseRequestTarget, normalizeHost, type RequestTarget } from './http/re
 export { toResponse } from './http/answer.js';
 export { checkedClock, ClockError } from './common/clock.js';
 export { encodeBase64, decodeBase64, type Base64Alphabet } from './common/base64.js';
+export { BoundedCache, type BoundedCacheOptions } from './common/bounded-cache.js';

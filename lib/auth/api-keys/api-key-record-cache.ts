@@ -1,7 +1,5 @@
+import { BoundedCache } from '../../internal.js';
 import type { CompiledApiKey } from './compiled-api-key.js';
-
-/** How many of the oldest entries an insert inspects for expiry; small so inserts stay O(1). */
-const SWEEP_PER_INSERT = 2;
 
 interface CacheEntry {
   readonly key: CompiledApiKey;
@@ -22,8 +20,9 @@ interface CacheEntry {
  *   most `ttlMs` (SPEC "States and transitions / API key").
  * - Keyed by id, which is not secret, so the Map lookup not being constant-time leaks nothing.
  *
- * Eviction is first-in-first-out: with one fixed time-to-live the oldest insert is also the
- * first to go stale, so FIFO drops the entry closest to expiry anyway.
+ * Eviction is first-in-first-out (a {@link BoundedCache} in `fifo` order): with one fixed
+ * time-to-live the oldest insert is also the first to go stale, so FIFO drops the entry closest
+ * to expiry anyway.
  *
  * @example
  * const cache = new ApiKeyRecordCache(60_000, 10_000);
@@ -32,8 +31,7 @@ interface CacheEntry {
  */
 export class ApiKeyRecordCache {
   readonly ttlMs: number;
-  readonly maxEntries: number;
-  readonly #entries = new Map<string, CacheEntry>();
+  readonly #cache: BoundedCache<string, CacheEntry>;
 
   constructor(ttlMs: number, maxEntries: number) {
     if (!(ttlMs > 0) || !Number.isFinite(ttlMs)) throw new RangeError('ApiKeyRecordCache ttlMs must be a positive number');
@@ -41,43 +39,33 @@ export class ApiKeyRecordCache {
       throw new RangeError('ApiKeyRecordCache maxEntries must be a positive integer');
     }
     this.ttlMs = ttlMs;
-    this.maxEntries = maxEntries;
+    this.#cache = new BoundedCache({ maxEntries, staleAt: (entry) => entry.staleAtMs });
+  }
+
+  get maxEntries(): number {
+    return this.#cache.maxEntries;
   }
 
   get size(): number {
-    return this.#entries.size;
+    return this.#cache.size;
   }
 
   /** The cached key for `id`, or `undefined` when absent or stale (a stale entry is dropped). */
   get(id: string, nowMs: number): CompiledApiKey | undefined {
-    const entry = this.#entries.get(id);
-    if (entry === undefined) return undefined;
-    if (entry.staleAtMs <= nowMs) {
-      this.#entries.delete(id);
-      return undefined;
-    }
-    return entry.key;
+    return this.#cache.get(id, nowMs)?.key;
   }
 
   /** Caches a found key for `ttlMs` from `nowMs`, evicting the oldest entries when full. */
   set(key: CompiledApiKey, nowMs: number): void {
-    const entries = this.#entries;
-    // Delete first so a refreshed entry moves to the young end of the insertion order.
-    entries.delete(key.id);
-    let inspected = 0;
-    for (const [id, old] of entries) {
-      if (inspected++ >= SWEEP_PER_INSERT) break;
-      if (old.staleAtMs <= nowMs) entries.delete(id);
-    }
-    while (entries.size >= this.maxEntries) {
-      const oldest = entries.keys().next();
-      if (oldest.done === true) break;
-      entries.delete(oldest.value);
-    }
-    entries.set(key.id, { key, staleAtMs: nowMs + this.ttlMs });
+    this.#cache.set(key.id, { key, staleAtMs: nowMs + this.ttlMs }, nowMs);
+  }
+
+  /** Drops the record of one key (revoked), so the next request reads the store. */
+  delete(id: string): boolean {
+    return this.#cache.delete(id);
   }
 
   clear(): void {
-    this.#entries.clear();
+    this.#cache.clear();
   }
 }

@@ -1,3 +1,4 @@
+import { BoundedCache } from '../../internal.js';
 import type { VerifiedToken } from './verification-result.js';
 
 /**
@@ -30,9 +31,6 @@ export interface VerificationCacheStats {
   readonly misses: number;
 }
 
-/** How many of the oldest entries an insert inspects for expiry; small so inserts stay O(1). */
-const SWEEP_PER_INSERT = 2;
-
 /**
  * A bounded least-recently-used map from the exact token string to its verification outcome.
  *
@@ -59,10 +57,7 @@ const SWEEP_PER_INSERT = 2;
  * cache.get(token); // entry, moved to most recently used
  */
 export class VerificationCache {
-  readonly maxEntries: number;
-  #entries = new Map<string, VerificationCacheEntry>();
-  /** The most recently used key: a hit on it is already in LRU position. */
-  #newest: string | undefined = undefined;
+  readonly #cache: BoundedCache<string, VerificationCacheEntry>;
   #hits = 0;
   #misses = 0;
 
@@ -70,55 +65,42 @@ export class VerificationCache {
     if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) {
       throw new RangeError('VerificationCache maxEntries must be a positive integer');
     }
-    this.maxEntries = maxEntries;
+    // Expired entries reach the old end of the LRU order and are swept at insert time.
+    this.#cache = new BoundedCache({ maxEntries, staleAt: (entry) => entry.validUntilMs, order: 'lru' });
+  }
+
+  get maxEntries(): number {
+    return this.#cache.maxEntries;
   }
 
   get size(): number {
-    return this.#entries.size;
+    return this.#cache.size;
   }
 
   /** Returns the entry for exactly this token and marks it most recently used. */
   get(token: string): VerificationCacheEntry | undefined {
-    const entry = this.#entries.get(token);
-    if (entry === undefined) {
-      this.#misses++;
-      return undefined;
-    }
-    this.#hits++;
-    // Re-inserting moves the key to the end of the Map's insertion order, which is the LRU order;
-    // a client resending the newest token (the common case) needs no move.
-    if (token !== this.#newest) {
-      this.#entries.delete(token);
-      this.#entries.set(token, entry);
-      this.#newest = token;
-    }
+    // No time given: the verifier re-checks the window on every hit with its own clock.
+    const entry = this.#cache.get(token);
+    if (entry === undefined) this.#misses++;
+    else this.#hits++;
     return entry;
   }
 
   /** Stores an entry, evicting the least recently used one when full. */
   set(token: string, entry: VerificationCacheEntry, nowMs: number): void {
-    const entries = this.#entries;
-    entries.delete(token);
-    let inspected = 0;
-    for (const [key, old] of entries) {
-      if (inspected++ >= SWEEP_PER_INSERT) break;
-      if (old.validUntilMs <= nowMs) entries.delete(key);
-    }
-    while (entries.size >= this.maxEntries) {
-      const oldest = entries.keys().next();
-      if (oldest.done === true) break;
-      entries.delete(oldest.value);
-    }
-    entries.set(token, entry);
-    this.#newest = token;
+    this.#cache.set(token, entry, nowMs);
   }
 
   delete(token: string): void {
-    this.#entries.delete(token);
-    if (token === this.#newest) this.#newest = undefined;
+    this.#cache.delete(token);
+  }
+
+  /** Drops every cached verification whose result matches (for example every token of a revoked subject). */
+  deleteWhere(matches: (entry: VerificationCacheEntry) => boolean): number {
+    return this.#cache.deleteWhere((entry) => matches(entry));
   }
 
   stats(): VerificationCacheStats {
-    return { enabled: true, size: this.#entries.size, maxEntries: this.maxEntries, hits: this.#hits, misses: this.#misses };
+    return { enabled: true, size: this.#cache.size, maxEntries: this.#cache.maxEntries, hits: this.#hits, misses: this.#misses };
   }
 }
