@@ -1,0 +1,150 @@
+import { ForbiddenException, readRouteMetadata, ServiceUnavailableException, UnauthorizedException, type Guard, type RequestContext, type StateKey } from '../internal.js';
+import { readAccessRules, SCOPES_KEY, type AccessRules } from './auth-metadata.js';
+import { checkScopes, type ApiKeyAuthenticator, type AuthenticatedApiKey } from './api-keys/index.js';
+import type { AuthRuntime } from './auth-runtime.js';
+
+/** The one answer for every API-key failure; it never says which check failed. */
+function apiKeyFailure(): UnauthorizedException {
+  return new UnauthorizedException('Invalid API key');
+}
+
+/**
+ * Requires the claims' `roles` claim to hold at least one of `required` (403 otherwise). The one
+ * role check behind both `AuthGuard`'s `Roles(...)` and `createRolesGuard(...)`.
+ */
+function requireOneOf(claims: unknown, required: readonly string[]): void {
+  const roles = (claims as { roles?: unknown } | null)?.roles;
+  if (!Array.isArray(roles) || !roles.some((role) => required.includes(role as string))) {
+    throw new ForbiddenException('Missing a required role');
+  }
+}
+
+/**
+ * Where one auth module's guards put the caller: the claims, and the API key when one was used.
+ *
+ * @example
+ * const keys: AuthStateKeys<Claims> = { currentUser: createStateKey('auth:current-user'), currentApiKey: createStateKey('auth:current-api-key') };
+ */
+export interface AuthStateKeys<Claims> {
+  readonly currentUser: StateKey<Claims>;
+  readonly currentApiKey: StateKey<AuthenticatedApiKey>;
+}
+
+/** The guard classes of one auth module (see `defineAuthModule`). */
+export interface AuthGuards<Claims> {
+  readonly JwtAuthGuard: new (runtime: AuthRuntime<Claims>) => Guard;
+  readonly AuthGuard: new (runtime: AuthRuntime<Claims>) => Guard;
+  readonly createRolesGuard: (...roles: [string, ...string[]]) => new () => Guard;
+}
+
+/**
+ * The guards of one auth module, writing the caller into `keys`: `JwtAuthGuard` (bearer tokens
+ * only), `AuthGuard` (token or API key, then roles and scopes) and `createRolesGuard`.
+ *
+ * @example
+ * const { JwtAuthGuard, AuthGuard, createRolesGuard } = createAuthGuards<Claims>(keys);
+ */
+export function createAuthGuards<Claims>(keys: AuthStateKeys<Claims>): AuthGuards<Claims> {
+  const CURRENT_USER = keys.currentUser;
+  const CURRENT_API_KEY = keys.currentApiKey;
+
+  /**
+   * Accepts `Authorization: Bearer <access token>` only (never an API key, on purpose) and puts
+   * the validated claims in the context. Every failure is the same 401.
+   */
+  class JwtAuthGuard implements Guard {
+    constructor(readonly runtime: AuthRuntime<Claims>) {}
+    canActivate(ctx: RequestContext): boolean | Promise<boolean> {
+      return admitBearer(this.runtime, ctx, undefined);
+    }
+  }
+
+  function requireRole(claims: Claims, rules: AccessRules | undefined): void {
+    if (rules?.roles) requireOneOf(claims, rules.roles);
+  }
+
+  /**
+   * Authenticates the bearer token, puts its claims in the context and, given rules, requires a
+   * role. Synchronous unless an outside issuer's signature must be checked (not cached yet).
+   */
+  function admitBearer(runtime: AuthRuntime<Claims>, ctx: RequestContext, rules: AccessRules | undefined): boolean | Promise<boolean> {
+    const claims = runtime.authenticateBearer(ctx);
+    const admit = (settled: Claims): boolean => {
+      ctx.set(CURRENT_USER, settled);
+      // Tokens are never held to scopes: scopes limit what a machine key may do.
+      requireRole(settled, rules);
+      return true;
+    };
+    return claims instanceof Promise ? claims.then(admit) : admit(claims);
+  }
+
+  async function authenticateApiKey(runtime: AuthRuntime<Claims>, apiKeys: ApiKeyAuthenticator<Claims>, ctx: RequestContext, key: string, rules: AccessRules): Promise<boolean> {
+    const result = await apiKeys.authenticate({
+      key,
+      socketAddress: ctx.clientAddress,
+      forwardedFor: ctx.header('x-forwarded-for'),
+    });
+    if (!result.ok) {
+      // Fail closed: a store that cannot answer never lets the request through.
+      if (result.status === 503) throw new ServiceUnavailableException('API key verification is unavailable');
+      throw apiKeyFailure();
+    }
+    ctx.set(CURRENT_USER, result.claims);
+    ctx.set(CURRENT_API_KEY, result.apiKey);
+    requireRole(result.claims, rules);
+    const route = ctx.route;
+    const verdict = checkScopes({
+      // SCOPES_KEY is a `replace` key: the route's list replaces its controller's.
+      routeScopes: route && readRouteMetadata(route, SCOPES_KEY),
+      controllerScopes: undefined,
+      isPublic: false,
+      credential: { kind: 'apiKey', scopes: result.apiKey.scopes },
+      scopedRoutesOnly: runtime.scopedRoutesOnly,
+    });
+    if (verdict !== 'allow') throw new ForbiddenException('The API key lacks a required scope');
+    return true;
+  }
+
+  /**
+   * Authenticates every route not marked `Public()`, with an API key when the request carries
+   * `x-api-key` (and keys are configured; the Authorization header is then not looked at), else
+   * with a bearer token. Then enforces `Roles(...)` (403) and, for keys, `RequireScopes(...)`
+   * (403). Apply it with `UseGuards(AuthGuard)` or everywhere with `protectAllRoutes: true`.
+   */
+  class AuthGuard implements Guard {
+    constructor(readonly runtime: AuthRuntime<Claims>) {}
+
+    canActivate(ctx: RequestContext): boolean | Promise<boolean> {
+      const rules = readAccessRules(ctx.route);
+      if (rules.isPublic) return true;
+      const apiKeys = this.runtime.apiKeys;
+      if (apiKeys !== undefined) {
+        const key = ctx.header('x-api-key');
+        if (key !== null) return authenticateApiKey(this.runtime, apiKeys, ctx, key, rules);
+      }
+      return admitBearer(this.runtime, ctx, rules);
+    }
+  }
+
+  /**
+   * A guard class requiring at least one of `roles`. It reads the user put in the context by
+   * `JwtAuthGuard`, so list it after that guard; without a user it answers 401, with a user
+   * lacking the roles 403. It has no dependencies, so any module can use it.
+   *
+   * @example
+   * get('/admin', { guards: [JwtAuthGuard, createRolesGuard('admin')] }, handler);
+   */
+  function createRolesGuard(...roles: [string, ...string[]]): new () => Guard {
+    const required = Object.freeze([...roles]);
+    return class RolesGuard implements Guard {
+      canActivate(ctx: RequestContext): boolean {
+        const user = ctx.get(CURRENT_USER);
+        if (user === undefined) throw new UnauthorizedException('Authentication required', undefined, { 'www-authenticate': 'Bearer' });
+        requireOneOf(user, required);
+        return true;
+      }
+    };
+  }
+
+  return { JwtAuthGuard, AuthGuard, createRolesGuard };
+}
