@@ -26,7 +26,7 @@ import { compileRouteTable } from './route-table.js';
  * Options of {@link createApp}.
  *
  * @example
- * createApp(AppModule, { bodyLimit: 64 * 1024, onResponse: [createAccessLog()] });
+ * createApp(AppModule, { bodyLimit: 64 * 1024, accessLog: true, health: true });
  */
 export interface AppOptions {
   /** Guards run before every route, before module, controller and route guards. Resolved in the root module. */
@@ -49,7 +49,7 @@ export interface AppOptions {
   readonly health?: boolean | HealthOptions;
   /** Largest accepted request body, in bytes. Default 1 MiB. */
   readonly bodyLimit?: number;
-  /** Called after each response; see `createAccessLog`. */
+  /** Called after each response, with its status and duration; see {@link ResponseObserver}. */
   readonly onResponse?: readonly ResponseObserver[];
   /** Around every request, before routing, outermost first; see {@link Middleware}. */
   readonly middleware?: readonly Middleware[];

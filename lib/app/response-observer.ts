@@ -22,6 +22,6 @@ export interface ResponseEvent {
  * access log is one.
  *
  * @example
- * createApp(AppModule, { onResponse: [createAccessLog()] });
+ * createApp(AppModule, { onResponse: [(event) => metrics.observe(event.status, event.durationMs)] });
  */
 export type ResponseObserver = (event: ResponseEvent) => void;

@@ -24,7 +24,7 @@ const WELL_FORMED = /^[A-Za-z0-9._:@=+\/-]{1,128}$/;
  * is on the context (`getRequestId(ctx)`), on every answer, and in the access log line.
  *
  * @example
- * await createApp(AppModule, { middleware: [requestId()], onResponse: [createAccessLog()] });
+ * await createApp(AppModule, { middleware: [requestId()], accessLog: true });
  */
 export function requestId(options: RequestIdOptions = {}): Middleware {
   const header = (options.header ?? 'x-request-id').toLowerCase();
