@@ -1,5 +1,6 @@
 import { createToken, TooManyRequestsException, type Clock, type Guard, type RequestContext } from '../../lib/index.js';
 import type { RateLimitCounter } from '../../lib/auth/postgres/index.js';
+import { recordRateLimited } from '../../lib/auth/index.js';
 import { auth } from './claims.js';
 
 /** The counter the rate-limit guard uses: in memory (one process) or PostgreSQL (shared by instances). */
@@ -55,6 +56,7 @@ export class ApiKeyRateLimitGuard implements Guard {
     // A counter that cannot answer (database down) throws its 503: fail closed, never unlimited.
     const waitMs = await this.counter.hit(keyId);
     if (waitMs > 0) {
+      recordRateLimited();
       throw new TooManyRequestsException('This API key is over its request limit.', undefined, {
         'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))),
       });

@@ -4,6 +4,7 @@ import { ApiKeyAuthenticator, type ApiKeyStore } from './api-keys/index.js';
 import type { AuthModuleOptions } from './auth-options.js';
 import { bearerFailure, readBearerToken } from './bearer-token.js';
 import { createBearerTokenVerifier, type BearerTokenVerifier, type VerificationResult } from './jwt/index.js';
+import { recordAuthenticated, recordTokenRefusal, tracedStore } from './auth-telemetry.js';
 
 /**
  * What the guards of one auth module share: the bearer-token verifier, the API-key authenticator
@@ -55,7 +56,7 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
   const apiKeys =
     keys && apiKeyStore
       ? new ApiKeyAuthenticator<Claims>({
-          store: apiKeyStore,
+          store: tracedStore(apiKeyStore, 'ApiKeyStore'),
           claimsSchema,
           clock,
           cacheSeconds: keys.cacheSeconds ?? 0,
@@ -69,7 +70,10 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
     scopedRoutesOnly: keys?.scopedRoutesOnly ?? false,
     authenticateBearer(ctx) {
       const token = readBearerToken(ctx.header('authorization'));
-      if (token === undefined) throw bearerFailure();
+      if (token === undefined) {
+        recordTokenRefusal('missing');
+        throw bearerFailure();
+      }
       const result = verifier.verify(token);
       return result instanceof Promise ? result.then(claimsOf) : claimsOf(result);
     },
@@ -77,12 +81,22 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
 
   /** Own and outside tokens alike: the claims schema decides, and any failure is the one 401. */
   function claimsOf(result: VerificationResult): Claims {
-    if (!result.ok) throw bearerFailure();
+    if (!result.ok) {
+      recordTokenRefusal(result.reason);
+      throw bearerFailure();
+    }
     const cached = parsed.get(result.payload);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) {
+      recordAuthenticated('bearer');
+      return cached;
+    }
     const claims = claimsSchema.safeParse(result.payload);
-    if (!claims.success) throw bearerFailure();
+    if (!claims.success) {
+      recordTokenRefusal('claims_schema');
+      throw bearerFailure();
+    }
     parsed.set(result.payload, claims.data);
+    recordAuthenticated('bearer');
     return claims.data;
   }
 }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { checkedClock, systemClock, defineModule, defineFactory, defineProvider, createToken, createStateKey, type ClassToken, type Guard, type ModuleDefinition, type ProviderInput, type RequestContext, type Token } from '../internal.js';
 import type { ApiKeyStore, AuthenticatedApiKey } from './api-keys/index.js';
 import { createAuthGuards } from './auth-guards.js';
+import { tracedStore } from './auth-telemetry.js';
 import type { AuthModuleOptions, StoreClass } from './auth-options.js';
 import { startAuthRuntime, type AuthRuntime } from './auth-runtime.js';
 import { TokenIssuingService, type CredentialStore, type RefreshTokenStore, type TokenPair } from './issuing/index.js';
@@ -130,8 +131,8 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
             await getDummyPasswordHash(issuing.passwordHasher);
             return new TokenIssuingService<Claims>({
               claimsSchema,
-              credentialStore,
-              refreshTokenStore,
+              credentialStore: tracedStore(credentialStore, 'CredentialStore'),
+              refreshTokenStore: tracedStore(refreshTokenStore, 'RefreshTokenStore'),
               accessTokens: {
                 sign: async (claims, subject) => signer.sign({ ...claims, sub: subject }, { ttlSeconds: accessTokenTtl, type: 'access' }),
               },

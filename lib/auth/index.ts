@@ -53,3 +53,4 @@ export {
   CidrHostBitsError,
   type TrustedProxyMatcher,
 } from './network/index.js';
+export { recordRateLimited } from './auth-telemetry.js';

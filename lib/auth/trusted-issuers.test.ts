@@ -1,4 +1,6 @@
+import { trace } from '@opentelemetry/api';
 import { SignJWT } from 'jose';
+import { startTestSdk } from '../otel/test-sdk.test-helper.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createApp, createManualClock, defineController, defineModule, get } from '../internal.js';
@@ -119,6 +121,23 @@ describe('AuthModule with trusted issuers', () => {
       expect((await send(app, 'GET', '/me', bearer(await signWith(rsa, idpClaims())))).status).toBe(200);
     } finally {
       await server.close();
+    }
+  });
+
+  it('traces a JWKS fetch as a jwks.fetch span naming the endpoint', async () => {
+    const sdk = startTestSdk();
+    trace.setGlobalTracerProvider(sdk.tracerProvider);
+    const server = await startJwksServer([rsa.jwk]);
+    try {
+      const { app } = await setup({ jwks: undefined, jwksUrl: server.url });
+      expect((await send(app, 'GET', '/me', bearer(await signWith(rsa, idpClaims())))).status).toBe(200);
+      const fetches = sdk.spans().filter((span) => span.name === 'jwks.fetch');
+      expect(fetches.length, 'one span per key-set fetch').toBeGreaterThan(0);
+      expect(fetches[0]?.attributes['url.full']).toBe(String(server.url));
+    } finally {
+      await server.close();
+      trace.disable();
+      await sdk.stop();
     }
   });
 

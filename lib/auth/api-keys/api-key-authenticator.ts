@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { recordApiKeyRefusal, recordAuthenticated } from '../auth-telemetry.js';
 import { checkedClock, systemClock } from '../../internal.js';
 import type { Clock } from '../../internal.js';
 import { constantTimeEqual } from '../constant-time-equal.js';
@@ -138,7 +139,7 @@ export class ApiKeyAuthenticator<Claims> {
   async authenticate(input: ApiKeyAuthenticationInput): Promise<ApiKeyResult<Claims>> {
     // 1. Format, before anything touches the store.
     const parsed = parseApiKey(input.key);
-    if (parsed === undefined) return API_KEY_UNAUTHORIZED;
+    if (parsed === undefined) return refuse('malformed');
 
     // 2. Hash the presented secret, for every well-formed key.
     const presentedDigest = digestApiKeySecret(parsed.secret);
@@ -152,17 +153,23 @@ export class ApiKeyAuthenticator<Claims> {
     const secretMatches = constantTimeEqual(presentedDigest, readable?.secretDigest ?? DUMMY_SECRET_DIGEST);
 
     // 5-10. Decide. `readable` is undefined for both a missing and an unreadable record.
-    if (found === UNREADABLE_RECORD) return API_KEY_UNAVAILABLE;
-    if (readable === undefined || !secretMatches) return API_KEY_UNAUTHORIZED;
-    if (readable.revokedAtMs <= now) return API_KEY_UNAUTHORIZED;
-    if (readable.expiresAtMs <= now) return API_KEY_UNAUTHORIZED;
+    // The reasons reach metrics and the request's span only: the caller gets the same 401 for all.
+    if (found === UNREADABLE_RECORD) {
+      recordApiKeyRefusal('store_unavailable');
+      return API_KEY_UNAVAILABLE;
+    }
+    if (readable === undefined) return refuse('unknown_key');
+    if (!secretMatches) return refuse('wrong_secret');
+    if (readable.revokedAtMs <= now) return refuse('revoked');
+    if (readable.expiresAtMs <= now) return refuse('expired');
     if (readable.allowedCidrs.restricted && !readable.allowedCidrs.allows(this.#readClientAddress(input))) {
-      return API_KEY_UNAUTHORIZED;
+      return refuse('network');
     }
     const claims = await this.#parseClaims(readable.claims);
-    if (claims === undefined) return API_KEY_UNAUTHORIZED;
+    if (claims === undefined) return refuse('claims');
 
     // 11. Success.
+    recordAuthenticated('api-key');
     this.#touchIfDue(readable.id, now);
     return { ok: true, claims: claims.value, apiKey: { id: readable.id, scopes: readable.scopes } };
   }
@@ -213,3 +220,9 @@ export class ApiKeyAuthenticator<Claims> {
 }
 
 function ignore(): void {}
+
+/** The one 401 for every refused key, after recording why (for operators, never for the caller). */
+function refuse(reason: string): typeof API_KEY_UNAUTHORIZED {
+  recordApiKeyRefusal(reason);
+  return API_KEY_UNAUTHORIZED;
+}

@@ -1,4 +1,5 @@
 import { checkedClock, systemClock } from '../../internal.js';
+import { recordRefreshReuse } from '../auth-telemetry.js';
 import type { Clock } from '../../internal.js';
 import type { AccessTokenSigner } from './access-token-signer.js';
 import type { CredentialStore } from './credential-store.js';
@@ -120,6 +121,7 @@ export class TokenIssuingService<Claims> {
       case 'rotated':
         if (!isWithinReuseGrace(record.rotatedAt, now, this.settings.refreshReuseGraceSeconds)) {
           // A rotated token came back: whoever holds it is not (only) the legitimate client.
+          recordRefreshReuse();
           await this.#revokeAfterReuse(record);
         }
         throw invalidCredentials();

@@ -1,4 +1,5 @@
 import { createLocalJWKSet, createRemoteJWKSet, customFetch, errors, exportJWK, importSPKI } from 'jose';
+import { inAuthSpan } from '../auth-telemetry.js';
 import type { CompactVerifyGetKey, JWK, RemoteJWKSetOptions } from 'jose';
 import type { Clock } from '../../internal.js';
 import { AuthConfigError } from './auth-config-error.js';
@@ -117,7 +118,7 @@ function createRemoteKeySource(source: RemoteSource, clock: Clock): IssuerKeySou
     if (pending !== undefined) return pending;
     if (nowMs - lastAttemptMs < source.cooldownMs) return Promise.resolve(false);
     lastAttemptMs = nowMs;
-    const attempt = remote.reload().then(
+    const attempt = inAuthSpan('jwks.fetch', () => remote.reload(), { 'url.full': String(source.url) }).then(
       () => {
         loaded = true;
         loadedAtMs = nowMs;
