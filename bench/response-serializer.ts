@@ -4,7 +4,7 @@
  * Run: npx tsx bench/response-serializer.ts
  */
 import { z } from 'zod';
-import { compileResponseSerializer } from '../lib/http/response-serializer.js';
+import { compileResponseSerializer } from '../lib/schema/response-serializer.js';
 
 const ROUNDS = 7;
 const ITERATIONS = 200_000;

@@ -21,3 +21,4 @@ export { toResponse } from './http/answer.js';
 export { checkedClock, ClockError } from './common/clock.js';
 export { encodeBase64, decodeBase64, type Base64Alphabet } from './common/base64.js';
 export { BoundedCache, type BoundedCacheOptions } from './common/bounded-cache.js';
+export type { SchemaSide, ZodNode, ZodDef, ZodBag, ZodInternals } from './schema/zod-internals.js';

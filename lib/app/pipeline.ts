@@ -4,10 +4,11 @@ import type { RouteInfo } from '../context/route-info.js';
 import { BadRequestException, ForbiddenException } from '../http/http-exception.js';
 import { readJsonBody } from '../http/json-body.js';
 import { jsonAnswer, jsonTextAnswer, type Answer } from '../http/answer.js';
-import { compileResponseSerializer } from '../http/response-serializer.js';
+import { compileResponseSerializer } from '../schema/response-serializer.js';
+import { parseMaybeAsync } from '../schema/parse-maybe-async.js';
 import type { Context } from '../context/request-context.js';
 import type { Schema } from '../routing/route.js';
-import { arrayQueryKeys, withListKeys } from '../http/query-arrays.js';
+import { arrayQueryKeys, withListKeys } from '../schema/query-arrays.js';
 import type { QueryRecord } from '../http/query.js';
 import { deliver, isPromiseLike, type Recover, type Reply } from './reply.js';
 
@@ -35,31 +36,6 @@ export interface PipelineSpec {
   readonly guards: readonly Guard[];
   /** Outermost first. */
   readonly interceptors: readonly Interceptor[];
-}
-
-/**
- * Validates synchronously, the common case, without the promise `safeParseAsync` costs; a
- * schema with async parts (an async refinement or transform) makes zod throw its async error,
- * and only then is the async parse used. Decided per schema once: a schema that needed async
- * keeps parsing async.
- */
-const needsAsync = new WeakSet<Schema>();
-
-/** zod's "this schema is async" error, recognised by class name or message (a bundler may rename the class). */
-function isZodAsyncError(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  return error.constructor.name === '$ZodAsyncError' || error.message.startsWith('Encountered Promise during synchronous parse');
-}
-function parseBody(schema: Schema, raw: unknown): ReturnType<Schema['safeParse']> | Promise<ReturnType<Schema['safeParse']>> {
-  if (!needsAsync.has(schema)) {
-    try {
-      return schema.safeParse(raw);
-    } catch (error) {
-      if (!isZodAsyncError(error)) throw error;
-      needsAsync.add(schema);
-    }
-  }
-  return schema.safeParseAsync(raw);
 }
 
 function validationFailed(where: 'body' | 'query', issues: readonly unknown[]): BadRequestException {
@@ -165,7 +141,7 @@ export function compilePipeline(spec: PipelineSpec, recover: Recover): RoutePipe
       const onValue = (raw: unknown): void => {
         let parsed: ReturnType<Schema['safeParse']> | Promise<ReturnType<Schema['safeParse']>>;
         try {
-          parsed = parseBody(bodySchema, raw);
+          parsed = parseMaybeAsync(bodySchema, raw);
         } catch (error) {
           fail(error, ctx, reply);
           return;

@@ -8,7 +8,8 @@ import { planOperations } from './operation-plan.js';
 import { createProblemReporter, type ProblemReporter } from './problem-reporter.js';
 import { problemSchema } from './problem-schema.js';
 import { createSchemaComponents } from './schema-components.js';
-import { convertSchema, convertSchemas, tracksUnrepresentable, type ConvertedSchema, type SchemaScope, type SchemaSide } from './schema-conversion.js';
+import { convertSchema, convertSchemas, tracksUnrepresentable, type ConvertedSchema, type SchemaScope } from './schema-conversion.js';
+import type { SchemaSide } from '../internal.js';
 
 /**
  * Builds the OpenAPI 3.1 document of an app from its public route table. A pure function: it

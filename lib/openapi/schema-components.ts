@@ -1,5 +1,6 @@
 import type { JsonSchema } from './openapi-document.js';
-import { decodePointer, isAnonymousDef, type ConvertedSchema, type SchemaScope, type SchemaSide } from './schema-conversion.js';
+import { decodePointer, isAnonymousDef, type ConvertedSchema, type SchemaScope } from './schema-conversion.js';
+import type { SchemaSide } from '../internal.js';
 
 /**
  * Places converted schemas in one document: decides the `components.schemas` name of every

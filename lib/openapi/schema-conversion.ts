@@ -1,10 +1,10 @@
+import type { SchemaSide } from '../internal.js';
 import { toJSONSchema, z } from 'zod';
 import type { Schema } from '../internal.js';
 import { fastConvert } from './fast-conversion/index.js';
 import type { JsonSchema } from './openapi-document.js';
 
 /** Requests are documented from a schema's input side, responses from its output side. */
-export type SchemaSide = 'input' | 'output';
 
 /**
  * The shared part of one zod conversion run: the schemas zod extracted into `$defs` (those with

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createApp, defineController, defineModule, get, post, type RouteDefinition } from '../../lib/index.js';
-import { fastToJsonSchema, fastUnsupportedReason, type FastSide } from '../../lib/openapi/fast-conversion/index.js';
+import { fastToJsonSchema, fastUnsupportedReason } from '../../lib/openapi/fast-conversion/index.js';
+import type { SchemaSide } from '../../lib/internal.js';
 import { generateOpenApiDocument } from '../../lib/openapi/index.js';
 import { useFastConversion } from '../../lib/openapi/schema-conversion.js';
 import { buildCase, exactDifference, schemaCase, type SchemaCase } from './zod-schema-arbitraries.js';
@@ -15,7 +16,7 @@ import { zodReference } from './zod-reference.js';
  * unrepresentable in it (the framework reports those, so they must go through zod).
  */
 
-const SIDES: FastSide[] = ['input', 'output'];
+const SIDES: SchemaSide[] = ['input', 'output'];
 
 /**
  * Exact comparison: the root, key order included at every level, and each def (the fast path

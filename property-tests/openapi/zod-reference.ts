@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { FastSide } from '../../lib/openapi/fast-conversion/index.js';
+import type { SchemaSide } from '../../lib/internal.js';
 
 /** zod's own result for a schema, or the error it threw: the oracle for the fast converter. */
 export type Reference = { json: Record<string, unknown>; problems: string[] } | { error: string };
 
 /** zod's conversion, called the way `schema-conversion.ts` calls it, `$schema` removed. */
-export function zodReference(schema: z.ZodType, io: FastSide): Reference {
+export function zodReference(schema: z.ZodType, io: SchemaSide): Reference {
   const problems: string[] = [];
   try {
     const json = z.toJSONSchema(schema, {

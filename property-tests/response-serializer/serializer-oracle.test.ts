@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { compileResponseSerializer } from '../../lib/http/response-serializer.js';
+import { compileResponseSerializer } from '../../lib/schema/response-serializer.js';
 import { buildCase, schemaCase } from '../openapi/zod-schema-arbitraries.js';
 
 type Spec =

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fastConvert, fastToJsonSchema, fastUnsupportedReason, type FastSide } from '../../lib/openapi/fast-conversion/index.js';
+import { fastConvert, fastToJsonSchema, fastUnsupportedReason } from '../../lib/openapi/fast-conversion/index.js';
+import type { SchemaSide } from '../../lib/internal.js';
 import { convertSchemas, useFastConversion } from '../../lib/openapi/schema-conversion.js';
 import { exactDifference } from '../../property-tests/openapi/zod-schema-arbitraries.js';
 import { zodReference } from '../../property-tests/openapi/zod-reference.js';
 
 /** zod's conversion with the framework's options, `$schema` removed: what the fast path must equal. */
 /** The fast conversion of one side, checked against zod key for key and in key order. */
-function fast(schema: z.ZodType, io: FastSide = 'output'): Record<string, unknown> {
+function fast(schema: z.ZodType, io: SchemaSide = 'output'): Record<string, unknown> {
   const json = fastToJsonSchema(schema, io);
   expect(json, `fast path gave up: ${fastUnsupportedReason(schema, io)}`).toBeDefined();
   const zod = zodReference(schema, io);

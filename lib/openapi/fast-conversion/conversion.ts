@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../openapi-document.js';
 import { aggregateChecks } from './checks.js';
-import type { FastSide } from './index.js';
+import type { SchemaSide } from '../../internal.js';
 import { applyMeta, compactTypeUnion, dropInherited, encodePointer, finite, foldIntersection, inherit, isOnlyAllOf, jsonValue, serializeDefault } from './json-shaping.js';
 import * as scalar from './scalar-nodes.js';
 import { IdConflict, Unsupported } from './unsupported.js';
@@ -31,7 +31,7 @@ export class Conversion {
   /** Each intersection's `allOf` array, innermost first. */
   readonly intersections: JsonSchema[][] = [];
 
-  constructor(readonly side: FastSide) {}
+  constructor(readonly side: SchemaSide) {}
 
   root(node: Node): JsonSchema | undefined {
     try {

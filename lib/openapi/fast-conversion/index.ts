@@ -1,3 +1,4 @@
+import type { SchemaSide } from '../../internal.js';
 import type { JsonSchema } from '../openapi-document.js';
 import { Conversion } from './conversion.js';
 import { IdConflict, Unsupported } from './unsupported.js';
@@ -33,7 +34,6 @@ import type { Node } from './zod-internals.js';
  * anywhere, including on schemas derived from one with an id.
  */
 
-export type FastSide = 'input' | 'output';
 
 /** What one fast run gives back: each root's JSON (or `undefined`: convert it with zod), and the defs. */
 export interface FastRun {
@@ -53,7 +53,7 @@ export interface FastRun {
  * const run = fastConvert([z.object({ at: z.date() })], 'output');
  * run?.roots[0]; // { type: 'object', properties: { at: { type: 'string', format: 'date-time' } }, ... }
  */
-export function fastConvert(roots: readonly unknown[], side: FastSide): FastRun | undefined {
+export function fastConvert(roots: readonly unknown[], side: SchemaSide): FastRun | undefined {
   const run = new Conversion(side);
   const converted: (JsonSchema | undefined)[] = [];
   try {
@@ -73,7 +73,7 @@ export function fastConvert(roots: readonly unknown[], side: FastSide): FastRun 
  * @example
  * fastToJsonSchema(z.string().min(1), 'input'); // { type: 'string', minLength: 1 }
  */
-export function fastToJsonSchema(schema: unknown, side: FastSide): JsonSchema | undefined {
+export function fastToJsonSchema(schema: unknown, side: SchemaSide): JsonSchema | undefined {
   const run = fastConvert([schema], side);
   const root = run?.roots[0];
   if (run === undefined || root === undefined) return undefined;
@@ -88,7 +88,7 @@ export function fastToJsonSchema(schema: unknown, side: FastSide): JsonSchema | 
  * @example
  * fastUnsupportedReason(z.string().transform(Number), 'output'); // 'pipe'
  */
-export function fastUnsupportedReason(schema: unknown, side: FastSide): string | undefined {
+export function fastUnsupportedReason(schema: unknown, side: SchemaSide): string | undefined {
   const run = new Conversion(side);
   try {
     run.visit(schema as Node);

@@ -1,64 +1,8 @@
 import { z } from 'zod';
 
-/** The parts of a zod 4 schema's (or check's) internals this reads. */
-export interface Internals {
-  readonly def: Def;
-  readonly bag: Bag;
-  readonly traits: Set<string>;
-  readonly optin?: 'optional' | undefined;
-  readonly optout?: 'optional' | undefined;
-  readonly parent?: Node | undefined;
-  readonly values?: Set<unknown> | undefined;
-  readonly pattern?: RegExp | undefined;
-  readonly innerType?: Node | undefined;
-  readonly toJSONSchema?: (() => unknown) | undefined;
-}
-export interface Node {
-  readonly _zod: Internals;
-}
-export interface Def {
-  readonly type: string;
-  readonly checks?: readonly Node[] | undefined;
-  readonly check?: string;
-  readonly shape?: Record<string, Node>;
-  readonly catchall?: Node | undefined;
-  readonly element?: Node;
-  readonly options?: readonly Node[];
-  readonly inclusive?: boolean;
-  readonly left?: Node;
-  readonly right?: Node;
-  readonly items?: readonly Node[];
-  readonly rest?: Node | null;
-  readonly keyType?: Node;
-  readonly valueType?: Node;
-  readonly mode?: string;
-  readonly partial?: boolean;
-  readonly innerType?: Node;
-  readonly in?: Node;
-  readonly out?: Node;
-  readonly defaultValue?: unknown;
-  readonly catchValue?: (ctx: undefined) => unknown;
-  readonly entries?: Record<string, string | number>;
-  readonly values?: readonly unknown[];
-  readonly value?: unknown;
-  readonly minimum?: unknown;
-  readonly maximum?: unknown;
-  readonly length?: unknown;
-  readonly size?: unknown;
-  readonly format?: string;
-  readonly pattern?: RegExp | undefined;
-  readonly local?: boolean;
-  readonly precision?: number | null;
-}
-export interface Bag {
-  readonly minimum?: number;
-  readonly maximum?: number;
-  readonly exclusiveMinimum?: number;
-  readonly exclusiveMaximum?: number;
-  readonly multipleOf?: number;
-  readonly format?: string;
-  readonly patterns?: Set<RegExp>;
-}
+// The view of zod's internals is declared once, in the core (lib/schema/zod-internals.ts).
+export type { ZodInternals as Internals, ZodNode as Node, ZodDef as Def, ZodBag as Bag } from '../../internal.js';
+import type { ZodNode as Node } from '../../internal.js';
 
 export const registry = z.globalRegistry as unknown as {
   get(schema: unknown): Record<PropertyKey, unknown> | undefined;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { compileResponseSerializer, ResponseMismatchError } from './response-serializer.js';
+import { compileResponseSerializer } from './response-serializer.js';
+import { ResponseMismatchError } from './response-mismatch.js';
 
 const Author = z.object({ id: z.string(), name: z.string() });
 const Post = z.object({

@@ -1,21 +1,14 @@
-import type { QueryRecord } from './query.js';
-
-/** The slice of a zod 4 schema's definition this reads: its kind and what it wraps. */
-interface SchemaDef {
-  readonly type?: string;
-  readonly innerType?: { readonly _zod?: { readonly def?: SchemaDef } };
-  readonly in?: { readonly _zod?: { readonly def?: SchemaDef } };
-  readonly shape?: Readonly<Record<string, { readonly _zod?: { readonly def?: SchemaDef } }>>;
-}
+import type { QueryRecord } from '../http/query.js';
+import type { ZodDef, ZodNode } from './zod-internals.js';
 
 /** Wrappers that leave the value's shape as it is (optional, default, readonly, ...), and a pipe's input side. */
 const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
 
-function unwrap(def: SchemaDef | undefined): SchemaDef | undefined {
+function unwrap(def: ZodDef | undefined): ZodDef | undefined {
   let current = def;
   for (let depth = 0; current !== undefined && depth < 16; depth++) {
-    if (current.type !== undefined && WRAPPERS.has(current.type)) current = current.innerType?._zod?.def;
-    else if (current.type === 'pipe') current = current.in?._zod?.def;
+    if (current.type !== undefined && WRAPPERS.has(current.type)) current = current.innerType?._zod.def;
+    else if (current.type === 'pipe') current = current.in?._zod.def;
     else return current;
   }
   return current;
@@ -31,10 +24,10 @@ function unwrap(def: SchemaDef | undefined): SchemaDef | undefined {
  */
 export function arrayQueryKeys(schema: { readonly _zod: { readonly def: unknown } }): ReadonlySet<string> {
   const keys = new Set<string>();
-  const object = unwrap(schema._zod.def as SchemaDef);
+  const object = unwrap((schema as unknown as ZodNode)._zod.def);
   if (object?.type !== 'object' || object.shape === undefined) return keys;
   for (const [key, part] of Object.entries(object.shape)) {
-    if (unwrap(part._zod?.def)?.type === 'array') keys.add(key);
+    if (unwrap(part._zod.def)?.type === 'array') keys.add(key);
   }
   return keys;
 }

@@ -1,25 +1,13 @@
-import { TesseraError } from '../common/tessera-error.js';
+import { Mismatch, ResponseMismatchError } from './response-mismatch.js';
+import type { Schema } from '../context/route-info.js';
+import type { ZodDef as Def, ZodNode } from './zod-internals.js';
 
 /**
- * The slice of a zod 4 schema this reads: `_zod.def` for the compiled kinds, and `safeParse` for
+ * A schema as the serializer reads it: the internals for the compiled kinds, and `safeParse` for
  * everything it leaves to zod.
  */
-interface SerializableSchema {
-  /** `optin`/`optout`: zod's own record of whether the schema accepts / may produce an absent value. */
-  readonly _zod: { readonly def: unknown; readonly optin?: string | undefined; readonly optout?: string | undefined };
+interface SerializableSchema extends ZodNode {
   safeParse(value: unknown): { readonly success: true; readonly data: unknown } | { readonly success: false; readonly error: { readonly issues: readonly { readonly path: readonly PropertyKey[] }[] } };
-}
-
-interface Def {
-  readonly type: string;
-  readonly checks?: readonly unknown[];
-  readonly shape?: Readonly<Record<string, SerializableSchema>>;
-  readonly catchall?: SerializableSchema;
-  readonly element?: SerializableSchema;
-  readonly innerType?: SerializableSchema;
-  readonly entries?: Readonly<Record<string, unknown>>;
-  readonly values?: readonly unknown[];
-  readonly defaultValue?: unknown;
 }
 
 /**
@@ -32,35 +20,6 @@ interface Def {
  * serialize({ id: '1', title: 'Hi', passwordHash: 'x' }); // '{"id":"1","title":"Hi"}'
  */
 export type ResponseSerializer = (value: unknown) => string | undefined;
-
-/**
- * A handler returned something its route's response schema refuses. The message names where
- * (paths, never values: the value may hold the very secret the schema was meant to keep out).
- *
- * @example
- * try { serialize(result); } catch (error) { if (error instanceof ResponseMismatchError) console.error(error.paths); }
- */
-export class ResponseMismatchError extends TesseraError {
-  readonly paths: readonly string[];
-  constructor(paths: readonly string[], route?: string) {
-    const where = paths.length === 0 ? 'at the root' : `at ${paths.slice(0, 5).join(', ')}`;
-    super('RESPONSE_MISMATCH', `${route === undefined ? 'A handler' : `Route ${route}`} returned a value that does not match its response schema (${where}); nothing was sent.`);
-    this.paths = paths;
-  }
-}
-
-/** Thrown inside the compiled writers; collects the path on the way out. */
-class Mismatch {
-  constructor(readonly segments: PropertyKey[], readonly nested: readonly (readonly PropertyKey[])[] = [[]]) {}
-  paths(): string[] {
-    return this.nested.map((inner) => formatPath([...this.segments, ...inner]));
-  }
-}
-
-function formatPath(segments: readonly PropertyKey[]): string {
-  if (segments.length === 0) return '$';
-  return `$${segments.map((segment) => (typeof segment === 'number' ? `[${segment}]` : `.${String(segment)}`)).join('')}`;
-}
 
 type Writer = (value: unknown) => string | undefined;
 
@@ -78,8 +37,9 @@ type Writer = (value: unknown) => string | undefined;
  * const serialize = compileResponseSerializer(z.object({ id: z.string(), title: z.string() }));
  * serialize({ id: '1', title: 'Hi', internal: true }); // '{"id":"1","title":"Hi"}'
  */
-export function compileResponseSerializer(schema: SerializableSchema, route?: string): ResponseSerializer {
-  const write = compile(schema, 0, new Map());
+export function compileResponseSerializer(schema: Schema, route?: string): ResponseSerializer {
+  const serializable = schema as unknown as SerializableSchema;
+  const write = compile(serializable, 0, new Map());
   return (value) => {
     try {
       return write(value);
@@ -149,7 +109,7 @@ function compileNode(schema: SerializableSchema, depth: number, seen: Map<Serial
     case 'literal':
       return compileChoice(schema, def);
     case 'object':
-      return compileObject(def.shape ?? {}, depth, seen);
+      return compileObject((def.shape ?? {}) as Readonly<Record<string, SerializableSchema>>, depth, seen);
     case 'array':
       return compileArray(def.element as SerializableSchema, depth, seen);
     case 'optional': {
