@@ -4,7 +4,7 @@ import type { OpenApiOperation, OpenApiParameter, OpenApiResponse } from './open
 import type { PlannedOperation } from './operation-plan.js';
 import { PROBLEM_REF } from './problem-schema.js';
 import type { SchemaComponents } from './schema-components.js';
-import type { ConvertedSchema } from './schema-conversion.js';
+import type { ConvertedSchema } from './converted-schema.js';
 
 /** The converted schemas of one operation (first pass), by role. */
 export interface OperationSchemas {

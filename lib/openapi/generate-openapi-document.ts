@@ -8,7 +8,9 @@ import { planOperations } from './operation-plan.js';
 import { createProblemReporter, type ProblemReporter } from './problem-reporter.js';
 import { problemSchema } from './problem-schema.js';
 import { createSchemaComponents } from './schema-components.js';
-import { convertSchema, convertSchemas, tracksUnrepresentable, type ConvertedSchema, type SchemaScope } from './schema-conversion.js';
+import { convertSchema, convertSchemas } from './schema-conversion.js';
+import type { ConvertedSchema, SchemaScope } from './converted-schema.js';
+import { tracksUnrepresentable } from './zod-conversion.js';
 import type { SchemaSide } from '../internal.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { JsonSchema } from './openapi-document.js';
-import { decodePointer, isAnonymousDef, type ConvertedSchema, type SchemaScope } from './schema-conversion.js';
+import { decodePointer, isAnonymousDef, type ConvertedSchema, type SchemaScope } from './converted-schema.js';
 import type { SchemaSide } from '../internal.js';
 
 /**

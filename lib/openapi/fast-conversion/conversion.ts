@@ -1,16 +1,16 @@
 import type { JsonSchema } from '../openapi-document.js';
-import { aggregateChecks } from './checks.js';
 import type { SchemaSide } from '../../internal.js';
-import { applyMeta, compactTypeUnion, dropInherited, encodePointer, finite, foldIntersection, inherit, isOnlyAllOf, jsonValue, serializeDefault } from './json-shaping.js';
+import { applyMeta, compactTypeUnion, dropInherited, encodePointer, foldIntersection, inherit, isOnlyAllOf, jsonValue, serializeDefault } from './json-shaping.js';
+import { arrayJson, objectJson, recordJson, tupleJson, type Visitor } from './container-nodes.js';
 import * as scalar from './scalar-nodes.js';
 import { IdConflict, Unsupported } from './unsupported.js';
-import { EXACT_PATTERNS, chainHasId, inputOptin, registry, type Def, type Node } from './zod-internals.js';
+import { chainHasId, registry, type Node } from './zod-internals.js';
 
 const LOCAL_DEFS = '#/$defs/';
 const NONE = Symbol('none');
 const ACTIVE = Symbol('active');
 
-export class Conversion {
+export class Conversion implements Visitor {
   /**
    * Each node's JSON as containers and wrappers hold it (its `$ref` if it has an id), or
    * `ACTIVE` while it is being converted (met again then, it is recursive).
@@ -117,10 +117,10 @@ export class Conversion {
         break;
       }
       case 'array':
-        this.array(node, def, own);
+        arrayJson(this, node, def, own);
         break;
       case 'object':
-        this.object(def, own);
+        objectJson(this, def, own);
         break;
       case 'union': {
         const options = (def.options as readonly Node[]).map((option) => this.visit(option));
@@ -137,10 +137,10 @@ export class Conversion {
         break;
       }
       case 'tuple':
-        this.tuple(node, def, own);
+        tupleJson(this, node, def, own);
         break;
       case 'record':
-        this.record(def, own);
+        recordJson(this, def, own);
         break;
       case 'nullable':
         own.anyOf = [this.visit(def.innerType as Node), { type: 'null' }];
@@ -222,86 +222,5 @@ export class Conversion {
     if (own.anyOf !== undefined) this.unions.push(own);
     if (own.allOf !== undefined) this.carriers.push(own);
     return use;
-  }
-
-  private array(node: Node, def: Def, json: JsonSchema): void {
-    const { minimum, maximum } = aggregateChecks(node);
-    if (typeof minimum === 'number') json.minItems = finite(minimum);
-    if (typeof maximum === 'number') json.maxItems = finite(maximum);
-    json.type = 'array';
-    json.items = this.visit(def.element as Node);
-  }
-
-  private object(def: Def, json: JsonSchema): void {
-    const shape = def.shape as Record<string, Node>;
-    if (Object.getOwnPropertySymbols(shape).length > 0) throw new Unsupported('symbol keys');
-    json.type = 'object';
-    const properties: JsonSchema = {};
-    json.properties = properties;
-    const required: string[] = [];
-    const input = this.side === 'input';
-    for (const key in shape) {
-      if (key === '__proto__') throw new Unsupported('__proto__ key');
-      const field = shape[key] as Node;
-      properties[key] = this.visit(field);
-      if (input ? inputOptin(field) === undefined : field._zod.optout === undefined) required.push(key);
-    }
-    if (required.length > 0) json.required = required;
-    const catchall = def.catchall;
-    if (catchall?._zod.def.type === 'never') json.additionalProperties = false;
-    else if (!catchall) {
-      if (!input) json.additionalProperties = false;
-    } else json.additionalProperties = this.visit(catchall);
-  }
-
-  private tuple(node: Node, def: Def, json: JsonSchema): void {
-    json.type = 'array';
-    const items = def.items as readonly Node[];
-    const prefixItems = items.map((item) => this.visit(item));
-    const rest = def.rest ? this.visit(def.rest) : null;
-    let minItems = items.length;
-    while (minItems > 0) {
-      const item = items[minItems - 1] as Node;
-      const optional = this.side === 'input' ? inputOptin(item) !== undefined : item._zod.optout === 'optional';
-      if (!optional) break;
-      minItems--;
-    }
-    json.prefixItems = prefixItems;
-    if (!def.rest) json.items = false;
-    else if (rest) json.items = rest;
-    if (minItems > 0) json.minItems = minItems;
-    if (!def.rest) json.maxItems = items.length;
-    const { minimum, maximum } = aggregateChecks(node);
-    if (typeof minimum === 'number') json.minItems = finite(minimum);
-    if (typeof maximum === 'number') json.maxItems = finite(maximum);
-  }
-
-  private record(def: Def, json: JsonSchema): void {
-    const keyType = def.keyType as Node;
-    const keyKind = keyType._zod.def.type;
-    const keyValues = keyType._zod.values;
-    // Numeric keys are rewritten by a zod pass this does not model; string keys never are.
-    if (keyKind !== 'string' && !((keyKind === 'enum' || keyKind === 'literal') && keyValues && [...keyValues].every((v) => typeof v === 'string'))) {
-      throw new Unsupported('record key');
-    }
-    json.type = 'object';
-    const patterns = aggregateChecks(keyType).patterns;
-    if (def.mode === 'loose' && patterns && patterns.size > 0) {
-      // Only keys matching a pattern are validated: patternProperties (the key schema is not visited).
-      const value = this.visit(def.valueType as Node);
-      const patternProperties: JsonSchema = {};
-      json.patternProperties = patternProperties;
-      for (const pattern of patterns) {
-        Object.defineProperty(patternProperties, (EXACT_PATTERNS.get(pattern) ?? pattern).source, { value, writable: true, enumerable: true, configurable: true });
-      }
-    } else {
-      json.propertyNames = this.visit(keyType);
-      json.additionalProperties = this.visit(def.valueType as Node);
-    }
-    const omittableOnInput = this.side === 'input' && inputOptin(def.valueType as Node) !== undefined;
-    if (keyValues && !def.partial && !omittableOnInput) {
-      const keys = [...keyValues].filter((v): v is string | number => typeof v === 'string' || typeof v === 'number');
-      if (keys.length > 0) json.required = keys.map(String);
-    }
   }
 }
