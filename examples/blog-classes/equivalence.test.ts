@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createApp, createManualClock, type App } from '../../lib/index.js';
+import { createApp, createManualClock, silentLogger, type App } from '../../lib/index.js';
+import { generateOpenApiDocument } from '../../lib/openapi/index.js';
+import { createBlogApp } from '../blog/blog-app.js';
 import { createBlogModule } from '../blog/blog-module.js';
+import { BLOG_OPENAPI_OPTIONS } from '../blog/openapi.js';
 import { createClassBlogModule } from './blog-module.js';
 
 const T0 = Date.parse('2026-11-21T10:00:00.000Z');
@@ -38,17 +41,42 @@ async function transcript(app: App, clock: ReturnType<typeof createManualClock>)
 }
 
 describe('builder blog and class blog', () => {
-  it('have deep-equal route tables', async () => {
-    const builder = await createApp(createBlogModule());
-    const classes = await createApp(createClassBlogModule());
-    expect(classes.routes).toEqual(builder.routes);
+  it('have deep-equal route tables: the CRUD routes, the event stream and attachments', async () => {
+    const builder = await createBlogApp({}, { logger: silentLogger });
+    const classes = await createApp(createClassBlogModule(), { logger: silentLogger });
+    // Everything but the module's name (the npm start blog wraps its controllers in BlogAppModule).
+    const withoutModule = (app: App) => app.routes.map(({ module: _module, ...route }) => route);
+    expect(withoutModule(classes)).toEqual(withoutModule(builder));
     expect(classes.routes.map((r) => `${r.method} ${r.path} ${r.status} ${r.name}`)).toEqual([
       'GET /posts 200 list',
       'GET /posts/:id 200 get',
       'POST /posts 201 create',
       'PATCH /posts/:id 200 update',
       'DELETE /posts/:id 200 remove',
+      'GET /posts/events 200 events',
+      'POST /posts/:id/attachments 201 attach',
+      'GET /posts/:id/attachments/:name 200 attachment',
     ]);
+  });
+
+  it('serve identical OpenAPI documents', async () => {
+    const builder = generateOpenApiDocument(await createBlogApp({}, { logger: silentLogger }), BLOG_OPENAPI_OPTIONS);
+    const classes = generateOpenApiDocument(await createApp(createClassBlogModule(), { logger: silentLogger }), BLOG_OPENAPI_OPTIONS);
+    expect(Object.keys(builder.paths), 'the builder document covers the extras').toContain('/posts/{id}/attachments');
+    expect(classes).toEqual(builder);
+  });
+
+  it('upload and download the same attachment', async () => {
+    const app = await createApp(createClassBlogModule(), { logger: silentLogger });
+    await app.request('/posts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"With a file"}' });
+    const form = new FormData();
+    form.set('file', new File(['hello'], 'hello.txt', { type: 'text/plain' }));
+    const uploaded = await app.request('/posts/1/attachments', { method: 'POST', body: form });
+    expect(uploaded.status).toBe(201);
+    expect(await uploaded.json()).toEqual({ name: 'hello.txt', size: 5, contentType: 'text/plain' });
+    const downloaded = await app.request('/posts/1/attachments/hello.txt');
+    expect(downloaded.headers.get('content-type')).toBe('text/plain');
+    expect(await downloaded.text()).toBe('hello');
   });
 
   it('give byte-identical responses to the same scripted requests', async () => {

@@ -1,7 +1,22 @@
+import { z } from 'zod';
 import { BadRequestException, defineController, get, NotFoundException, post } from '../../lib/index.js';
 import { readMultipart, sse } from '../../lib/middleware/index.js';
+import { ApiRequestBody, ApiResponse } from '../../lib/openapi/index.js';
 import { AttachmentsStore } from './attachments-store.js';
 import { PostsStore } from './posts-store.js';
+
+/** What an upload sends: one file part named `file` (documented as binary). */
+export const AttachmentUpload = z.object({ file: z.file() }).meta({ id: 'AttachmentUpload' });
+
+/** What an upload answers: the stored attachment's name, size and type. */
+export const AttachmentSummary = z.object({ name: z.string(), size: z.number().int(), contentType: z.string() }).meta({ id: 'AttachmentSummary' });
+
+/** How the blog documents its three non-JSON routes; the class blog uses the same entries. */
+export const EXTRAS_DOCS = {
+  events: ApiResponse({ status: 200, mediaType: 'text/event-stream', description: 'One `post-created` event (JSON data: the post) for every post created while the client listens.' }),
+  attach: ApiRequestBody({ mediaType: 'multipart/form-data', schema: AttachmentUpload, description: 'The file to attach, as the `file` part.' }),
+  attachment: ApiResponse({ status: 200, mediaType: 'application/octet-stream', description: 'The file as uploaded; Content-Type is the type it was uploaded with.' }),
+} as const;
 
 /** Default for `ATTACHMENT_LIMIT_BYTES`: 1 MiB. */
 export const DEFAULT_ATTACHMENT_LIMIT = 1_048_576;
@@ -20,13 +35,13 @@ export function createBlogExtrasController(attachmentLimit: number) {
     inject: [PostsStore, AttachmentsStore],
     routes: (posts, attachments) => ({
       // One SSE event (JSON data: the post) for every post created while the client listens.
-      events: get('/events', (ctx) =>
+      events: get('/events', { metadata: [EXTRAS_DOCS.events] }, (ctx) =>
         sse(ctx, (stream) => {
           const stop = posts.onCreated((created) => void stream.send({ event: 'post-created', id: created.id, data: created }));
           stream.signal.addEventListener('abort', stop, { once: true });
         }),
       ),
-      attach: post('/:id/attachments', { bodyLimit: attachmentLimit, status: 201 }, async (ctx) => {
+      attach: post('/:id/attachments', { bodyLimit: attachmentLimit, status: 201, response: AttachmentSummary, metadata: [EXTRAS_DOCS.attach] }, async (ctx) => {
         posts.get(ctx.params.id); // 404 for an unknown post, before any body is read
         const form = await readMultipart(ctx, { maxFiles: 1 });
         const file = form.get('file');
@@ -36,7 +51,7 @@ export function createBlogExtrasController(attachmentLimit: number) {
         attachments.put(ctx.params.id, { name, contentType, bytes: new Uint8Array(await file.arrayBuffer()) });
         return { name, size: file.size, contentType };
       }),
-      attachment: get('/:id/attachments/:name', (ctx) => {
+      attachment: get('/:id/attachments/:name', { metadata: [EXTRAS_DOCS.attachment] }, (ctx) => {
         posts.get(ctx.params.id);
         const found = attachments.find(ctx.params.id, ctx.params.name);
         if (!found) throw new NotFoundException(`No attachment ${ctx.params.name} on post ${ctx.params.id}`);

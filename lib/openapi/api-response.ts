@@ -15,9 +15,16 @@ export interface ApiResponseOptions {
   readonly description?: string;
   /**
    * The body, output side. Statuses 400 and above are `application/problem+json` and default to
-   * the Problem schema; below 400 the body is `application/json` and absent without a schema.
+   * the Problem schema; below 400 the body is `application/json` (or `mediaType`) and absent
+   * without a schema.
    */
   readonly schema?: Schema;
+  /**
+   * A success answer in another media type than JSON: `text/event-stream` for an event stream
+   * (documented as a string), `application/octet-stream` or a file's type for a binary answer
+   * (documented without a schema, as OpenAPI 3.1 writes bytes), unless `schema` says more.
+   */
+  readonly mediaType?: string;
 }
 
 const PREFIX = 'openapi:response:';
@@ -37,6 +44,9 @@ export function ApiResponse(options: ApiResponseOptions): MetadataEntry<ApiRespo
   const { status } = options;
   if (!Number.isInteger(status) || status < 100 || status > 599) {
     throw new OpenApiGenerationError(`ApiResponse: status must be an integer from 100 to 599, got ${String(status)}.`);
+  }
+  if (options.mediaType !== undefined && (status >= 400 || !/^[\w.+-]+\/[\w.+*-]+$/.test(options.mediaType))) {
+    throw new OpenApiGenerationError(`ApiResponse: mediaType must be a media type (type/subtype) on a status below 400, got '${options.mediaType}' on ${status}.`);
   }
   let key = keys.get(status);
   if (!key) keys.set(status, (key = createMetadataKey<ApiResponseOptions>(`${PREFIX}${status}`)));

@@ -1,6 +1,6 @@
 import type { Schema } from '../internal.js';
 import { statusText } from '../internal.js';
-import type { OpenApiOperation, OpenApiParameter, OpenApiResponse } from './openapi-document.js';
+import type { JsonSchema, OpenApiMediaType, OpenApiOperation, OpenApiParameter, OpenApiResponse } from './openapi-document.js';
 import type { PlannedOperation } from './operation-plan.js';
 import { PROBLEM_REF } from './problem-schema.js';
 import type { SchemaComponents } from './schema-components.js';
@@ -39,7 +39,15 @@ export function buildOperation(op: PlannedOperation, schemas: OperationSchemas, 
   operation.tags = [...op.tags];
   if (op.deprecated !== undefined) operation.deprecated = op.deprecated;
   if (parameters.length > 0) operation.parameters = parameters;
-  if (schemas.body && route.body) {
+  const declaredBody = op.requestBody;
+  if (declaredBody !== undefined) {
+    // A body the handler reads itself (a form, bytes): its media type, and its shape if given.
+    operation.requestBody = {
+      ...(declaredBody.description === undefined ? {} : { description: declaredBody.description }),
+      required: declaredBody.required ?? true,
+      content: { [declaredBody.mediaType]: schemas.body ? { schema: components.placeRequestBody(schemas.body, `${operationId}_body`) } : {} },
+    };
+  } else if (schemas.body && route.body) {
     operation.requestBody = {
       required: !acceptsUndefined(route.body),
       content: { 'application/json': { schema: components.placeRequestBody(schemas.body, `${operationId}_body`) } },
@@ -119,6 +127,8 @@ function buildResponses(op: PlannedOperation, schemas: OperationSchemas, compone
       response.content = converted
         ? { 'application/problem+json': { schema: components.place(converted, `${operationId}_response${status}`) } }
         : problemContent();
+    } else if (declared.mediaType !== undefined) {
+      response.content = { [declared.mediaType]: mediaContent(declared.mediaType, converted && components.place(converted, `${operationId}_response${status}`)) };
     } else if (converted) {
       response.content = { 'application/json': { schema: components.place(converted, `${operationId}_response${status}`) } };
     }
@@ -129,6 +139,16 @@ function buildResponses(op: PlannedOperation, schemas: OperationSchemas, compone
   for (const status of [...byStatus.keys()].sort((a, b) => a - b)) responses[String(status)] = byStatus.get(status) as OpenApiResponse;
   responses.default = { description: 'Error: an RFC 9457 problem details object.', content: problemContent() };
   return responses;
+}
+
+/**
+ * A non-JSON success answer's media type object: the declared schema when there is one; an event
+ * stream is text; anything else is bytes, which OpenAPI 3.1 writes as a media type with no schema.
+ */
+function mediaContent(mediaType: string, schema: JsonSchema | undefined): OpenApiMediaType {
+  if (schema !== undefined) return { schema };
+  if (mediaType === 'text/event-stream') return { schema: { type: 'string', description: 'A stream of server-sent events (the text/event-stream format).' } };
+  return {};
 }
 
 /** An index far beyond any status code: setting it turns an object's elements into a dictionary. */

@@ -7,6 +7,7 @@ export { OpenApiGenerationError } from './openapi-generation-error.js';
 export { ApiOperation, type ApiOperationOptions } from './api-operation.js';
 export { ApiTags } from './api-tags.js';
 export { ApiResponse, type ApiResponseOptions } from './api-response.js';
+export { ApiRequestBody, type ApiRequestBodyOptions } from './api-request-body.js';
 export { ApiSecurity, type ApiSecurityValue } from './api-security.js';
 export type { SecurityRequirementInput } from './security-requirement.js';
 export type {

@@ -55,18 +55,20 @@ export interface OpenApiParameter {
  * const media: OpenApiMediaType = { schema: { $ref: '#/components/schemas/Post' } };
  */
 export interface OpenApiMediaType {
-  schema: JsonSchema;
+  /** Absent for bytes (an upload or a download of any content). */
+  schema?: JsonSchema;
 }
 
 /**
- * A JSON request body.
+ * A request body: JSON from the route's `body` schema, or what `ApiRequestBody` declares.
  *
  * @example
  * const body: OpenApiRequestBody = { required: true, content: { 'application/json': { schema: {} } } };
  */
 export interface OpenApiRequestBody {
+  description?: string;
   required: boolean;
-  content: { 'application/json': OpenApiMediaType };
+  content: { [mediaType: string]: OpenApiMediaType };
 }
 
 /**

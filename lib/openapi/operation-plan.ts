@@ -2,6 +2,7 @@ import { readMetadata, readRouteMetadata } from '../internal.js';
 import type { RouteInfo } from '../internal.js';
 import { API_OPERATION, type ApiOperationOptions } from './api-operation.js';
 import { readApiResponses, type ApiResponseOptions } from './api-response.js';
+import { API_REQUEST_BODY, type ApiRequestBodyOptions } from './api-request-body.js';
 import { API_SECURITY } from './api-security.js';
 import { API_TAGS } from './api-tags.js';
 import { defaultOperationId, defaultSummary, defaultTag } from './operation-defaults.js';
@@ -31,6 +32,8 @@ export interface PlannedOperation {
    */
   readonly refusals: { readonly unauthorized: boolean; readonly forbidden: boolean };
   readonly responses: ReadonlyMap<number, ApiResponseOptions>;
+  /** A request body declared with `ApiRequestBody` (a form, bytes), instead of the route's JSON body. */
+  readonly requestBody: ApiRequestBodyOptions | undefined;
 }
 
 /**
@@ -89,6 +92,7 @@ export function planOperations(routes: readonly RouteInfo[], options: ResolvedOp
       security,
       refusals,
       responses: readApiResponses(route),
+      requestBody: readRouteMetadata(route, API_REQUEST_BODY),
     });
   }
   return planned;

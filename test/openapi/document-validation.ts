@@ -12,9 +12,9 @@ export function collectSchemas(doc: OpenApiDocument): { where: string; schema: J
     for (const [method, op] of Object.entries(item)) {
       const at = `${method.toUpperCase()} ${path}`;
       for (const p of op.parameters ?? []) found.push({ where: `${at} parameter ${p.name}`, schema: p.schema });
-      for (const [media, m] of Object.entries(op.requestBody?.content ?? {})) found.push({ where: `${at} body ${media}`, schema: m.schema });
+      for (const [media, m] of Object.entries(op.requestBody?.content ?? {})) if (m.schema) found.push({ where: `${at} body ${media}`, schema: m.schema });
       for (const [status, r] of Object.entries(op.responses)) {
-        for (const [media, m] of Object.entries(r.content ?? {})) found.push({ where: `${at} ${status} ${media}`, schema: m.schema });
+        for (const [media, m] of Object.entries(r.content ?? {})) if (m.schema) found.push({ where: `${at} ${status} ${media}`, schema: m.schema });
       }
     }
   }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { createApp, defineController, defineModule, del, get, patch, post, put, type RouteDefinition } from '../../lib/index.js';
 import {
   ApiOperation,
+  ApiRequestBody,
   ApiResponse,
   ApiSecurity,
   ApiTags,
@@ -226,7 +227,7 @@ describe('named schemas', () => {
       create: post('/', { body: Batch, response: Draft }, () => undefined),
       same: put('/', { body: Same, response: Same }, () => undefined),
     });
-    expect(doc.paths['/things']?.post?.requestBody?.content['application/json'].schema).toMatchObject({
+    expect(doc.paths['/things']?.post?.requestBody?.content['application/json']?.schema).toMatchObject({
       properties: { drafts: { type: 'array', items: { $ref: '#/components/schemas/DraftInput' } } },
     });
     expect(doc.paths['/things']?.post?.responses['200']?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Draft' });
@@ -243,14 +244,14 @@ describe('named schemas', () => {
       create: post('/', { body: Draft, response: Draft }, () => undefined),
       plain: put('/', { body: Plain }, () => undefined),
     });
-    expect(doc.paths['/things']?.post?.requestBody?.content['application/json'].schema).toEqual({
+    expect(doc.paths['/things']?.post?.requestBody?.content['application/json']?.schema).toEqual({
       type: 'object',
       properties: { title: { type: 'string' }, body: { default: '', type: 'string' } },
       required: ['title'],
     });
     expect(doc.components.schemas.DraftInput, 'no component is left unreferenced').toBeUndefined();
     // Without a defaulted optional field a named body stays a reference.
-    expect(doc.paths['/things']?.put?.requestBody?.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Plain' });
+    expect(doc.paths['/things']?.put?.requestBody?.content['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Plain' });
   });
 
   it('gives a recursive schema without an id a component named after its first use', async () => {
@@ -294,7 +295,7 @@ describe('unrepresentable schemas', () => {
   it('open (default): the part becomes {} silently', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const doc = await generate(routes());
-    expect(doc.paths['/things']?.post?.requestBody?.content['application/json'].schema).toMatchObject({ properties: { n: {}, ok: { type: 'string' } } });
+    expect(doc.paths['/things']?.post?.requestBody?.content['application/json']?.schema).toMatchObject({ properties: { n: {}, ok: { type: 'string' } } });
     expect(warn).not.toHaveBeenCalled();
     warn.mockRestore();
   });
@@ -353,7 +354,7 @@ describe('unrepresentable schemas', () => {
   it('a transform is fine on the input side and open on the output side', async () => {
     const Len = z.object({ s: z.string().transform((s) => s.length) });
     const doc = await generate({ a: post('/', { body: Len, response: Len }, (ctx) => ctx.body) });
-    expect(doc.paths['/things']?.post?.requestBody?.content['application/json'].schema).toMatchObject({ properties: { s: { type: 'string' } } });
+    expect(doc.paths['/things']?.post?.requestBody?.content['application/json']?.schema).toMatchObject({ properties: { s: { type: 'string' } } });
     expect(doc.paths['/things']?.post?.responses['200']?.content?.['application/json']?.schema).toMatchObject({ properties: { s: {} } });
   });
 
@@ -362,7 +363,7 @@ describe('unrepresentable schemas', () => {
     // Duplicate ids inside one schema make zod's converter give up on the whole schema.
     const Twice = z.object({ x: z.object({ p: z.string() }).meta({ id: 'Dup' }), y: z.object({ q: z.string() }).meta({ id: 'Dup' }) });
     const doc = await generate({ a: post('/', { body: Twice, response: Broken }, () => undefined) });
-    const schema = doc.paths['/things']?.post?.requestBody?.content['application/json'].schema;
+    const schema = doc.paths['/things']?.post?.requestBody?.content['application/json']?.schema;
     expect(Object.keys(schema ?? {})).toEqual(['description']);
     expect(schema?.description).toMatch(/^Open schema: this schema could not be converted to JSON Schema \(.*Duplicate schema id "Dup"/);
     const app = await appOf({ a: post('/', { body: Twice }, () => undefined) });
@@ -471,5 +472,37 @@ describe('security', () => {
     expect(() => (ApiSecurity as (...a: unknown[]) => unknown)()).toThrow(OpenApiGenerationError);
     expect(() => (ApiSecurity as (...a: unknown[]) => unknown)(false, 'bearer')).toThrow(/only argument/);
     expect(() => ApiSecurity({ bearer: 'all' as never })).toThrow(/array of strings/);
+  });
+});
+
+describe('non-JSON routes', () => {
+  it('documents an event stream as text/event-stream, not as JSON', async () => {
+    const doc = await generate({ events: get('/events', { metadata: [ApiResponse({ status: 200, mediaType: 'text/event-stream', description: 'Post events' })] }, () => new Response('')) });
+    const responses = doc.paths['/things/events']?.get?.responses ?? {};
+    expect(Object.keys(responses['200']?.content ?? {})).toEqual(['text/event-stream']);
+    expect(responses['200']?.content?.['text/event-stream']?.schema).toMatchObject({ type: 'string' });
+    expect(responses, 'no invented 204 beside the declared success').not.toHaveProperty('204');
+  });
+
+  it('documents a binary answer with its media type and no schema', async () => {
+    const doc = await generate({ file: get('/file', { metadata: [ApiResponse({ status: 200, mediaType: 'image/png' })] }, () => new Response(new Uint8Array(1))) });
+    expect(doc.paths['/things/file']?.get?.responses['200']?.content).toEqual({ 'image/png': {} });
+  });
+
+  it('documents a multipart upload with its fields, file parts as binary strings', async () => {
+    const Upload = z.object({ title: z.string(), file: z.file() });
+    const doc = await generate({ upload: post('/upload', { metadata: [ApiRequestBody({ mediaType: 'multipart/form-data', schema: Upload })] }, () => undefined) });
+    const body = doc.paths['/things/upload']?.post?.requestBody;
+    expect(Object.keys(body?.content ?? {})).toEqual(['multipart/form-data']);
+    expect(body?.content['multipart/form-data']?.schema).toMatchObject({
+      type: 'object',
+      properties: { title: { type: 'string' }, file: { type: 'string', format: 'binary' } },
+      required: ['title', 'file'],
+    });
+  });
+
+  it('refuses a media type on an error status, or one that is not type/subtype', () => {
+    expect(() => ApiResponse({ status: 404, mediaType: 'text/plain' })).toThrow(OpenApiGenerationError);
+    expect(() => ApiRequestBody({ mediaType: 'multipart' })).toThrow(OpenApiGenerationError);
   });
 });

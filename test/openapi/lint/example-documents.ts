@@ -1,9 +1,9 @@
-import { createBlogModule } from '../../../examples/blog/blog-module.js';
+import { createBlogApp } from '../../../examples/blog/blog-app.js';
 import { BLOG_OPENAPI_OPTIONS } from '../../../examples/blog/openapi.js';
 import { readTenantsConfig } from '../../../examples/tenants/config.js';
 import { TENANTS_OPENAPI_OPTIONS } from '../../../examples/tenants/openapi.js';
 import { createTenantsModule } from '../../../examples/tenants/tenants-module.js';
-import { createApp } from '../../../lib/index.js';
+import { createApp, silentLogger } from '../../../lib/index.js';
 import { generateOpenApiDocument, type OpenApiDocument } from '../../../lib/openapi/index.js';
 
 /**
@@ -14,7 +14,8 @@ import { generateOpenApiDocument, type OpenApiDocument } from '../../../lib/open
  * const { blog } = await exampleDocuments();
  */
 export async function exampleDocuments(): Promise<Record<'blog' | 'tenants', OpenApiDocument>> {
-  const blog = await createApp(createBlogModule());
+  // The blog as npm start serves it: CRUD, the event stream (text/event-stream) and attachments (multipart, binary).
+  const blog = await createBlogApp({}, { logger: silentLogger });
   const tenants = await createApp(createTenantsModule(readTenantsConfig({ AUTH_SECRET: 'x'.repeat(32) }, () => undefined)));
   return {
     blog: generateOpenApiDocument(blog, BLOG_OPENAPI_OPTIONS),

@@ -1,0 +1,60 @@
+import { BodyLimit, Controller, Ctx, Get, HttpCode, Param, Post, Returns } from '../../facade/index.js';
+import { BadRequestException, NotFoundException, type RequestContext } from '../../lib/index.js';
+import { readMultipart, sse } from '../../lib/middleware/index.js';
+import { AttachmentsStore } from '../blog/attachments-store.js';
+import { AttachmentSummary, EXTRAS_DOCS } from '../blog/blog-extras.js';
+import { PostsService } from './posts-service.js';
+
+/**
+ * The blog's event stream and attachments, class style: the same routes, behaviour and OpenAPI
+ * description as `createBlogExtrasController` (a test compares the two documents). A function,
+ * because the attachment limit is a decorator argument.
+ *
+ * @example
+ * @Module({ providers: [PostsService, defineProvider(AttachmentsStore, [])], controllers: [createClassExtrasController(1_048_576)] })
+ */
+export function createClassExtrasController(attachmentLimit: number) {
+  @Controller('posts')
+  class BlogExtrasController {
+    constructor(
+      private readonly posts: PostsService,
+      private readonly attachments: AttachmentsStore,
+    ) {}
+
+    // One SSE event (JSON data: the post) for every post created while the client listens.
+    @Get('events')
+    @EXTRAS_DOCS.events
+    events(@Ctx() ctx: RequestContext) {
+      return sse(ctx, (stream) => {
+        const stop = this.posts.onCreated((created) => void stream.send({ event: 'post-created', id: created.id, data: created }));
+        stream.signal.addEventListener('abort', stop, { once: true });
+      });
+    }
+
+    @Post(':id/attachments')
+    @HttpCode(201)
+    @BodyLimit(attachmentLimit)
+    @Returns(AttachmentSummary)
+    @EXTRAS_DOCS.attach
+    async attach(@Param('id') id: string, @Ctx() ctx: RequestContext) {
+      this.posts.get(id); // 404 for an unknown post, before any body is read
+      const form = await readMultipart(ctx, { maxFiles: 1 });
+      const file = form.get('file');
+      if (!(file instanceof File)) throw new BadRequestException('Expected a `file` field with a file.');
+      const name = file.name.replace(/[^\w.-]/g, '_') || 'file';
+      const contentType = file.type || 'application/octet-stream';
+      this.attachments.put(id, { name, contentType, bytes: new Uint8Array(await file.arrayBuffer()) });
+      return { name, size: file.size, contentType };
+    }
+
+    @Get(':id/attachments/:name')
+    @EXTRAS_DOCS.attachment
+    attachment(@Param('id') id: string, @Param('name') name: string) {
+      this.posts.get(id);
+      const found = this.attachments.find(id, name);
+      if (!found) throw new NotFoundException(`No attachment ${name} on post ${id}`);
+      return new Response(found.bytes, { headers: { 'content-type': found.contentType, 'content-length': String(found.bytes.byteLength) } });
+    }
+  }
+  return BlogExtrasController;
+}
