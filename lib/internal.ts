@@ -22,3 +22,4 @@ export { checkedClock, ClockError } from './common/clock.js';
 export { encodeBase64, decodeBase64, type Base64Alphabet } from './common/base64.js';
 export { BoundedCache, type BoundedCacheOptions } from './common/bounded-cache.js';
 export type { SchemaSide, ZodNode, ZodDef, ZodBag, ZodInternals } from './schema/zod-internals.js';
+export { ACCESS_PUBLIC, ACCESS_ROLES, ACCESS_SCOPES, readAccess, type RouteAccess } from './common/access-metadata.js';

@@ -1,12 +1,12 @@
-import { createMetadataKey, readMetadata, type MetadataEntry } from '../internal.js';
+import { ACCESS_PUBLIC, ACCESS_ROLES, ACCESS_SCOPES, readAccess, type MetadataEntry } from '../internal.js';
 import type { RouteInfo } from '../internal.js';
 
 /** Route metadata: the roles of which a caller needs at least one. */
-export const ROLES_KEY = createMetadataKey<readonly string[]>('auth:roles');
+export const ROLES_KEY = ACCESS_ROLES;
 /** Route metadata: the route needs no credential. */
-export const PUBLIC_KEY = createMetadataKey<true>('auth:public');
+export const PUBLIC_KEY = ACCESS_PUBLIC;
 /** Route metadata: the scopes an API key must all hold. */
-export const SCOPES_KEY = createMetadataKey<readonly string[]>('auth:scopes');
+export const SCOPES_KEY = ACCESS_SCOPES;
 
 /**
  * Requires at least one of the roles (read from the `roles` claim) on a route or controller.
@@ -70,8 +70,6 @@ const NO_ROUTE: AccessRules = Object.freeze({ isPublic: false, roles: undefined 
  */
 export function readAccessRules(route: RouteInfo | undefined): AccessRules {
   if (!route) return NO_ROUTE;
-  const own = route.metadata;
-  const routeDecides = readMetadata(own, PUBLIC_KEY) !== undefined || readMetadata(own, ROLES_KEY) !== undefined;
-  const source = routeDecides ? own : route.controllerMetadata;
-  return { isPublic: readMetadata(source, PUBLIC_KEY) === true, roles: readMetadata(source, ROLES_KEY) };
+  const access = readAccess(route);
+  return { isPublic: access.isPublic, roles: access.roles };
 }

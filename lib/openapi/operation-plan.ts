@@ -1,4 +1,4 @@
-import { readMetadata, readRouteMetadata } from '../internal.js';
+import { readAccess, readMetadata, readRouteMetadata } from '../internal.js';
 import type { RouteInfo } from '../internal.js';
 import { API_OPERATION, type ApiOperationOptions } from './api-operation.js';
 import { readApiResponses, type ApiResponseOptions } from './api-response.js';
@@ -67,16 +67,31 @@ export function planOperations(routes: readonly RouteInfo[], options: ResolvedOp
     const tags = readRouteMetadata(route, API_TAGS) ?? [];
 
     const declared = readRouteMetadata(route, API_SECURITY);
+    // The auth metadata (Public, Roles, RequireScopes) documents itself; ApiSecurity overrides it.
+    const access = readAccess(route);
     let security: SecurityRequirement[] | undefined;
+    let description = op.description;
     if (declared !== undefined) {
       security = declared === false ? [] : toSecurityRequirements(declared);
       assertKnownSchemes(security, options.schemeNames, `ApiSecurity on ${where}`);
+    } else if (access.isPublic) {
+      security = [];
+    } else if (access.scopes !== undefined && access.scopes.length > 0) {
+      const apiKey = apiKeySchemeOf(options);
+      if (apiKey !== undefined) {
+        security = withApiKeyScopes(options.security ?? [], apiKey, access.scopes);
+        const needed = `API keys need the scope${access.scopes.length > 1 ? 's' : ''} ${access.scopes.map((scope) => `\`${scope}\``).join(', ')}.`;
+        description = description === undefined ? needed : `${description}\n\n${needed}`;
+      }
     }
 
     const effective = security ?? options.security ?? [];
     const refusals = {
       unauthorized: effective.some((requirement) => Object.keys(requirement).length > 0),
-      forbidden: effective.some((requirement) => Object.values(requirement).some((scopes) => scopes.length > 0)) || route.guards.length > 0,
+      forbidden:
+        effective.some((requirement) => Object.values(requirement).some((scopes) => scopes.length > 0)) ||
+        route.guards.length > 0 ||
+        (!access.isPublic && ((access.roles?.length ?? 0) > 0 || (access.scopes?.length ?? 0) > 0)),
     };
 
     planned.push({
@@ -86,7 +101,7 @@ export function planOperations(routes: readonly RouteInfo[], options: ResolvedOp
       method: route.method.toLowerCase() as OpenApiMethod,
       operationId,
       summary: op.summary ?? defaultSummary(route.name),
-      description: op.description,
+      description,
       deprecated: op.deprecated,
       tags: tags.length === 0 ? [defaultTag(route.controller)] : [...new Set(tags)],
       security,
@@ -96,4 +111,26 @@ export function planOperations(routes: readonly RouteInfo[], options: ResolvedOp
     });
   }
   return planned;
+}
+
+/** The name of the document's API-key security scheme (`type: apiKey`), if it declares one. */
+function apiKeySchemeOf(options: ResolvedOptions): string | undefined {
+  for (const [name, scheme] of Object.entries(options.securitySchemes ?? {})) if (scheme.type === 'apiKey') return name;
+  return undefined;
+}
+
+/**
+ * The document's requirements with `scopes` on the API-key scheme: where a requirement names it,
+ * its scopes are the route's; without one, the key is added as an alternative (a route with
+ * scopes accepts keys that hold them).
+ */
+function withApiKeyScopes(requirements: readonly SecurityRequirement[], apiKey: string, scopes: readonly string[]): SecurityRequirement[] {
+  let named = false;
+  const out = requirements.map((requirement) => {
+    if (!(apiKey in requirement)) return { ...requirement };
+    named = true;
+    return { ...requirement, [apiKey]: [...scopes] };
+  });
+  if (!named) out.push({ [apiKey]: [...scopes] });
+  return out;
 }
