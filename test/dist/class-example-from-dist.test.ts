@@ -54,6 +54,6 @@ describe('the class-style blog built against dist/', () => {
     const exited = new Promise<number | null>((resolve) => child?.once('exit', (code) => resolve(code)));
     child?.kill('SIGTERM');
     expect(await exited).toBe(0);
-    expect(output).toMatch(/SIGTERM received/);
+    expect(output, "the app logs which signal stopped it").toMatch(/"msg":"stopping blog-classes","signal":"SIGTERM"/);
   });
 });
