@@ -14,7 +14,10 @@
 // BENCH_SCENARIOS (hello,create,routes,me,tenants-bearer,tenants-key-0,tenants-key-60),
 // BENCH_FRAMEWORKS (raw,hono,fastify,express,tessera), BENCH_COLD_ROUNDS (10),
 // BENCH_LOAD (auto | wrk | autocannon; auto = wrk when installed), BENCH_MERGE (1: a full-method
-// run of some scenarios is merged into latest.* instead of going to partial.*).
+// run of some scenarios is merged into latest.* instead of going to partial.*), BENCH_RESULTS
+// (the results' file name for a narrowed run, default partial), BENCH_BASELINE (a git ref, below).
+// The OpenTelemetry variants (tessera-otel, tessera-sdk, fastify-sdk, hono-sdk) are named in
+// BENCH_FRAMEWORKS only: `npm run bench:otel`.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -50,7 +53,28 @@ const config = {
  */
 const baselineRef = process.env.BENCH_BASELINE || undefined;
 const ALL_FRAMEWORKS = ['raw', 'hono', 'fastify', 'express', 'tessera', ...(baselineRef ? ['baseline'] : [])];
-const LABEL = { raw: 'raw node:http', hono: 'Hono', fastify: 'Fastify', express: 'Express', tessera: 'Tessera', baseline: `Tessera @${baselineRef}` };
+/**
+ * OpenTelemetry variants (`npm run bench:otel`), named in BENCH_FRAMEWORKS only: the same server
+ * file with BENCH_OTEL set (bench/servers/otel.mjs). `tessera-otel` is openTelemetry() with no SDK
+ * registered (the A/B against `tessera` for the no-SDK cost); the `-sdk` ones start the SDK with
+ * a batch OTLP exporter to the harness's sink, Fastify through @fastify/otel, Hono through @hono/otel.
+ */
+const OTEL_VARIANTS = {
+  'tessera-otel': { base: 'tessera', otel: 'api', label: 'Tessera + openTelemetry(), no SDK' },
+  'tessera-sdk': { base: 'tessera', otel: 'sdk', label: 'Tessera + openTelemetry() + SDK' },
+  'fastify-sdk': { base: 'fastify', otel: 'sdk', label: 'Fastify + @fastify/otel + SDK' },
+  'hono-sdk': { base: 'hono', otel: 'sdk', label: 'Hono + @hono/otel + SDK' },
+};
+const KNOWN_FRAMEWORKS = [...ALL_FRAMEWORKS, ...Object.keys(OTEL_VARIANTS)];
+const LABEL = {
+  raw: 'raw node:http',
+  hono: 'Hono',
+  fastify: 'Fastify',
+  express: 'Express',
+  tessera: 'Tessera',
+  baseline: `Tessera @${baselineRef}`,
+  ...Object.fromEntries(Object.entries(OTEL_VARIANTS).map(([name, v]) => [name, v.label])),
+};
 const SERVER_FILE = {
   raw: join(benchDir, 'servers/raw.mjs'),
   hono: join(benchDir, 'servers/hono.mjs'),
@@ -59,6 +83,9 @@ const SERVER_FILE = {
   tessera: join(buildDir, 'tessera.mjs'),
   baseline: join(buildDir, 'baseline', 'tessera.mjs'),
 };
+for (const [name, v] of Object.entries(OTEL_VARIANTS)) SERVER_FILE[name] = SERVER_FILE[v.base];
+/** The framework a variant is measured against (itself for the others). */
+const baseOf = (framework) => OTEL_VARIANTS[framework]?.base ?? framework;
 
 /**
  * API_KEY_RATE_LIMIT of the tenants scenarios: far above what one server process can answer in
@@ -150,14 +177,15 @@ function tenantsScenario(credential, cacheSeconds) {
 }
 
 const scenarioNames = list('BENCH_SCENARIOS') ?? Object.keys(SCENARIOS);
+if (env.BENCH_RESULTS && !/^[a-z0-9-]+$/.test(env.BENCH_RESULTS)) die('BENCH_RESULTS is a file name: lower-case letters, digits and dashes');
 for (const s of scenarioNames) if (!SCENARIOS[s]) die(`unknown scenario "${s}" (known: ${Object.keys(SCENARIOS).join(', ')})`);
 const frameworkFilter = list('BENCH_FRAMEWORKS');
-if (frameworkFilter) for (const f of frameworkFilter) if (!ALL_FRAMEWORKS.includes(f)) die(`unknown framework "${f}" (known: ${ALL_FRAMEWORKS.join(', ')})`);
+if (frameworkFilter) for (const f of frameworkFilter) if (!KNOWN_FRAMEWORKS.includes(f)) die(`unknown framework "${f}" (known: ${KNOWN_FRAMEWORKS.join(', ')})`);
 /** Frameworks of a scenario; BENCH_FRAMEWORKS may add any to the shared scenarios, never to a group's (Tessera only). */
 const frameworksOf = (scenario) => {
   const own = SCENARIOS[scenario].frameworks;
   if (!frameworkFilter) return own;
-  return (SCENARIOS[scenario].group ? own : ALL_FRAMEWORKS).filter((f) => frameworkFilter.includes(f));
+  return (SCENARIOS[scenario].group ? own : KNOWN_FRAMEWORKS).filter((f) => frameworkFilter.includes(f));
 };
 
 function die(message) {
@@ -350,7 +378,7 @@ async function startServer(framework, scenario, options = {}) {
 function spawnServer(framework, scenario, { nodeArgs = [], port = takePort(), waitReady = true } = {}) {
   const child = spawn(...argv([...pin(1), process.execPath, ...nodeArgs, SERVER_FILE[framework]]), {
     cwd: root,
-    env: { ...env, ...SCENARIOS[scenario]?.serverEnv, PORT: String(port), BENCH_SCENARIO: scenario, NODE_ENV: 'production' },
+    env: { ...env, ...SCENARIOS[scenario]?.serverEnv, ...otelEnv(framework), PORT: String(port), BENCH_SCENARIO: scenario, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -392,6 +420,72 @@ function spawnServer(framework, scenario, { nodeArgs = [], port = takePort(), wa
 
 function argv(parts) {
   return [parts[0], parts.slice(1)];
+}
+
+// ---------------------------------------------------------------------------------------------
+// OpenTelemetry variants: the collector end and each server's environment
+
+/** What the OTLP sink received: export requests and bytes, per signal. */
+const otlpReceived = { traces: { requests: 0, bytes: 0 }, metrics: { requests: 0, bytes: 0 } };
+let otlpPort;
+
+/**
+ * A collector stand-in on loopback, in the harness (on the load generator's core, so its CPU is
+ * never counted as the server's): reads each OTLP/HTTP export and answers an empty protobuf
+ * response, as a collector does, so the servers' exporters pay their full cost (serialisation,
+ * the HTTP request) and nothing else.
+ */
+async function startOtlpSink() {
+  const { createServer } = await import('node:http');
+  const sink = createServer((req, res) => {
+    const signal = req.url?.includes('/v1/metrics') ? 'metrics' : 'traces';
+    otlpReceived[signal].requests += 1;
+    req.on('data', (chunk) => (otlpReceived[signal].bytes += chunk.length));
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
+  });
+  await new Promise((resolve) => sink.listen(0, '127.0.0.1', resolve));
+  sink.unref();
+  otlpPort = sink.address().port;
+}
+
+/** BENCH_OTEL for a variant and, with the SDK, the SDK's standard environment aimed at the sink. */
+function otelEnv(framework) {
+  const variant = OTEL_VARIANTS[framework];
+  if (variant === undefined) return { BENCH_OTEL: 'none' };
+  if (variant.otel === 'api') return { BENCH_OTEL: 'api' };
+  return {
+    BENCH_OTEL: 'sdk',
+    OTEL_TRACES_EXPORTER: 'otlp',
+    OTEL_METRICS_EXPORTER: 'otlp',
+    OTEL_LOGS_EXPORTER: 'none',
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${otlpPort}`,
+    OTEL_METRIC_EXPORT_INTERVAL: '5000',
+  };
+}
+
+/**
+ * The instrumentation's cost, per variant measured with its base in the same scenario: CPU per
+ * request over the base (medians of the run), and the paired per-round ratios' range.
+ */
+function otelCost(results) {
+  const lines = [];
+  for (const [scenario, summary] of Object.entries(results)) {
+    for (const name of Object.keys(OTEL_VARIANTS)) {
+      const variant = summary[name];
+      const base = summary[baseOf(name)];
+      if (variant === undefined || base === undefined) continue;
+      const paired = variant.rounds
+        .map((r, i) => ratio(r.cpuUsPerRequest, base.rounds[i]?.cpuUsPerRequest))
+        .filter(Number.isFinite)
+        .sort((a, b) => a - b);
+      const cpuRatio = ratio(variant.cpuUs, base.cpuUs);
+      const range = paired.length ? `; per-round ratios ${fmt(paired[0], 3)}-${fmt(paired.at(-1), 3)}` : '';
+      const target = name === 'tessera-otel' ? ` ${cpuRatio <= 1.02 ? 'PASS' : 'FAIL'} (target <= 1.02)` : '';
+      lines.push(`${scenario}: ${LABEL[name]} ${fmt(variant.cpuUs, 1)} µs vs ${LABEL[baseOf(name)]} ${fmt(base.cpuUs, 1)} µs CPU per request: ${fmt(cpuRatio, 3)}x, +${fmt(variant.cpuUs - base.cpuUs, 1)} µs${range}${target}`);
+    }
+  }
+  return lines;
 }
 
 async function stopServer(server, signal = 'SIGKILL') {
@@ -874,6 +968,11 @@ function render(doc) {
     out.push('\nCold start', ...(by ? [`(${by})`] : []), textTable(COLD_HEADERS, coldRows(cold)));
     md.push('**Cold start** (spawn to first response of `GET /hello/x`, median)', '', ...(by ? [`_${by}._`, ''] : []), mdTable(COLD_HEADERS, coldRows(cold)), '');
   }
+  if (doc.otelCost?.length) {
+    const received = doc.otlpReceived ? `the OTLP sink received ${doc.otlpReceived.traces.requests} trace exports (${fmt(doc.otlpReceived.traces.bytes / 1e6, 1)} MB) and ${doc.otlpReceived.metrics.requests} metric exports` : undefined;
+    out.push('\nOpenTelemetry cost', ...doc.otelCost, ...(received ? [received] : []));
+    md.push('**OpenTelemetry cost** (CPU per request over the same server without instrumentation)', '', ...doc.otelCost.map((l) => `- ${l}`), ...(received ? [`- ${received}`] : []), '');
+  }
   if (doc.targets.length) {
     out.push('\nTargets', ...doc.targets);
     md.push('**Targets**', '', ...doc.targets.map((l) => `- ${l}`), '');
@@ -910,7 +1009,8 @@ function mergeIntoLatest(run) {
 
 async function main() {
   const m = machine();
-  const needsTessera = scenarioNames.some((s) => frameworksOf(s).includes('tessera'));
+  const needsTessera = scenarioNames.some((s) => frameworksOf(s).some((f) => baseOf(f) === 'tessera'));
+  if (scenarioNames.some((s) => frameworksOf(s).some((f) => OTEL_VARIANTS[f]?.otel === 'sdk'))) await startOtlpSink();
   if (needsTessera) {
     try {
       await buildTessera();
@@ -940,6 +1040,9 @@ async function main() {
   const doc = { machine: m, config: { ...config, scenarios: scenarioNames }, results, coldStart: cold, targets: targets(results, cold) };
   const costs = tenantsCost(results);
   if (Object.keys(costs).length) doc.tenantsKeyCost = costs;
+  const instrumentationCost = otelCost(results);
+  if (instrumentationCost.length) doc.otelCost = instrumentationCost;
+  if (otlpPort !== undefined) doc.otlpReceived = otlpReceived;
   const { text, md } = render(doc);
   console.log(`\n${runHeader(m, config).join('\n')}${text}\n\n(${fmt(minutes, 1)} min)`);
 
@@ -967,7 +1070,8 @@ async function main() {
       console.error(`bench: cannot merge: ${error}`);
     }
   }
-  write('partial', doc, md);
+  // BENCH_RESULTS names the files of a narrowed run kept on purpose (npm run bench:otel: otel.*).
+  write(env.BENCH_RESULTS || 'partial', doc, md);
 }
 
 // ---------------------------------------------------------------------------------------------

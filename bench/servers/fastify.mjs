@@ -3,8 +3,17 @@
 // jwtVerify (@fastify/jwt / fast-jwt are not installed).
 import Fastify from 'fastify';
 import { DECOY_ROUTES, createPost, decoyAnswer, fixedPost, host, port, ready, scenario } from './shared.mjs';
+import { otelMode, startOtelSdk } from './otel.mjs';
 
 const app = Fastify({ logger: false });
+if (otelMode === 'sdk') {
+  // @fastify/otel as its README sets it up: an SDK instrumentation whose plugin is registered
+  // before the routes (a SERVER span per request, plus its handler and hook spans).
+  const { default: FastifyOtelInstrumentation } = await import('@fastify/otel');
+  const instrumentation = new FastifyOtelInstrumentation();
+  await startOtelSdk([instrumentation]);
+  await app.register(instrumentation.plugin());
+}
 if (scenario === 'hello') {
   app.get('/hello/:name', async (req) => ({ message: `Hello, ${req.params.name}!` }));
 } else if (scenario === 'create') {

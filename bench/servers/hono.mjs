@@ -2,8 +2,15 @@
 import { Hono } from 'hono';
 import { serve } from '@hono/node-server';
 import { DECOY_ROUTES, JWT_SECRET, createPost, decoyAnswer, fixedPost, host, port, ready, scenario } from './shared.mjs';
+import { otelMode, startOtelSdk } from './otel.mjs';
 
 const app = new Hono();
+if (otelMode === 'sdk') {
+  // @hono/otel's middleware, first in the chain: a SERVER span and the HTTP metrics per request.
+  await startOtelSdk();
+  const { httpInstrumentationMiddleware } = await import('@hono/otel');
+  app.use(httpInstrumentationMiddleware());
+}
 if (scenario === 'hello') {
   app.get('/hello/:name', (c) => c.json({ message: `Hello, ${c.req.param('name')}!` }));
 } else if (scenario === 'create') {

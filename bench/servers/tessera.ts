@@ -4,6 +4,7 @@
 import { createApp, defineController, defineModule, get, post, type ModuleDefinition, type RouteDefinition } from '../../lib/index.js';
 import { serve } from '../../lib/node.js';
 import { DECOY_ROUTES, createPost, decoyAnswer, fixedPost, host, port, ready, scenario } from './shared.mjs';
+import { otelMode, startOtelSdk } from './otel.mjs';
 
 // The tenants scenarios (tenants-bearer, tenants-key-0, tenants-key-60): the examples/tenants app,
 // which provisions its own credentials once listening (see tessera-tenants.ts).
@@ -49,7 +50,10 @@ async function benchModule(): Promise<ModuleDefinition> {
   throw new Error(`unknown scenario ${scenario}`);
 }
 
-const app = await createApp(await benchModule());
+// BENCH_OTEL (npm run bench:otel): openTelemetry() with no SDK (`api`) or with the SDK (`sdk`).
+await startOtelSdk();
+const instrumentation = otelMode === 'none' ? undefined : (await import('../../lib/otel/index.js')).openTelemetry();
+const app = await createApp(await benchModule(), instrumentation ? { instrumentation } : {});
 await serve(app, { port, host });
 if (tenants !== undefined) await tenants.provisionTenants(port, host);
 ready();

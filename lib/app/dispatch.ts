@@ -95,17 +95,17 @@ export function createDispatch(parts: DispatchParts): Dispatch {
   };
   const chain = chainMiddleware(parts.middleware, route, recover);
 
+  const plain = (ctx: Context, reply: Reply): void => chain(ctx, ctx.incoming.method === 'HEAD' ? (answer) => reply(withoutBody(answer)) : reply);
   if (observers.length === 0 && instrumentation === undefined) {
-    return (incoming, reply) => {
-      const ctx = new Context(incoming, NO_PARAMS, undefined, bodyLimit, logger);
-      chain(ctx, incoming.method === 'HEAD' ? (answer) => reply(withoutBody(answer)) : reply);
-    };
+    return (incoming, reply) => plain(new Context(incoming, NO_PARAMS, undefined, bodyLimit, logger), reply);
   }
   return (incoming, reply) => {
-    const started = performance.now();
     const ctx = new Context(incoming, NO_PARAMS, undefined, bodyLimit, logger);
-    const head = incoming.method === 'HEAD';
     const telemetry: RequestTelemetry | undefined = instrumentation === undefined || untraced.has(incoming.path) ? undefined : instrumentation.start(incoming, ctx);
+    // Nothing follows this request (an instrumentation with no SDK behind it): the plain walk.
+    if (telemetry === undefined && observers.length === 0) return plain(ctx, reply);
+    const started = performance.now();
+    const head = incoming.method === 'HEAD';
     ctx.telemetry = telemetry;
     const finish = (answer: Answer): void => {
       const sent = head ? withoutBody(answer) : answer;

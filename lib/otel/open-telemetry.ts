@@ -1,4 +1,4 @@
-import { context, metrics, propagation, trace, type Context, type MeterProvider, type TextMapGetter, type TracerProvider } from '@opentelemetry/api';
+import { context, createNoopMeter, metrics, propagation, trace, ProxyTracerProvider, type Context, type MeterProvider, type TextMapGetter, type Tracer, type TracerProvider } from '@opentelemetry/api';
 import type { IncomingRequest, Instrumentation, RequestContext, RequestTelemetry } from '../internal.js';
 import { createHttpMetrics, type HttpMetrics } from './http-metrics.js';
 import { RequestSpan } from './request-span.js';
@@ -39,7 +39,8 @@ const headerGetter: TextMapGetter<IncomingRequest> = {
  * semantic-convention attributes, an incoming W3C `traceparent` continued, and the span active
  * from the first middleware to the answer, so spans of user code and instrumented clients nest
  * under it; the `http.server.request.duration` histogram and `http.server.active_requests`.
- * Without an SDK registered, the API is a no-op and this costs next to nothing. Node, Bun and
+ * With no SDK registered (the API's no-op tracer and meter providers), requests are not followed
+ * at all and take the uninstrumented path; an SDK registered later is picked up. Node, Bun and
  * Deno need the SDK's AsyncLocalStorage context manager for nesting across `await`
  * (`@opentelemetry/context-async-hooks`, which NodeSDK registers); on Workers, enable
  * `nodejs_compat` for the same.
@@ -49,18 +50,50 @@ const headerGetter: TextMapGetter<IncomingRequest> = {
  * const app = await createApp(AppModule, { instrumentation: openTelemetry() });
  */
 export function openTelemetry(options: OpenTelemetryOptions = {}): Instrumentation {
-  const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(INSTRUMENTATION_SCOPE);
   const ignored = new Set(options.ignorePaths ?? []);
   const captureQuery = options.captureQuery === true;
-  // Made at the first request, not now: the metrics API has no proxy provider, so instruments
-  // made before the SDK registers its provider would stay no-ops forever.
-  let httpMetrics: HttpMetrics | undefined;
+  let followed: Followed | undefined;
   return {
     start(incoming: IncomingRequest, _ctx: RequestContext): RequestTelemetry | undefined {
       if (ignored.has(incoming.path)) return undefined;
-      httpMetrics ??= createHttpMetrics((options.meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_SCOPE));
+      // Read per request: an SDK may register its providers after the app is made.
+      const tracerProvider = options.tracerProvider ?? trace.getTracerProvider();
+      const meterProvider = options.meterProvider ?? metrics.getMeterProvider();
+      const delegate = tracerProvider instanceof ProxyTracerProvider ? tracerProvider.getDelegate() : tracerProvider;
+      if (followed === undefined || followed.delegate !== delegate || followed.meterProvider !== meterProvider) {
+        followed = follow(tracerProvider, delegate, meterProvider);
+      }
+      // Nobody collects: the request takes the uninstrumented path (the cost target of no SDK).
+      if (followed.idle) return undefined;
       const parent: Context = propagation.extract(context.active(), incoming, headerGetter);
-      return new RequestSpan(tracer, httpMetrics, incoming, parent, captureQuery);
+      return new RequestSpan(followed.tracer, followed.httpMetrics, incoming, parent, captureQuery);
     },
+  };
+}
+
+/** The tracer and the instruments for the providers in use, and whether both are the API's no-ops. */
+interface Followed {
+  readonly delegate: TracerProvider;
+  readonly meterProvider: MeterProvider;
+  readonly tracer: Tracer;
+  readonly httpMetrics: HttpMetrics;
+  readonly idle: boolean;
+}
+
+/**
+ * What the API hands out when no SDK registered anything: the proxy's delegate before one is set
+ * (read off a fresh proxy; the API exports no other handle on it) and the no-op meter.
+ */
+const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
+const NOOP_METER = createNoopMeter();
+
+function follow(tracerProvider: TracerProvider, delegate: TracerProvider, meterProvider: MeterProvider): Followed {
+  const meter = meterProvider.getMeter(INSTRUMENTATION_SCOPE);
+  return {
+    delegate,
+    meterProvider,
+    tracer: tracerProvider.getTracer(INSTRUMENTATION_SCOPE),
+    httpMetrics: createHttpMetrics(meter),
+    idle: delegate === NOOP_TRACER_PROVIDER && meter === NOOP_METER,
   };
 }
