@@ -17,7 +17,8 @@ const config = readTenantsConfig(process.env);
 const stores = (clock: Clock) => createPostgresTenantsStores(database, clock, config, { queryTimeoutMs: database.queryTimeoutMs });
 const app = await createApp(createTenantsModule(config, { stores }), {
   accessLog: { fields: (ctx) => ({ keyId: auth.getCurrentApiKey(ctx)?.id }) },
-  health: { checks: [postgresHealthCheck(database)] },
+  // Readiness: the database answers, and an identity provider's keys (AUTH_JWKS_URL) were had.
+  health: { checks: [postgresHealthCheck(database), ...(config.identityProvider === undefined ? [] : [auth.JWKS_HEALTH_CHECK])] },
   instrumentation: openTelemetry(),
 });
 serveTenantsOpenApi(app);

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
-import { checkedClock, systemClock, defineModule, defineFactory, defineProvider, createToken, createStateKey, type ClassToken, type Guard, type ModuleDefinition, type ProviderInput, type RequestContext, type Token } from '../internal.js';
+import { checkedClock, systemClock, defineModule, defineFactory, defineProvider, createToken, createStateKey, type ClassToken, type Guard, type HealthCheck, type ModuleDefinition, type ProviderInput, type RequestContext, type Token } from '../internal.js';
 import type { ApiKeyStore, AuthenticatedApiKey } from './api-keys/index.js';
 import { createAuthGuards } from './auth-guards.js';
+import { jwksHealthCheck } from './jwks-health-check.js';
 import { tracedStore } from './auth-telemetry.js';
 import type { AuthModuleOptions, StoreClass } from './auth-options.js';
 import { startAuthRuntime, type AuthRuntime } from './auth-runtime.js';
@@ -44,6 +45,8 @@ export interface AuthDefinitions<Claims> {
   readonly getCurrentApiKey: (ctx: Pick<RequestContext, 'get'> | undefined) => AuthenticatedApiKey | undefined;
   /** Resolves to the {@link AuthService} when `issuing` is configured; otherwise `MissingProviderError`. */
   readonly AUTH_SERVICE: Token<AuthService>;
+  /** The `jwks` readiness check of the trusted issuers' keys: `health: { checks: [JWKS_HEALTH_CHECK] }`. */
+  readonly JWKS_HEALTH_CHECK: Token<HealthCheck>;
 }
 
 function toProvider<T>(token: Token<T>, store: StoreClass<T>): ProviderInput {
@@ -68,6 +71,7 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
   const AUTH_SERVICE = createToken<AuthService>('AUTH_SERVICE');
   const CREDENTIAL_STORE = createToken<CredentialStore<Claims>>('CredentialStore');
   const REFRESH_TOKEN_STORE = createToken<RefreshTokenStore>('RefreshTokenStore');
+  const JWKS_HEALTH_CHECK = createToken<HealthCheck>('JwksHealthCheck');
   const { JwtAuthGuard, AuthGuard, createRolesGuard } = createAuthGuards<Claims>({ currentUser: CURRENT_USER, currentApiKey: CURRENT_API_KEY });
 
   /**
@@ -115,9 +119,10 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
           : defineFactory(AUTH_RUNTIME, [], () => startAuthRuntime<Claims>(claimsSchema as z.ZodType<Claims>, checked, undefined)),
         defineProvider(JwtAuthGuard, [AUTH_RUNTIME]),
         defineProvider(AuthGuard, [AUTH_RUNTIME]),
+        defineFactory(JWKS_HEALTH_CHECK, [AUTH_RUNTIME], (runtime) => jwksHealthCheck(runtime.verifier)),
       ];
       if (apiKeys) providers.push(toProvider(API_KEY_STORE, apiKeys.store));
-      const exported: unknown[] = [JwtAuthGuard, AuthGuard, AUTH_RUNTIME];
+      const exported: unknown[] = [JwtAuthGuard, AuthGuard, AUTH_RUNTIME, JWKS_HEALTH_CHECK];
       const issuing = options.issuing;
       if (issuing) {
         const signer = createTokenSigner({ secret: options.secret, algorithm, issuer: options.issuer, audience: options.audience, clock });
@@ -157,5 +162,5 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
     },
   };
 
-  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE });
+  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE, JWKS_HEALTH_CHECK });
 }

@@ -1,7 +1,8 @@
 // The database stops while examples/tenants is serving, then comes back. The test owns its
 // cluster (scripts/postgres/start-test-server.sh) so it can stop it with pg_ctl. While it is
 // down: API-key requests 503 (never 200, never 401); sign-in and refresh 503 problem+json within
-// a bounded time; tokens still work. Once it is back: everything serves again, no restart.
+// a bounded time; tokens still work; readiness 503 with its database check down. Once it is
+// back: everything serves again and readiness is 200, no restart. The its run in order.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../examples/tenants/demo-accounts.js';
 import { startLocalCluster, whyNoLocalCluster } from './support/local-cluster.js';
@@ -35,14 +36,22 @@ describe.skipIf(TEST_DATABASE_URL === undefined || noCluster !== undefined)('dat
     await cluster?.destroy();
   });
 
-  it('answers 503 while the database is down and serves again once it is back', async () => {
-    const signIn = () => request(app.url, 'POST', '/auth/sign-in', { json: { identifier: 'alice@acme.test', password: DEMO_PASSWORD } });
-    const pair = (await signIn()).json as { accessToken: string; refreshToken: string };
-    const bearer = { authorization: `Bearer ${pair.accessToken}` };
-    const { key } = (await request(app.url, 'POST', '/tenants/acme/api-keys', { headers: bearer, json: { name: 'ci', scopes: ['posts:read'] } })).json as { key: string };
-    const readWithKey = () => request(app.url, 'GET', '/tenants/acme/posts', { headers: { 'x-api-key': key } });
-    expect((await readWithKey()).status).toBe(200);
+  let pair: { accessToken: string; refreshToken: string };
+  let key: string;
+  const signIn = () => request(app.url, 'POST', '/auth/sign-in', { json: { identifier: 'alice@acme.test', password: DEMO_PASSWORD } });
+  const readWithKey = () => request(app.url, 'GET', '/tenants/acme/posts', { headers: { 'x-api-key': key } });
+  const readiness = () => request(app.url, 'GET', '/health/ready');
 
+  it('serves API keys and reports ready, its database up, while the database runs', async () => {
+    pair = (await signIn()).json as typeof pair;
+    key = ((await request(app.url, 'POST', '/tenants/acme/api-keys', { headers: { authorization: `Bearer ${pair.accessToken}` }, json: { name: 'ci', scopes: ['posts:read'] } })).json as { key: string }).key;
+    expect((await readWithKey()).status).toBe(200);
+    const ready = await readiness();
+    expect(ready.status, `readiness with the database up: ${ready.text}`).toBe(200);
+    expect(ready.json).toMatchObject({ status: 'ok', checks: { database: { status: 'up' } } });
+  });
+
+  it('answers 503 problem+json for keys, sign-in and refresh while the database is down, within a bounded time', async () => {
     await cluster.stop();
     const down = {
       apiKey: await readWithKey(),
@@ -56,14 +65,26 @@ describe.skipIf(TEST_DATABASE_URL === undefined || noCluster !== undefined)('dat
       expect(answer.ms).toBeLessThan(5_000);
       expect(answer.text).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|postgres:/);
     }
-    // A bearer token needs no store, so token routes keep working through the outage.
-    expect((await request(app.url, 'GET', '/me', { headers: bearer })).status).toBe(200);
+  });
 
+  it('keeps token routes working through the outage (a bearer token needs no store)', async () => {
+    expect((await request(app.url, 'GET', '/me', { headers: { authorization: `Bearer ${pair.accessToken}` } })).status).toBe(200);
+  });
+
+  it('reports not ready (503, database down) while the database is down, without saying why in public', async () => {
+    const ready = await readiness();
+    expect(ready.status, `readiness with the database stopped: ${ready.text}`).toBe(503);
+    expect(ready.json).toMatchObject({ status: 'error', checks: { database: { status: 'down' } } });
+    expect(ready.text).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|postgres:/);
+  });
+
+  it('serves again and reports ready once the database is back, with no restart', async () => {
     await cluster.start();
     const started = performance.now();
     expect((await eventually(readWithKey, (a) => a.status === 200)).status).toBe(200);
     console.info(`[outage, real server] serving API keys again ${(performance.now() - started).toFixed(0)} ms after the database restarted`);
     expect((await request(app.url, 'POST', '/auth/refresh', { json: { refreshToken: pair.refreshToken } })).status).toBe(200);
     expect((await signIn()).status).toBe(200);
-  }, 120_000);
+    expect((await eventually(readiness, (a) => a.status === 200)).status, 'readiness after the restart').toBe(200);
+  });
 });

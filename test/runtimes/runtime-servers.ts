@@ -61,7 +61,7 @@ function firstExisting(...candidates: string[]): string | undefined {
 }
 
 /** Spawns a server process and collects its output; the process is killed on stop or when this process exits. */
-function spawnServer(command: string, args: readonly string[], env: Record<string, string>): { child: ChildProcess; output: () => string; stop: () => void } {
+export function spawnServer(command: string, args: readonly string[], env: Record<string, string>): { child: ChildProcess; output: () => string; stop: () => void } {
   const child = spawn(command, [...args], { cwd: root, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...SERVER_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let text = '';
   child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -105,7 +105,7 @@ function waitForReadyLine(server: ReturnType<typeof spawnServer>, name: string, 
 }
 
 /** A port free right now on 127.0.0.1 (for workerd, whose config needs one up front). */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
@@ -117,7 +117,7 @@ function freePort(): Promise<number> {
 }
 
 /** Polls until the URL answers at all (any status), for servers that print no ready line. */
-async function waitForHttp(url: string, timeoutMs: number, exited: () => boolean): Promise<void> {
+export async function waitForHttp(url: string, timeoutMs: number, exited: () => boolean): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -165,7 +165,7 @@ const tenants :Workerd.Worker = ${worker('tenants')};
 const START_TIMEOUT_MS = 30_000;
 export const bunBinary = firstExisting('node_modules/.bin/bun', 'node_modules/@oven/bun-linux-x64/bin/bun');
 export const denoBinary = firstExisting('node_modules/.bin/deno');
-const workerdBinary = firstExisting('node_modules/.bin/workerd');
+export const workerdBinary = firstExisting('node_modules/.bin/workerd');
 
 /** Node, Bun, Deno and workerd, each serving the entry of examples/runtimes built against dist/. */
 export const RUNTIMES: readonly RuntimeSpec[] = [

@@ -41,6 +41,8 @@ export interface BearerTokenVerifier {
   verify(token: string): VerificationResult | Promise<VerificationResult>;
   /** Imports PEM keys; run once at boot. A key that cannot be imported rejects with AuthConfigError. */
   prepare(): Promise<void>;
+  /** The trusted issuers whose keys cannot be had now (empty when all can, or there are none). */
+  issuersWithoutKeys(): Promise<string[]>;
   stats(): VerificationCacheStats;
 }
 
@@ -100,6 +102,11 @@ export function createBearerTokenVerifier(options: BearerTokenVerifierOptions): 
     },
     async prepare(): Promise<void> {
       for (const issuer of issuers.values()) await issuer.prepare();
+    },
+    async issuersWithoutKeys(): Promise<string[]> {
+      const entries = [...issuers.entries()];
+      const available = await Promise.all(entries.map(([, issuer]) => issuer.keysAvailable()));
+      return entries.filter((_, index) => !available[index]).map(([name]) => name);
     },
     stats: front.stats,
   });

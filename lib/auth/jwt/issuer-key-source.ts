@@ -17,6 +17,12 @@ import type { TrustedIssuer } from './trusted-issuer-options.js';
 export interface IssuerKeySource {
   readonly resolve: CompactVerifyGetKey;
   prepare(): Promise<void>;
+  /**
+   * Whether the source has keys to verify with: always for static keys, once prepared for PEM
+   * keys; for a JWKS URL, once any fetch succeeded (a key set that later goes stale keeps
+   * verifying, so it still counts), else after one fetch now, the cooldown permitting.
+   */
+  available(): Promise<boolean>;
 }
 
 /**
@@ -51,13 +57,14 @@ export function createIssuerKeySource(issuer: TrustedIssuer, clock: Clock): Issu
   if (source.kind === 'remote') return createRemoteKeySource(source, clock);
   if (source.kind === 'static') {
     const local = createLocalKeySet(source.jwks.keys, issuer.issuer);
-    return { resolve: local, prepare: async () => {} };
+    return { resolve: local, prepare: async () => {}, available: async () => true };
   }
   let local: CompactVerifyGetKey | undefined;
   return {
     async prepare() {
       local ??= createLocalKeySet(await importPemKeys(source.pems, issuer), issuer.issuer);
     },
+    available: async () => local !== undefined,
     async resolve(header, token) {
       if (local === undefined) throw new KeysUnavailableError('PEM keys were not prepared');
       // A PEM key has no `kid`, and jose never matches a token's `kid` against a key without one,
@@ -136,6 +143,7 @@ function createRemoteKeySource(source: RemoteSource, clock: Clock): IssuerKeySou
 
   return {
     prepare: async () => {},
+    available: async () => loaded || refetch(clock.now()),
     async resolve(header, token) {
       const nowMs = clock.now();
       if (!loaded) {

@@ -21,6 +21,8 @@ export interface IssuerTokenCheck {
   /** `payload`: the token's payload segment, already parsed (by the router, which read its `iss`). */
   check(token: string, nowMs: number, payload: Readonly<Record<string, unknown>>): Promise<VerificationOutcome>;
   prepare(): Promise<void>;
+  /** Whether the issuer's keys can be had (see IssuerKeySource.available). */
+  keysAvailable(): Promise<boolean>;
 }
 
 /**
@@ -68,6 +70,7 @@ export function createIssuerTokenCheck(issuer: TrustedIssuer, settings: { readon
 
   return {
     prepare: () => keys.prepare(),
+    keysAvailable: () => keys.available(),
     async check(token, nowMs, payload) {
       const dots = compactDots(token);
       if (dots === undefined) return FAILURES.malformed;
