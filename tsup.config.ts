@@ -20,6 +20,12 @@ export default defineConfig({
     otel: 'lib/otel/index.ts',
     testing: 'lib/testing/index.ts',
     client: 'lib/client/index.ts',
+    // Not in `exports`: entries of their own only so that the two clients land in separate chunks.
+    // A browser bundle of createFetchClient then drops the chunk of createClient (and the core it
+    // imports) whole, since the package declares no side effects (package.json "sideEffects");
+    // inlined in client.js, createClient's code would be kept by its keepNames calls.
+    'client-fetch': 'lib/client/fetch-client.ts',
+    'client-named': 'lib/client/create-client.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

@@ -1,8 +1,10 @@
 // `node bench/client-typecheck.mjs`: what the typed client costs the editor. Generates an app of
 // 200 routes in 10 controllers (path and prefix parameters, body, query and response schemas),
-// then type-checks it twice with `tsc --extendedDiagnostics`: alone, and with a client of all 200
-// routes and calls that read typed data. Reports instantiations (deterministic) and check time
-// (median of BENCH_TSC_ROUNDS, default 5), as ratios. Writes bench/results/client-typecheck.md.
+// then type-checks it three times with `tsc --extendedDiagnostics`: alone, with the named client
+// (createClient) of all 200 routes, and with the type-only client (createFetchClient typed by
+// ApiOf of all 10 controllers, imported with `import type`), each with the same 30 calls that read
+// typed data. Reports instantiations (deterministic) and check time (median of BENCH_TSC_ROUNDS,
+// default 5), as ratios to the app alone. Writes bench/results/client-typecheck.md.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -58,6 +60,26 @@ function clientSource() {
   ].join('\n');
 }
 
+function fetchClientSource() {
+  const names = Array.from({ length: CONTROLLERS }, (_, c) => `controller${c}`);
+  const calls = [];
+  for (let c = 0; c < CONTROLLERS; c++) {
+    calls.push(`  const a${c} = await api.GET('/t/:tenant/c${c}/c${c}r0/:id', { params: { tenant: 't', id: '1' } }); if (a${c}.ok) a${c}.data.tags.push('x');`);
+    calls.push(`  const b${c} = await api.POST('/t/:tenant/c${c}/c${c}r1', { params: { tenant: 't' }, body: { name: 'n' } }); if (b${c}.ok) void b${c}.data.count;`);
+    calls.push(`  const s${c} = await api.GET('/t/:tenant/c${c}/c${c}r2', { params: { tenant: 't' }, query: { tag: ['a'] } }); if (s${c}.ok) void s${c}.data.page;`);
+  }
+  return [
+    "import { createFetchClient, type ApiOf } from '../../../lib/client/index.js';",
+    `import type { ${names.join(', ')} } from './app.js';`,
+    `export type Api = ApiOf<[${names.map((n) => `typeof ${n}`).join(', ')}]>;`,
+    "export const api = createFetchClient<Api>('http://api.test');",
+    'export async function use(): Promise<void> {',
+    ...calls,
+    '}',
+    '',
+  ].join('\n');
+}
+
 const compilerOptions = {
   target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: ['node'],
   strict: true, noUncheckedIndexedAccess: true, verbatimModuleSyntax: true, experimentalDecorators: true, skipLibCheck: true, noEmit: true,
@@ -80,21 +102,26 @@ rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
 writeFileSync(join(dir, 'app.ts'), appSource());
 writeFileSync(join(dir, 'client.ts'), clientSource());
+writeFileSync(join(dir, 'fetch-client.ts'), fetchClientSource());
 const without = measure(['app.ts']);
 const withClient = measure(['app.ts', 'client.ts']);
+const withFetchClient = measure(['app.ts', 'fetch-client.ts']);
 const ratio = (a, b) => (a / b).toFixed(2);
+const row = (label, m) => `| ${label} | ${m.instantiations} (${ratio(m.instantiations, without.instantiations)}x) | ${m.check} (${ratio(m.check, without.check)}x) | ${m.total} (${ratio(m.total, without.total)}x) |`;
 const lines = [
-  `# Typed client: type-checking cost (${new Date().toISOString().slice(0, 10)})`,
+  `# Typed clients: type-checking cost (${new Date().toISOString().slice(0, 10)})`,
   '',
-  `${CONTROLLERS * ROUTES} routes in ${CONTROLLERS} controllers; \`tsc --extendedDiagnostics\`, median of ${rounds} runs; node ${process.version}.`,
+  `${CONTROLLERS * ROUTES} routes in ${CONTROLLERS} controllers; \`tsc --extendedDiagnostics\`, median of ${rounds} runs; node ${process.version}. Ratios to the app alone.`,
   '',
   '| | instantiations | check time (s) | total time (s) |',
   '|---|---:|---:|---:|',
   `| app alone | ${without.instantiations} | ${without.check} | ${without.total} |`,
-  `| app + client of all routes + 30 typed calls | ${withClient.instantiations} | ${withClient.check} | ${withClient.total} |`,
-  `| ratio | ${ratio(withClient.instantiations, without.instantiations)}x | ${ratio(withClient.check, without.check)}x | ${ratio(withClient.total, without.total)}x |`,
+  row('app + named client (createClient) of all routes + 30 typed calls', withClient),
+  row('app + type-only client (createFetchClient, ApiOf of 10 controllers) + 30 typed calls', withFetchClient),
   '',
 ];
 mkdirSync(join(root, 'bench', 'results'), { recursive: true });
 writeFileSync(join(root, 'bench', 'results', 'client-typecheck.md'), lines.join('\n'));
 console.log(lines.join('\n'));
+const target = withFetchClient.check / without.check;
+console.log(`${target < 1.5 ? 'PASS' : 'FAIL'}  type-only client: check time ${ratio(withFetchClient.check, without.check)}x the app alone (target < 1.5)`);

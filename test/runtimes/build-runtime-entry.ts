@@ -39,7 +39,7 @@ export function distFileOf(specifier: string): string {
 }
 
 /** Rewrites the examples' imports of the sources (`../../lib/index.js`) to the package (`tessera-http`). */
-function sourcesToPackage(mode: 'external' | 'bundled'): Plugin {
+export function sourcesToPackage(mode: 'external' | 'bundled'): Plugin {
   return {
     name: 'sources-to-package',
     setup(b) {
