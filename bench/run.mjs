@@ -65,7 +65,40 @@ const OTEL_VARIANTS = {
   'fastify-sdk': { base: 'fastify', otel: 'sdk', label: 'Fastify + @fastify/otel + SDK' },
   'hono-sdk': { base: 'hono', otel: 'sdk', label: 'Hono + @hono/otel + SDK' },
 };
-const KNOWN_FRAMEWORKS = [...ALL_FRAMEWORKS, ...Object.keys(OTEL_VARIANTS)];
+/**
+ * The fetch runtimes (issue 28): each framework served by the runtime's own server, one pinned
+ * process per round like the Node ones, measured beside the others of its runtime. Bun: raw
+ * `Bun.serve`, Elysia, Hono, Tessera (`bunServer`); Deno: raw `Deno.serve`, Hono, Tessera
+ * (`denoServer`); workerd (the runtime tests' local binary): Hono and Tessera as module Workers.
+ */
+const binaryOf = (...candidates) => candidates.map((c) => join(root, c)).find((path) => existsSync(path));
+const RUNTIME_BINARY = {
+  bun: binaryOf('node_modules/.bin/bun', 'node_modules/@oven/bun-linux-x64/bin/bun'),
+  deno: binaryOf('node_modules/.bin/deno'),
+  workerd: binaryOf('node_modules/.bin/workerd'),
+};
+const FETCH_FRAMEWORKS = {
+  'bun-raw': { runtime: 'bun', label: 'raw Bun.serve', file: join(benchDir, 'servers/fetch-raw.mjs') },
+  'bun-elysia': { runtime: 'bun', label: 'Elysia', file: join(benchDir, 'servers/elysia.mjs'), needs: 'elysia' },
+  'bun-hono': { runtime: 'bun', label: 'Hono', file: join(benchDir, 'servers/hono-fetch.mjs') },
+  'bun-tessera': { runtime: 'bun', label: 'Tessera', file: join(buildDir, 'tessera-fetch.mjs') },
+  'deno-raw': { runtime: 'deno', label: 'raw Deno.serve', file: join(benchDir, 'servers/fetch-raw.mjs') },
+  'deno-hono': { runtime: 'deno', label: 'Hono', file: join(benchDir, 'servers/hono-fetch.mjs') },
+  'deno-tessera': { runtime: 'deno', label: 'Tessera', file: join(buildDir, 'tessera-fetch.mjs') },
+  'workerd-hono': { runtime: 'workerd', label: 'Hono', file: join(buildDir, 'hono-worker.js') },
+  'workerd-tessera': { runtime: 'workerd', label: 'Tessera', file: join(buildDir, 'tessera-worker.js') },
+};
+/** Why a fetch framework cannot run here (its runtime's binary or its package is missing), or undefined. */
+function fetchUnavailable(name) {
+  const spec = FETCH_FRAMEWORKS[name];
+  if (RUNTIME_BINARY[spec.runtime] === undefined) return `${spec.runtime} is not installed (node_modules/.bin/${spec.runtime})`;
+  if (spec.needs !== undefined && !existsSync(join(root, 'node_modules', spec.needs))) return `${spec.needs} is not installed`;
+  return undefined;
+}
+const FETCH_AVAILABLE = Object.keys(FETCH_FRAMEWORKS).filter((name) => fetchUnavailable(name) === undefined);
+const runtimeOf = (framework) => FETCH_FRAMEWORKS[framework]?.runtime ?? 'node';
+const RUNTIME_TITLE = { node: 'Node', bun: 'Bun', deno: 'Deno', workerd: 'workerd' };
+const KNOWN_FRAMEWORKS = [...ALL_FRAMEWORKS, ...Object.keys(OTEL_VARIANTS), ...Object.keys(FETCH_FRAMEWORKS)];
 const LABEL = {
   raw: 'raw node:http',
   hono: 'Hono',
@@ -74,6 +107,7 @@ const LABEL = {
   tessera: 'Tessera',
   baseline: `Tessera @${baselineRef}`,
   ...Object.fromEntries(Object.entries(OTEL_VARIANTS).map(([name, v]) => [name, v.label])),
+  ...Object.fromEntries(Object.entries(FETCH_FRAMEWORKS).map(([name, v]) => [name, v.label])),
 };
 const SERVER_FILE = {
   raw: join(benchDir, 'servers/raw.mjs'),
@@ -84,6 +118,7 @@ const SERVER_FILE = {
   baseline: join(buildDir, 'baseline', 'tessera.mjs'),
 };
 for (const [name, v] of Object.entries(OTEL_VARIANTS)) SERVER_FILE[name] = SERVER_FILE[v.base];
+for (const [name, v] of Object.entries(FETCH_FRAMEWORKS)) SERVER_FILE[name] = v.file;
 /** The framework a variant is measured against (itself for the others). */
 const baseOf = (framework) => OTEL_VARIANTS[framework]?.base ?? framework;
 
@@ -104,7 +139,7 @@ const SCENARIOS = {
     title: 'GET /hello/:name',
     method: 'GET',
     path: '/hello/bench',
-    frameworks: ALL_FRAMEWORKS,
+    frameworks: [...ALL_FRAMEWORKS, ...FETCH_AVAILABLE],
     checks: [{ path: '/hello/x', status: 200, json: { message: 'Hello, x!' } }],
   },
   create: {
@@ -113,7 +148,7 @@ const SCENARIOS = {
     path: '/posts',
     body: POST_BODY,
     headers: { 'content-type': 'application/json' },
-    frameworks: ALL_FRAMEWORKS,
+    frameworks: [...ALL_FRAMEWORKS, ...FETCH_AVAILABLE],
     checks: [
       { method: 'POST', path: '/posts', body: POST_BODY, headers: { 'content-type': 'application/json' }, status: 201, match: { title: 'Hello', body: 'World' } },
       { method: 'POST', path: '/posts', body: '{"title":"T"}', headers: { 'content-type': 'application/json' }, status: 201, match: { title: 'T', body: '' } },
@@ -124,7 +159,7 @@ const SCENARIOS = {
     title: 'GET /posts/:id among 50 other parametric routes',
     method: 'GET',
     path: '/posts/42',
-    frameworks: ALL_FRAMEWORKS,
+    frameworks: [...ALL_FRAMEWORKS, ...FETCH_AVAILABLE],
     checks: [
       { path: '/posts/42', status: 200, json: { id: '42', title: 'Hello', body: 'World', createdAt: '2026-01-01T00:00:00.000Z' } },
       { path: '/r0/7', status: 200, json: { route: 0, id: '7' } },
@@ -181,6 +216,7 @@ if (env.BENCH_RESULTS && !/^[a-z0-9-]+$/.test(env.BENCH_RESULTS)) die('BENCH_RES
 for (const s of scenarioNames) if (!SCENARIOS[s]) die(`unknown scenario "${s}" (known: ${Object.keys(SCENARIOS).join(', ')})`);
 const frameworkFilter = list('BENCH_FRAMEWORKS');
 if (frameworkFilter) for (const f of frameworkFilter) if (!KNOWN_FRAMEWORKS.includes(f)) die(`unknown framework "${f}" (known: ${KNOWN_FRAMEWORKS.join(', ')})`);
+if (frameworkFilter) for (const f of frameworkFilter) if (FETCH_FRAMEWORKS[f] && fetchUnavailable(f)) die(`${f}: ${fetchUnavailable(f)}`);
 /** Frameworks of a scenario; BENCH_FRAMEWORKS may add any to the shared scenarios, never to a group's (Tessera only). */
 const frameworksOf = (scenario) => {
   const own = SCENARIOS[scenario].frameworks;
@@ -214,7 +250,16 @@ const pin = (core) => (pinning ? ['taskset', '-c', String(core)] : []);
 function machine() {
   const cpuinfo = existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : '';
   const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1] ?? cpus()[0]?.model ?? 'unknown';
-  return { date: new Date().toISOString(), node: process.version, cpu: model.trim(), cores: cpus().length, pinning, loadTool, loadavgAtStart: loadavg() };
+  const runtimes = {};
+  for (const [runtime, binary] of Object.entries(RUNTIME_BINARY)) {
+    if (binary === undefined) continue;
+    try {
+      runtimes[runtime] = execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim().split('\n')[0].replace(/^(deno|workerd)\s+/, '');
+    } catch {
+      // Not runnable here: its frameworks report the failure.
+    }
+  }
+  return { date: new Date().toISOString(), node: process.version, runtimes, cpu: model.trim(), cores: cpus().length, pinning, loadTool, loadavgAtStart: loadavg() };
 }
 
 /** 1-minute load average: a busy machine (other processes) makes every figure noisier. */
@@ -235,7 +280,8 @@ async function buildTessera() {
   const esbuild = await import('esbuild');
   await esbuild.build({
     absWorkingDir: root,
-    entryPoints: { tessera: 'bench/servers/tessera.ts' },
+    // tessera-fetch: the same app on Bun and Deno through their fetch servers.
+    entryPoints: { tessera: 'bench/servers/tessera.ts', 'tessera-fetch': 'bench/servers/tessera-fetch.ts' },
     outdir: buildDir,
     bundle: true,
     splitting: true, // the auth scenario is a lazy chunk; the other scenarios never load it
@@ -245,6 +291,19 @@ async function buildTessera() {
     target: 'node20',
     packages: 'external', // zod, jose... load from node_modules, as with dist/ and as for the peers
     sourcemap: true, // for `profile`: maps the bundle back to lib/*.ts
+    logLevel: 'warning',
+    tsconfig: join(root, 'tsconfig.json'),
+  });
+  // The Workers, bundled whole as wrangler bundles a module worker.
+  await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: { 'tessera-worker': 'bench/servers/tessera-worker.ts', 'hono-worker': 'bench/servers/hono-worker.mjs' },
+    outdir: buildDir,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    conditions: ['workerd', 'worker', 'browser'],
+    target: 'es2022',
     logLevel: 'warning',
     tsconfig: join(root, 'tsconfig.json'),
   });
@@ -375,8 +434,38 @@ async function startServer(framework, scenario, options = {}) {
   }
 }
 
+/** The command that serves `framework`: Node (with `nodeArgs`), Bun, Deno, or workerd with a config for this port. */
+function serverCommand(framework, scenario, port, nodeArgs) {
+  const runtime = runtimeOf(framework);
+  const file = SERVER_FILE[framework];
+  if (runtime === 'bun') return [RUNTIME_BINARY.bun, file];
+  if (runtime === 'deno') return [RUNTIME_BINARY.deno, 'run', '--allow-all', '--no-lock', file];
+  if (runtime === 'workerd') return [RUNTIME_BINARY.workerd, 'serve', workerdConfig(framework, scenario, port)];
+  return [process.execPath, ...nodeArgs, file];
+}
+
+/** A one-worker workerd config serving the framework's bundle on 127.0.0.1:port, the scenario as a binding. */
+function workerdConfig(framework, scenario, port) {
+  const file = join(buildDir, `workerd-${framework}-${port}.capnp`);
+  writeFileSync(
+    file,
+    `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [(name = "bench", worker = .bench)],
+  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "bench")],
+);
+const bench :Workerd.Worker = (
+  modules = [(name = "worker.js", esModule = embed "${relative(buildDir, SERVER_FILE[framework])}")],
+  compatibilityDate = "2025-11-01",
+  bindings = [(name = "BENCH_SCENARIO", text = "${scenario}")],
+);
+`,
+  );
+  return file;
+}
+
 function spawnServer(framework, scenario, { nodeArgs = [], port = takePort(), waitReady = true } = {}) {
-  const child = spawn(...argv([...pin(1), process.execPath, ...nodeArgs, SERVER_FILE[framework]]), {
+  const child = spawn(...argv([...pin(1), ...serverCommand(framework, scenario, port, nodeArgs)]), {
     cwd: root,
     env: { ...env, ...SCENARIOS[scenario]?.serverEnv, ...otelEnv(framework), PORT: String(port), BENCH_SCENARIO: scenario, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -386,6 +475,7 @@ function spawnServer(framework, scenario, { nodeArgs = [], port = takePort(), wa
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const server = { child, port, exited, stderr: () => stderr };
   if (!waitReady) return Promise.resolve(server);
+  if (runtimeOf(framework) === 'workerd') return untilAnswering(server, framework, scenario);
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => fail(new Error('no "ready" within 15 s')), 15_000);
@@ -420,6 +510,24 @@ function spawnServer(framework, scenario, { nodeArgs = [], port = takePort(), wa
 
 function argv(parts) {
   return [parts[0], parts.slice(1)];
+}
+
+/** workerd prints no ready line: the server is ready once its socket answers a request (any status). */
+async function untilAnswering(server, framework, scenario) {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    if (server.child.exitCode !== null || server.child.signalCode !== null) throw new Error(`${LABEL[framework]} (${scenario}): exited before answering\n${server.stderr().trim()}`);
+    try {
+      await httpRequest(server.port, { path: '/' }, 1000);
+      return server;
+    } catch {
+      if (Date.now() > deadline) {
+        await stopServer(server);
+        throw new Error(`${LABEL[framework]} (${scenario}): no answer within 15 s\n${server.stderr().trim()}`);
+      }
+      await sleep(100);
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -634,6 +742,25 @@ function loadRows(summary) {
     Number.isFinite(s.busy) ? `${Math.round(100 * s.busy)}%` : 'n/a',
   ]);
 }
+/** The frameworks of one runtime in a scenario's results. */
+const onRuntime = (summary, runtime) => Object.fromEntries(Object.entries(summary).filter(([f]) => runtimeOf(f) === runtime));
+const FETCH_HEADERS = ['framework', 'req/s (median)', 'min–max', 'CPU µs/req', 'CPU ÷ raw', 'CPU ÷ Hono', 'CPU ÷ Elysia', 'p99 ms', 'RSS MB', 'server busy'];
+/** A fetch runtime's table: CPU per request against that runtime's raw server, Hono and (Bun) Elysia. */
+function fetchRows(summary, runtime) {
+  const cpu = (name) => summary[`${runtime}-${name}`]?.cpuUs;
+  return Object.entries(summary).map(([f, s]) => [
+    LABEL[f],
+    fmtInt(s.rps),
+    `${fmtInt(s.rpsMin)}–${fmtInt(s.rpsMax)}`,
+    fmt(s.cpuUs, 1),
+    fmt(ratio(s.cpuUs, cpu('raw')), 2),
+    fmt(ratio(s.cpuUs, cpu('hono')), 2),
+    fmt(ratio(s.cpuUs, cpu('elysia')), 2),
+    fmt(s.p99, 2),
+    fmt(s.rss, 0),
+    Number.isFinite(s.busy) ? `${Math.round(100 * s.busy)}%` : 'n/a',
+  ]);
+}
 const COLD_HEADERS = ['framework', 'cold start ms (median)', 'min–max', '× Hono'];
 function coldRows(summary) {
   return Object.entries(summary).map(([f, s]) => [LABEL[f], fmt(s.ms, 0), `${fmt(s.min, 0)}–${fmt(s.max, 0)}`, fmt(ratio(s.ms, summary.hono?.ms), 2)]);
@@ -738,10 +865,17 @@ async function measureEntries(title, entries) {
   return rounds.map(summarize);
 }
 
+/** One scenario: the frameworks of each runtime measured together (interleaved), one runtime after the other. */
 async function measureScenario(scenario) {
-  const frameworks = frameworksOf(scenario);
-  const summaries = await measureEntries(SCENARIOS[scenario].title, frameworks.map((framework) => ({ scenario, framework })));
-  return Object.fromEntries(frameworks.map((f, i) => [f, summaries[i]]));
+  const result = {};
+  for (const runtime of Object.keys(RUNTIME_TITLE)) {
+    const frameworks = frameworksOf(scenario).filter((f) => runtimeOf(f) === runtime);
+    if (frameworks.length === 0) continue;
+    const title = runtime === 'node' ? SCENARIOS[scenario].title : `${SCENARIOS[scenario].title} on ${RUNTIME_TITLE[runtime]}`;
+    const summaries = await measureEntries(title, frameworks.map((framework) => ({ scenario, framework })));
+    frameworks.forEach((f, i) => (result[f] = summaries[i]));
+  }
+  return result;
 }
 
 /** The selected scenarios of a group, measured together; `results[scenario][framework]` as for the others. */
@@ -901,6 +1035,18 @@ function targets(results, cold) {
     if (peers.length === 0) continue;
     lines.push(`info  ${scenario}: CPU per request, Tessera ${fmt(t, 1)} µs; capacity ratio ${peers.map((f) => `${fmt(summary[f].cpuUs / t, 2)}x ${LABEL[f]}`).join(', ')}`);
   }
+  // Issue 28, on CPU per request: Bun at or below Elysia and within 1.1x raw Bun.serve; Deno and workerd at or below Hono.
+  for (const [scenario, summary] of shared) {
+    const cpu = (f) => summary[f]?.cpuUs;
+    const bun = cpu('bun-tessera');
+    if (Number.isFinite(bun) && Number.isFinite(cpu('bun-elysia'))) check(bun <= cpu('bun-elysia'), `${scenario} on Bun: Tessera ${fmt(bun, 1)} µs vs Elysia ${fmt(cpu('bun-elysia'), 1)} µs CPU per request, ${fmt(ratio(bun, cpu('bun-elysia')), 2)}x (target <= 1.0)`);
+    if (Number.isFinite(bun) && Number.isFinite(cpu('bun-raw'))) check(bun <= 1.1 * cpu('bun-raw'), `${scenario} on Bun: Tessera ${fmt(ratio(bun, cpu('bun-raw')), 2)}x raw Bun.serve CPU per request (target <= 1.1)`);
+    for (const runtime of ['deno', 'workerd']) {
+      const t = cpu(`${runtime}-tessera`);
+      const hono = cpu(`${runtime}-hono`);
+      if (Number.isFinite(t) && Number.isFinite(hono)) check(t <= hono, `${scenario} on ${RUNTIME_TITLE[runtime]}: Tessera ${fmt(t, 1)} µs vs Hono ${fmt(hono, 1)} µs CPU per request, ${fmt(ratio(t, hono), 2)}x (target <= 1.0)`);
+    }
+  }
   if (Number.isFinite(cold.tessera?.ms) && Number.isFinite(cold.hono?.ms)) {
     check(cold.tessera.ms <= cold.hono.ms, `cold start: Tessera ${fmt(cold.tessera.ms, 0)} ms vs Hono ${fmt(cold.hono.ms, 0)} ms (target <=)`);
   }
@@ -911,7 +1057,7 @@ function targets(results, cold) {
 function runHeader(m, c) {
   const lines = [
     `date ${m.date}`,
-    `node ${m.node}, ${m.cpu}, ${m.cores} cores`,
+    `node ${m.node}${Object.entries(m.runtimes ?? {}).map(([r, v]) => `, ${r} ${v}`).join('')}, ${m.cpu}, ${m.cores} cores`,
     `load: ${m.loadTool}, ${c.connections} connections, pipelining 1; ${c.rounds} rounds x (${c.warmup} s warm-up + ${c.duration} s${c.slice === undefined ? '' : ` in turns of ${c.slice} s, frameworks alternating`})`,
     `${m.pinning ? 'server pinned to core 1, load generator to core 0' : 'NOT pinned (taskset missing or < 2 cores)'}; fresh server process per round`,
   ];
@@ -940,8 +1086,16 @@ function render(doc) {
   const out = [];
   const md = [`Measured ${doc.machine.date.slice(0, 10)} on ${doc.machine.cpu} (${doc.machine.cores} cores), Node ${doc.machine.node}; ${runHeader(doc.machine, doc.config).slice(2).join('; ')}.`, ''];
   const ordered = Object.keys(SCENARIOS).filter((s) => doc.results[s]);
+  const fetchTables = [];
   for (const s of ordered.filter((x) => !SCENARIOS[x].group)) {
-    const summary = doc.results[s];
+    const summary = onRuntime(doc.results[s], 'node');
+    for (const runtime of ['bun', 'deno', 'workerd']) {
+      const fetchSummary = onRuntime(doc.results[s], runtime);
+      if (Object.keys(fetchSummary).length === 0) continue;
+      const title = `${SCENARIOS[s].title} on ${RUNTIME_TITLE[runtime]}${doc.machine.runtimes?.[runtime] ? ` ${doc.machine.runtimes[runtime]}` : ''}`;
+      fetchTables.push({ text: [`\n${title}`, textTable(FETCH_HEADERS, fetchRows(fetchSummary, runtime))], md: [`**${title}**`, '', mdTable(FETCH_HEADERS, fetchRows(fetchSummary, runtime)), ''] });
+    }
+    if (Object.keys(summary).length === 0) continue;
     const starved = Object.entries(summary).filter(([, x]) => x.busy < 0.85).map(([f]) => LABEL[f]);
     const note = starved.length
       ? `note: ${starved.join(', ')} below 85% busy: the load generator (or another process), not the server, set their req/s; compare CPU µs/req`
@@ -949,6 +1103,10 @@ function render(doc) {
     const by = measuredBy([s]);
     out.push(`\n${SCENARIOS[s].title}`, ...(by ? [`(${by})`] : []), textTable(LOAD_HEADERS, loadRows(summary)), ...(note ? [note] : []));
     md.push(`**${SCENARIOS[s].title}**`, '', ...(by ? [`_${by}._`, ''] : []), mdTable(LOAD_HEADERS, loadRows(summary)), '', ...(note ? [`_${note}_`, ''] : []));
+  }
+  for (const table of fetchTables) {
+    out.push(...table.text);
+    md.push(...table.md);
   }
   const tenants = GROUPS.tenants.scenarios.filter((s) => doc.results[s]);
   if (tenants.length) {
@@ -1009,7 +1167,7 @@ function mergeIntoLatest(run) {
 
 async function main() {
   const m = machine();
-  const needsTessera = scenarioNames.some((s) => frameworksOf(s).some((f) => baseOf(f) === 'tessera'));
+  const needsTessera = scenarioNames.some((s) => frameworksOf(s).some((f) => baseOf(f) === 'tessera' || FETCH_FRAMEWORKS[f] !== undefined));
   if (scenarioNames.some((s) => frameworksOf(s).some((f) => OTEL_VARIANTS[f]?.otel === 'sdk'))) await startOtlpSink();
   if (needsTessera) {
     try {

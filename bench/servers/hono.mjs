@@ -1,7 +1,8 @@
-// Hono 4 on @hono/node-server. zod by hand in the handler (no @hono/zod-validator), hono/jwt for GET /me.
+// Hono 4 on @hono/node-server (the app: hono-app.mjs).
 import { Hono } from 'hono';
 import { serve } from '@hono/node-server';
-import { DECOY_ROUTES, JWT_SECRET, createPost, decoyAnswer, fixedPost, host, port, ready, scenario } from './shared.mjs';
+import { honoApp } from './hono-app.mjs';
+import { host, port, ready, scenario } from './shared.mjs';
 import { otelMode, startOtelSdk } from './otel.mjs';
 
 const app = new Hono();
@@ -11,36 +12,5 @@ if (otelMode === 'sdk') {
   const { httpInstrumentationMiddleware } = await import('@hono/otel');
   app.use(httpInstrumentationMiddleware());
 }
-if (scenario === 'hello') {
-  app.get('/hello/:name', (c) => c.json({ message: `Hello, ${c.req.param('name')}!` }));
-} else if (scenario === 'create') {
-  const { CreatePost } = await import('./schemas.mjs');
-  app.post('/posts', async (c) => {
-    if (!(c.req.header('content-type') ?? '').startsWith('application/json')) return c.json({ error: 'Unsupported Media Type' }, 415);
-    let json;
-    try {
-      json = await c.req.json();
-    } catch {
-      return c.json({ error: 'Invalid JSON' }, 400);
-    }
-    const parsed = CreatePost.safeParse(json);
-    if (!parsed.success) return c.json({ error: 'Validation failed', issues: parsed.error.issues }, 400);
-    return c.json(createPost(parsed.data), 201);
-  });
-} else if (scenario === 'routes') {
-  for (const r of DECOY_ROUTES) app.get(r.path, (c) => c.json(decoyAnswer(r.index, c.req.param('id'))));
-  app.get('/posts/:id', (c) => c.json(fixedPost(c.req.param('id'))));
-} else if (scenario === 'me') {
-  const { Claims } = await import('./schemas.mjs');
-  const { jwt } = await import('hono/jwt');
-  // `verification.typ`: hono/jwt refuses a typ other than JWT unless told which one to expect.
-  app.get('/me', jwt({ secret: JWT_SECRET, alg: 'HS256', verification: { typ: 'at+jwt' } }), (c) => {
-    const claims = Claims.safeParse(c.get('jwtPayload'));
-    if (!claims.success) return c.json({ error: 'Unauthorized' }, 401);
-    return c.json(claims.data);
-  });
-} else {
-  throw new Error(`unknown scenario ${scenario}`);
-}
-
+await honoApp(scenario, app);
 serve({ fetch: app.fetch, port, hostname: host }, ready);

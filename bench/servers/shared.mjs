@@ -34,10 +34,12 @@ export function createPost(input) {
   return { id: String(counter), title: input.title, body: input.body, createdAt: new Date().toISOString() };
 }
 
+// A Worker (workerd, no nodejs_compat) has no `process`: its scenario comes from a binding.
+const env = globalThis.process?.env ?? {};
 /** Scenario of this server process, from `BENCH_SCENARIO` (hello | create | routes | me | tenants-*). */
-export const scenario = process.env.BENCH_SCENARIO ?? 'hello';
+export const scenario = env.BENCH_SCENARIO ?? 'hello';
 /** Port from `PORT`. */
-export const port = Number(process.env.PORT ?? 3000);
+export const port = Number(env.PORT ?? 3000);
 export const host = '127.0.0.1';
 
 /** Tells the harness the server listens; SIGTERM exits normally (so `--cpu-prof` can write). */
