@@ -4,7 +4,10 @@ import type { IncomingRequest } from './incoming-request.js';
 /** Default body limit: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1_048_576;
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
+// UTF-8 as `Request.text()` and `request.json()` decode it, on every adapter alike: a malformed
+// sequence becomes U+FFFD (so `{\xff}` is invalid JSON, and a string keeps U+FFFD), as in Hono,
+// Elysia and Fastify. A fetch runtime's own text() is then as good as the bytes, and cheaper.
+const decoder = new TextDecoder();
 
 /**
  * Whether a content type is JSON: `application/json` or any `+json` suffix type, parameters ignored.
@@ -23,10 +26,11 @@ export function isJsonContentType(contentType: string): boolean {
 /**
  * Reads and parses a JSON request body, then hands the value to `onValue`; a failure goes to
  * `onError` instead: 415 for a body that is not JSON-typed (before any byte is read), 413, or 400
- * for bad UTF-8 or JSON. Exactly one of them is called, as the body ends on an adapter that
- * calls back then (Node's), with no promise of its own. No body at all gives `undefined` (the
- * schema decides whether that is acceptable). The bytes are not copied again. What `onValue`
- * throws is the caller's: it is not caught here.
+ * for a body that is not JSON once decoded as UTF-8 (see the decoder above). Exactly one of them
+ * is called, as the body ends on an adapter that calls back then (Node's), with no promise of its
+ * own. No body at all gives `undefined` (the schema decides whether that is acceptable). The
+ * adapter's `readText` is used when it has one. What `onValue` throws is the caller's: it is not
+ * caught here.
  *
  * @example
  * readJsonBody(incoming, DEFAULT_BODY_LIMIT, (value) => reply(answerFor(value)), (error) => reply(problemFor(error)));
@@ -37,35 +41,27 @@ export function readJsonBody(incoming: IncomingRequest, limit: number, onValue: 
     onError(notJson());
     return;
   }
-  incoming.readBody(
-    limit,
-    (bytes) => {
-      let value: unknown;
-      try {
-        value = parseJsonBytes(bytes, contentType);
-      } catch (error) {
-        onError(error);
-        return;
-      }
-      onValue(value);
-    },
-    onError,
-  );
+  const onText = (text: string): void => {
+    let value: unknown;
+    try {
+      value = parseJsonText(text, contentType);
+    } catch (error) {
+      onError(error);
+      return;
+    }
+    onValue(value);
+  };
+  if (incoming.readText !== undefined) incoming.readText(limit, onText, onError);
+  else incoming.readBody(limit, (bytes) => onText(bytes.byteLength === 0 ? '' : decoder.decode(bytes)), onError);
 }
 
 function notJson(): UnsupportedMediaTypeException {
   return new UnsupportedMediaTypeException('Expected a JSON body (Content-Type: application/json).');
 }
 
-function parseJsonBytes(bytes: Uint8Array, contentType: string | null): unknown {
-  if (bytes.byteLength === 0) return undefined;
+function parseJsonText(text: string, contentType: string | null): unknown {
+  if (text === '') return undefined;
   if (contentType === null) throw notJson();
-  let text: string;
-  try {
-    text = decoder.decode(bytes);
-  } catch {
-    throw new BadRequestException('Request body is not valid UTF-8.');
-  }
   try {
     return JSON.parse(text) as unknown;
   } catch {
