@@ -1,21 +1,13 @@
 // Baseline on the fetch runtimes: raw `Bun.serve` or `Deno.serve` with a hand-written dispatcher
 // over the web Request, doing the work the frameworks do (JSON answers, zod validation of the
 // POST body, the same 50 decoy routes); the fetch twin of raw.mjs.
-import { DECOY_ROUTES, createPost, decoyAnswer, fixedPost, host, port, ready, scenario } from './shared.mjs';
+import { DECOY_ROUTES, decodeParam, createPost, decoyAnswer, fixedPost, host, port, ready, scenario } from './shared.mjs';
 import { serveFetch } from './fetch-serve.mjs';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const json = (status, value) => new Response(JSON.stringify(value), { status, headers: JSON_HEADERS });
 const notFound = () => json(404, { error: 'Not Found' });
 
-function param(raw) {
-  if (!raw.includes('%')) return raw;
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return undefined;
-  }
-}
 /** The path of a request URL (`http://host/path?query`), without parsing the URL. */
 function pathOf(url) {
   const start = url.indexOf('/', url.indexOf('//') + 2);
@@ -28,7 +20,7 @@ if (scenario === 'hello') {
   handler = (request) => {
     const path = pathOf(request.url);
     if (request.method === 'GET' && path.startsWith('/hello/') && path.indexOf('/', 7) === -1 && path.length > 7) {
-      const name = param(path.slice(7));
+      const name = decodeParam(path.slice(7));
       return name === undefined ? json(400, { error: 'Bad Request' }) : json(200, { message: `Hello, ${name}!` });
     }
     return notFound();
@@ -56,12 +48,12 @@ if (scenario === 'hello') {
     const segments = pathOf(request.url).split('/');
     const first = segments[1];
     if (first === 'posts' && segments.length === 3 && segments[2] !== '') {
-      const id = param(segments[2]);
+      const id = decodeParam(segments[2]);
       return id === undefined ? json(400, { error: 'Bad Request' }) : json(200, fixedPost(id));
     }
     const route = table.get(first);
     if (route !== undefined && segments[2] && (route.suffix ? segments.length === 4 && segments[3] === route.suffix : segments.length === 3)) {
-      const id = param(segments[2]);
+      const id = decodeParam(segments[2]);
       return id === undefined ? json(400, { error: 'Bad Request' }) : json(200, decoyAnswer(route.index, id));
     }
     return notFound();

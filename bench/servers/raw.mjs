@@ -1,7 +1,7 @@
 // Baseline: raw node:http with a hand-written dispatcher. Same work as the frameworks: JSON
 // answers, zod validation of the POST body, the same 50 decoy routes, bearer verification.
 import { createServer } from 'node:http';
-import { DECOY_ROUTES, JWT_SECRET, createPost, decoyAnswer, fixedPost, host, port, ready, scenario } from './shared.mjs';
+import { DECOY_ROUTES, decodeParam, JWT_SECRET, createPost, decoyAnswer, fixedPost, host, port, ready, scenario } from './shared.mjs';
 
 function send(res, status, value) {
   const body = JSON.stringify(value);
@@ -10,14 +10,6 @@ function send(res, status, value) {
 }
 const notFound = (res) => send(res, 404, { error: 'Not Found' });
 
-function param(raw) {
-  if (!raw.includes('%')) return raw;
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return undefined;
-  }
-}
 function pathOf(url) {
   const q = url.indexOf('?');
   return q === -1 ? url : url.slice(0, q);
@@ -28,7 +20,7 @@ if (scenario === 'hello') {
   handler = (req, res) => {
     const path = pathOf(req.url);
     if (req.method === 'GET' && path.startsWith('/hello/') && path.indexOf('/', 7) === -1 && path.length > 7) {
-      const name = param(path.slice(7));
+      const name = decodeParam(path.slice(7));
       if (name === undefined) return send(res, 400, { error: 'Bad Request' });
       return send(res, 200, { message: `Hello, ${name}!` });
     }
@@ -62,12 +54,12 @@ if (scenario === 'hello') {
     const segments = pathOf(req.url).split('/'); // ['', first, id, (x)]
     const first = segments[1];
     if (first === 'posts' && segments.length === 3 && segments[2] !== '') {
-      const id = param(segments[2]);
+      const id = decodeParam(segments[2]);
       return id === undefined ? send(res, 400, { error: 'Bad Request' }) : send(res, 200, fixedPost(id));
     }
     const route = table.get(first);
     if (route !== undefined && segments[2] && (route.suffix ? segments.length === 4 && segments[3] === route.suffix : segments.length === 3)) {
-      const id = param(segments[2]);
+      const id = decodeParam(segments[2]);
       return id === undefined ? send(res, 400, { error: 'Bad Request' }) : send(res, 200, decoyAnswer(route.index, id));
     }
     notFound(res);

@@ -27,6 +27,16 @@ export function decoyAnswer(index, id) {
   return { route: index, id };
 }
 
+/** A path parameter URL-decoded, or undefined when it is not valid percent-encoding (the raw servers' 400). */
+export function decodeParam(raw) {
+  if (!raw.includes('%')) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+}
+
 let counter = 0;
 /** Creates a post from validated input (in-memory counter; the posts themselves are not kept). */
 export function createPost(input) {

@@ -14,32 +14,16 @@ type JoinSegments<T extends readonly string[]> = T extends readonly [infer Head 
  */
 export type JoinPaths<Prefix extends string, Path extends string> = string extends Prefix | Path ? `/${string}` : `/${JoinSegments<[...Segments<Prefix>, ...Segments<Path>]>}`;
 
-/**
- * One route of an API as the type-only client sees it: its method, its full path template, and
- * the types of its body and query schemas, response schema and handler result.
- *
- * @example
- * type R = Extract<ApiOf<[typeof postsController]>, { method: 'GET'; path: '/posts/:id' }>;
- */
-export interface ApiRoute<M extends HttpMethod = HttpMethod, P extends string = string, B = unknown, Q = unknown, S = unknown, R = unknown> {
-  readonly method: M;
-  readonly path: P;
-  readonly body: B;
-  readonly query: Q;
-  readonly response: S;
-  readonly result: R;
-}
-
 type RoutesOfController<C> =
   C extends ControllerDefinition<infer Routes extends RouteMap, infer Prefix extends string>
     ? {
-        [K in keyof Routes]: RouteTypesOf<Routes[K]> extends RouteTypes<infer M, infer P, infer B, infer Q, infer S, infer R> ? ApiRoute<M, JoinPaths<Prefix, P>, B, Q, S, R> : never;
+        [K in keyof Routes]: RouteTypesOf<Routes[K]> extends RouteTypes<infer M, infer P, infer B, infer Q, infer S, infer R> ? RouteTypes<M, JoinPaths<Prefix, P>, B, Q, S, R> : never;
       }[keyof Routes]
     : never;
 
 /**
  * The routes of controllers made with `defineController`, as a type: what `createFetchClient`
- * is typed from. Import the controllers with `import type`, so no server code reaches the bundle.
+ * is typed from, a union of each route's `RouteTypes` with its full path (prefix joined). Import the controllers with `import type`, so no server code reaches the bundle.
  *
  * @example
  * import type { postsController, tenantPostsController } from '../server/controllers.js';
@@ -50,8 +34,8 @@ export type ApiOf<Controllers extends readonly unknown[]> = RoutesOfController<C
 type RouteAt<Api, M extends HttpMethod, P> = Extract<Api, { readonly method: M; readonly path: P }>;
 /** The paths the API serves with method M (distributes over the API's routes). */
 type PathsOf<Api, M extends HttpMethod> = Api extends { readonly method: M; readonly path: infer P extends string } ? P : never;
-type InputOf<Route> = Route extends ApiRoute<HttpMethod, infer P, infer B, infer Q> ? CallInput<P, B, Q> : never;
-type DataOf<Route> = Route extends ApiRoute<HttpMethod, string, unknown, unknown, infer S, infer R> ? ClientData<S, R> : never;
+type InputOf<Route> = Route extends RouteTypes<HttpMethod, infer P, infer B, infer Q> ? CallInput<P, B, Q> : never;
+type DataOf<Route> = Route extends RouteTypes<HttpMethod, string, unknown, unknown, infer S, infer R> ? ClientData<S, R> : never;
 /** The input argument: required when the route needs params or a body, optional otherwise. */
 type InputArgs<I> = {} extends I ? [input?: I] : [input: I];
 

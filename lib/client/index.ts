@@ -4,5 +4,5 @@
 export { createFetchClient } from './fetch-client.js';
 export { createClient } from './create-client.js';
 export type { ClientOptions } from './http-call.js';
-export type { ApiOf, ApiRoute, FetchCall, FetchClient, JoinPaths } from './api-types.js';
+export type { ApiOf, FetchCall, FetchClient, JoinPaths } from './api-types.js';
 export type { ClientAnswer, ClientData, ClientOf, ClientOfAll, ClassClientOf, CallInput, RouteCall, Jsonified } from './client-types.js';

@@ -1,16 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { hasChromium, launchChromium } from './chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlogApp } from '../../examples/blog/blog-app.js';
 import { serve, type NodeServer } from '../../lib/node.js';
 import { silentLogger } from '../../lib/index.js';
 
-// Debian's chromium, driven by playwright-core: never a downloaded browser, never a CDN.
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 
 describe.skipIf(!hasChromium)('the blog in headless Chromium (needs Debian chromium; .ci/run installs it)', () => {
   let browser: Browser;
@@ -25,11 +23,7 @@ describe.skipIf(!hasChromium)('the blog in headless Chromium (needs Debian chrom
     pageOrigin = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}`;
     // The blog on another origin (another port), allowing the page's origin only.
     blog = await serve(await createBlogApp({ CORS_ORIGINS: pageOrigin }, { logger: silentLogger }), { port: 0 });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

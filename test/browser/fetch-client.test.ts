@@ -7,12 +7,13 @@ import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
 import { build as buildWithTsup } from 'tsup';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlogApp } from '../../examples/blog/blog-app.js';
 import { silentLogger } from '../../lib/index.js';
 import { serve, type NodeServer } from '../../lib/node.js';
 import { sourcesToPackage } from '../runtimes/build-runtime-entry.js';
+import { hasChromium, launchChromium } from './chromium.js';
 
 // The type-only client (`createFetchClient` typed by `ApiOf`, controllers imported with `import
 // type`) bundled as a frontend would bundle it: esbuild, browser platform, minified, against the
@@ -83,9 +84,7 @@ describe.skipIf(!hasDist)('the type-only client bundled for the browser (needs d
   });
 });
 
-const CHROMIUM = '/usr/bin/chromium';
-
-describe.skipIf(!hasDist || !existsSync(CHROMIUM))('the type-only client in headless Chromium against the blog (needs Debian chromium and dist/)', () => {
+describe.skipIf(!hasDist || !hasChromium)('the type-only client in headless Chromium against the blog (needs Debian chromium and dist/)', () => {
   let browser: Browser;
   let blog: NodeServer;
 
@@ -104,7 +103,7 @@ describe.skipIf(!hasDist || !existsSync(CHROMIUM))('the type-only client in head
     await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
     pageOrigin = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}`;
     blog = await serve(await createBlogApp({ CORS_ORIGINS: pageOrigin }, { logger: silentLogger }), { port: 0 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
