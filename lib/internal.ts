@@ -17,7 +17,7 @@ export { DEFINITION, hasDefinition, type DefinitionCarrier } from './common/defi
 export { incomingFromRequest, limitBody, readStreamWithLimit, tooLarge } from './http/incoming-request.js';
 export { statusText } from './http/status-text.js';
 export { parseRequestTarget, normalizeHost, type RequestTarget } from './http/request-target.js';
-export { toResponse } from './http/answer.js';
+export { toResponse, type SharedHeadersForm } from './http/answer.js';
 export { checkedClock, ClockError } from './common/clock.js';
 export { encodeBase64, decodeBase64, type Base64Alphabet } from './common/base64.js';
 export { BoundedCache, type BoundedCacheOptions } from './common/bounded-cache.js';

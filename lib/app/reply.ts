@@ -1,4 +1,4 @@
-import { toResponse, type Answer } from '../http/answer.js';
+import { toResponse, type Answer, type SharedHeadersForm } from '../http/answer.js';
 import type { IncomingRequest } from '../http/incoming-request.js';
 import type { Context } from '../context/request-context.js';
 
@@ -39,7 +39,7 @@ export function deliver(answer: Answer | Promise<Answer>, reply: Reply): void {
  * @example
  * const response = await responseOf(app, incomingFromRequest(request));
  */
-export function responseOf(app: { handle(incoming: IncomingRequest, reply: Reply): void }, incoming: IncomingRequest): Response | Promise<Response> {
+export function responseOf(app: { handle(incoming: IncomingRequest, reply: Reply): void }, incoming: IncomingRequest, sharedHeaders: SharedHeadersForm = 'Headers'): Response | Promise<Response> {
   let early: Answer | undefined;
   let later: Reply | undefined;
   app.handle(incoming, (answer) => {
@@ -48,7 +48,7 @@ export function responseOf(app: { handle(incoming: IncomingRequest, reply: Reply
   });
   if (early !== undefined) {
     try {
-      return toResponse(early);
+      return toResponse(early, sharedHeaders);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -56,7 +56,7 @@ export function responseOf(app: { handle(incoming: IncomingRequest, reply: Reply
   return new Promise<Response>((resolve, reject) => {
     later = (answer) => {
       try {
-        resolve(toResponse(answer));
+        resolve(toResponse(answer, sharedHeaders));
       } catch (error) {
         reject(error);
       }

@@ -1,4 +1,4 @@
-import type { App } from '../../internal.js';
+import type { App, SharedHeadersForm } from '../../internal.js';
 import { incomingFromRequest, responseOf } from '../../internal.js';
 import { addressFromPlatform, isConnectionInfo } from './platform-address.js';
 
@@ -15,10 +15,13 @@ import { addressFromPlatform, isConnectionInfo } from './platform-address.js';
  * export default { fetch: toFetchHandler(app) }; // Workers
  */
 export function toFetchHandler(app: Pick<App, 'handle'>): (request: Request, platform?: unknown, executionContext?: unknown) => Response | Promise<Response> {
+  // Deno copies a plain headers object into a Response for half what a Headers instance costs;
+  // Bun the other way round (see SharedHeadersForm).
+  const sharedHeaders: SharedHeadersForm = 'Deno' in globalThis ? 'object' : 'Headers';
   return (request, platform) => {
     const connection = isConnectionInfo(platform);
     // The address is read only if someone asks (API keys with networks, a log line).
     const incoming = incomingFromRequest(request, connection ? () => addressFromPlatform(request, platform) : undefined, connection ? undefined : platform);
-    return responseOf(app, incoming);
+    return responseOf(app, incoming, sharedHeaders);
   };
 }
