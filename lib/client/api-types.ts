@@ -23,7 +23,8 @@ type RoutesOfController<C> =
 
 /**
  * The routes of controllers made with `defineController`, as a type: what `createFetchClient`
- * is typed from, a union of each route's `RouteTypes` with its full path (prefix joined). Import the controllers with `import type`, so no server code reaches the bundle.
+ * is typed from, a union of each route's `RouteTypes` with its full path (prefix joined).
+ * Import the controllers with `import type`, so no server code reaches the bundle.
  *
  * @example
  * import type { postsController, tenantPostsController } from '../server/controllers.js';

@@ -7,7 +7,7 @@ const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
 /**
  * A typed client for browsers and any other place the server's code should not go: typed from
  * `ApiOf<[...controllers]>` (a type, imported with `import type`), it carries no route table
- * and no schema, only what it takes to send a request and read the answer (~1 KB minified).
+ * and no schema, only what it takes to send a request and read the answer (about 1.5 KB minified).
  * Calls name the method and the path template as the server declares it; params are required
  * when the path has them, body and query are on their input side, `data` is the response
  * schema's output (else the handler's result as JSON), and an HTTP error status resolves to
