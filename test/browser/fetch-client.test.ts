@@ -1,19 +1,13 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
 import { build as buildWithTsup } from 'tsup';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBlogApp } from '../../examples/blog/blog-app.js';
-import { silentLogger } from '../../lib/index.js';
-import { serve, type NodeServer } from '../../lib/node.js';
 import { sourcesToPackage } from '../runtimes/build-runtime-entry.js';
-import { hasChromium, launchChromium } from './chromium.js';
+import { hasChromium, pageResult, startCrossOriginBlog, type CrossOriginBlog } from './cross-origin-blog.js';
 
 // The type-only client (`createFetchClient` typed by `ApiOf`, controllers imported with `import
 // type`) bundled as a frontend would bundle it: esbuild, browser platform, minified, against the
@@ -85,47 +79,26 @@ describe.skipIf(!hasDist)('the type-only client bundled for the browser (needs d
 });
 
 describe.skipIf(!hasDist || !hasChromium)('the type-only client in headless Chromium against the blog (needs Debian chromium and dist/)', () => {
-  let browser: Browser;
-  let blog: NodeServer;
-
-  let pageServer: Server;
-  let pageOrigin: string;
+  let setup: CrossOriginBlog;
 
   beforeAll(async () => {
     const built = await bundle('blog-client.ts', 'dist');
     // A page on its own origin (the blog's answers carry a CSP that forbids inline scripts) loads
     // the bundle and calls the blog on another origin, which allows the page's origin (CORS).
     const page = '<!doctype html><title>client</title><script type="module">import { exercise } from "/client.js"; const api = new URLSearchParams(location.search).get("api"); window.result = await exercise(api).catch((error) => ({ error: String(error) }));</script>';
-    pageServer = createServer((req, res) => {
+    setup = await startCrossOriginBlog((req, res) => {
       if (req.url === '/client.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(built.text);
       else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
     });
-    await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
-    pageOrigin = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}`;
-    blog = await serve(await createBlogApp({ CORS_ORIGINS: pageOrigin }, { logger: silentLogger }), { port: 0 });
-    browser = await launchChromium();
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await blog?.close({ forceAfterMs: 500 });
-    await new Promise((resolve) => pageServer?.close(resolve));
-  });
+  afterAll(() => setup?.stop());
 
   it('creates a post, reads it back and gets a 400 with its issues, from the bundle in the page', async () => {
-    const page = await browser.newPage();
-    try {
-      await page.goto(`${pageOrigin}/?api=${encodeURIComponent(blog.url)}`);
-      await page.waitForFunction(() => (window as unknown as { result?: unknown }).result !== undefined, undefined, { timeout: 15_000 });
-      const result = (await page.evaluate(() => (window as unknown as { result: unknown }).result)) as Record<string, unknown>;
-      expect(result.error, 'the create call failed in the page').toBeUndefined();
-      expect(result.created).toMatchObject({ status: 201, data: { title: 'From the type-only client', body: '' } });
-      expect(result.read).toEqual({ status: 200, title: 'From the type-only client' });
-      expect(result.invalid).toMatchObject({ status: 400, problem: { status: 400, issues: [expect.objectContaining({ path: ['title'] })] } });
-    } finally {
-      await page.close();
-    }
+    const result = await pageResult(setup.browser, setup.pageUrl);
+    expect(result.error, 'the create call failed in the page').toBeUndefined();
+    expect(result.created).toMatchObject({ status: 201, data: { title: 'From the type-only client', body: '' } });
+    expect(result.read).toEqual({ status: 200, title: 'From the type-only client' });
+    expect(result.invalid).toMatchObject({ status: 400, problem: { status: 400, issues: [expect.objectContaining({ path: ['title'] })] } });
   });
 });
-
-
