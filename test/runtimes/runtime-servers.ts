@@ -131,34 +131,45 @@ export async function waitForHttp(url: string, timeoutMs: number, exited: () => 
   }
 }
 
+/** One module worker of a workerd config, on its own loopback socket. */
+export interface WorkerdService {
+  readonly name: string;
+  readonly port: number;
+  /** The bundle's file name, beside the config. */
+  readonly bundle: string;
+  readonly bindings?: Readonly<Record<string, string>>;
+  readonly compatibilityFlags?: readonly string[];
+}
+
 /**
- * A workerd config with two module workers from the same bundle, one per app (`APP` binding),
- * each on its own loopback socket. No `nodejs_compat`: the core must not need Node's APIs.
+ * A workerd config serving each module worker on its own loopback socket. The conformance suite
+ * gives no `nodejs_compat` (the core must not need Node's APIs); the trace checks do.
  *
  * @example
- * workerdConfig('worker.js', 8787, 8788);
+ * workerdConfig([{ name: 'site', port: 8787, bundle: 'worker.js', bindings: { APP: 'site' } }]);
  */
-export function workerdConfig(bundleName: string, sitePort: number, tenantsPort: number): string {
-  const worker = (app: string) => `(
-  modules = [(name = "worker.js", esModule = embed "${bundleName}")],
+export function workerdConfig(services: readonly WorkerdService[]): string {
+  const worker = (service: WorkerdService) => {
+    const bindings = Object.entries(service.bindings ?? {}).map(([name, text]) => `    (name = "${name}", text = "${text}"),`);
+    const flags = service.compatibilityFlags ?? [];
+    return `const ${service.name} :Workerd.Worker = (
+  modules = [(name = "worker.js", esModule = embed "${service.bundle}")],
   compatibilityDate = "2025-11-01",
-  bindings = [
-    (name = "APP", text = "${app}"),
-${TENANTS_BINDINGS.map((name) => `    (name = "${name}", text = "${SERVER_ENV[name]}"),`).join('\n')}
+${flags.length > 0 ? `  compatibilityFlags = [${flags.map((flag) => `"${flag}"`).join(', ')}],\n` : ''}  bindings = [
+${bindings.join('\n')}
   ],
-)`;
+);`;
+  };
   return `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
-  services = [(name = "site", worker = .site), (name = "tenants", worker = .tenants)],
+  services = [${services.map((service) => `(name = "${service.name}", worker = .${service.name})`).join(', ')}],
   sockets = [
-    (name = "site", address = "127.0.0.1:${sitePort}", http = (), service = "site"),
-    (name = "tenants", address = "127.0.0.1:${tenantsPort}", http = (), service = "tenants"),
+${services.map((service) => `    (name = "${service.name}", address = "127.0.0.1:${service.port}", http = (), service = "${service.name}"),`).join('\n')}
   ],
 );
 
-const site :Workerd.Worker = ${worker('site')};
-const tenants :Workerd.Worker = ${worker('tenants')};
+${services.map(worker).join('\n\n')}
 `;
 }
 
@@ -210,7 +221,15 @@ export const RUNTIMES: readonly RuntimeSpec[] = [
     async start(bundle) {
       const [sitePort, tenantsPort] = [await freePort(), await freePort()];
       const config = join(root, BUILD_DIR, 'workerd.capnp');
-      writeFileSync(config, workerdConfig(bundle.split('/').pop() as string, sitePort, tenantsPort));
+      const bundleName = bundle.split('/').pop() as string;
+      const tenantsBindings = Object.fromEntries(TENANTS_BINDINGS.map((name) => [name, SERVER_ENV[name] as string]));
+      writeFileSync(
+        config,
+        workerdConfig([
+          { name: 'site', port: sitePort, bundle: bundleName, bindings: { APP: 'site', ...tenantsBindings } },
+          { name: 'tenants', port: tenantsPort, bundle: bundleName, bindings: { APP: 'tenants', ...tenantsBindings } },
+        ]),
+      );
       const server = spawnServer(workerdBinary as string, ['serve', config], {});
       const urls = { site: `http://127.0.0.1:${sitePort}`, tenants: `http://127.0.0.1:${tenantsPort}` };
       const exited = () => server.child.exitCode !== null || server.child.signalCode !== null;

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILD_DIR, bunBinary, denoBinary, freePort, probeBinary, spawnServer, waitForHttp, workerdBinary } from './runtime-servers.js';
+import { BUILD_DIR, bunBinary, denoBinary, freePort, probeBinary, spawnServer, waitForHttp, workerdBinary, workerdConfig } from './runtime-servers.js';
 
 // openTelemetry() through each runtime's own server and the fetch adapter, with the real SDK and
 // the AsyncLocalStorage context manager (test/runtimes/trace/trace-app.mjs, built against dist/):
@@ -66,20 +66,7 @@ async function startWorkerdProbe(): Promise<Probe> {
     logLevel: 'error',
   });
   const port = await freePort();
-  writeFileSync(
-    join(outdir, 'trace.capnp'),
-    `using Workerd = import "/workerd/workerd.capnp";
-const config :Workerd.Config = (
-  services = [(name = "trace", worker = .trace)],
-  sockets = [(name = "trace", address = "127.0.0.1:${port}", http = (), service = "trace")],
-);
-const trace :Workerd.Worker = (
-  modules = [(name = "worker.js", esModule = embed "trace-worker.js")],
-  compatibilityDate = "2025-11-01",
-  compatibilityFlags = ["nodejs_compat"],
-);
-`,
-  );
+  writeFileSync(join(outdir, 'trace.capnp'), workerdConfig([{ name: 'trace', port, bundle: 'trace-worker.js', compatibilityFlags: ['nodejs_compat'] }]));
   const server = spawnServer(workerdBinary as string, ['serve', join(outdir, 'trace.capnp')], {});
   const base = `http://127.0.0.1:${port}`;
   try {
