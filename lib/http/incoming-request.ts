@@ -120,8 +120,12 @@ class FetchIncoming implements IncomingRequest {
   }
 
   readBody(limit: number, onBytes: (bytes: Uint8Array) => void, onError: (error: unknown) => void): void {
+    this.readBytes(declaredLength(this.request.headers.get('content-length')), limit, onBytes, onError);
+  }
+
+  /** readBody with the Content-Length already read (readText reads it first). */
+  private readBytes(declared: number | undefined, limit: number, onBytes: (bytes: Uint8Array) => void, onError: (error: unknown) => void): void {
     const request = this.request;
-    const declared = declaredLength(request.headers.get('content-length'));
     if (declared !== undefined && declared > limit) {
       onError(tooLarge(limit));
       return;
@@ -145,7 +149,7 @@ class FetchIncoming implements IncomingRequest {
     const declared = declaredLength(request.headers.get('content-length'));
     if (declared === undefined || declared > limit) {
       // No length (a stream to count as it arrives) or one over the limit: the bytes path decides.
-      this.readBody(limit, (bytes) => onText(utf8.decode(bytes)), onError);
+      this.readBytes(declared, limit, (bytes) => onText(decodeUtf8(bytes)), onError);
       return;
     }
     // As for readBody: a declared length within the limit bounds what the network lets through;
@@ -187,8 +191,18 @@ function targetOfUrl(url: string): RequestTarget {
 
 const NOT_HTTP: RequestTarget = Object.freeze({ kind: 'invalid', reason: 'The request URL is not an absolute http(s) URL.' });
 
-/** UTF-8 as `Request.text()` decodes it: a malformed sequence becomes U+FFFD. */
 const utf8 = new TextDecoder();
+
+/**
+ * Bytes as UTF-8 text the way `Request.text()` decodes them (a malformed sequence becomes
+ * U+FFFD): the one decoding of request bodies on every adapter.
+ *
+ * @example
+ * decodeUtf8(new Uint8Array([0x68, 0x69])); // 'hi'
+ */
+export function decodeUtf8(bytes: Uint8Array): string {
+  return utf8.decode(bytes);
+}
 
 /**
  * Whether `text` takes more than `limit` bytes in UTF-8, counted only when its length leaves a
@@ -216,7 +230,6 @@ export function utf8LengthExceeds(text: string, limit: number): boolean {
   }
   return false;
 }
-
 
 /** A Content-Length header's value when it is a plain decimal length, else undefined. */
 function declaredLength(header: string | null): number | undefined {

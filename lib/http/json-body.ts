@@ -1,13 +1,9 @@
 import { BadRequestException, UnsupportedMediaTypeException } from './http-exception.js';
-import type { IncomingRequest } from './incoming-request.js';
+import { decodeUtf8, type IncomingRequest } from './incoming-request.js';
 
 /** Default body limit: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1_048_576;
 
-// UTF-8 as `Request.text()` and `request.json()` decode it, on every adapter alike: a malformed
-// sequence becomes U+FFFD (so `{\xff}` is invalid JSON, and a string keeps U+FFFD), as in Hono,
-// Elysia and Fastify. A fetch runtime's own text() is then as good as the bytes, and cheaper.
-const decoder = new TextDecoder();
 
 /**
  * Whether a content type is JSON: `application/json` or any `+json` suffix type, parameters ignored.
@@ -26,11 +22,13 @@ export function isJsonContentType(contentType: string): boolean {
 /**
  * Reads and parses a JSON request body, then hands the value to `onValue`; a failure goes to
  * `onError` instead: 415 for a body that is not JSON-typed (before any byte is read), 413, or 400
- * for a body that is not JSON once decoded as UTF-8 (see the decoder above). Exactly one of them
- * is called, as the body ends on an adapter that calls back then (Node's), with no promise of its
- * own. No body at all gives `undefined` (the schema decides whether that is acceptable). The
- * adapter's `readText` is used when it has one. What `onValue` throws is the caller's: it is not
- * caught here.
+ * for a body that is not JSON once decoded as UTF-8 the way `Request.text()` decodes it
+ * (`decodeUtf8`: a malformed sequence becomes U+FFFD, so `{\xff}` is invalid JSON and a string
+ * keeps U+FFFD, as in Hono, Elysia and Fastify; a fetch runtime's own text() is then as good as
+ * the bytes, and cheaper). Exactly one of them is called, as the body ends on an adapter that
+ * calls back then (Node's), with no promise of its own. No body at all gives `undefined` (the
+ * schema decides whether that is acceptable). The adapter's `readText` is used when it has one.
+ * What `onValue` throws is the caller's: it is not caught here.
  *
  * @example
  * readJsonBody(incoming, DEFAULT_BODY_LIMIT, (value) => reply(answerFor(value)), (error) => reply(problemFor(error)));
@@ -52,7 +50,7 @@ export function readJsonBody(incoming: IncomingRequest, limit: number, onValue: 
     onValue(value);
   };
   if (incoming.readText !== undefined) incoming.readText(limit, onText, onError);
-  else incoming.readBody(limit, (bytes) => onText(bytes.byteLength === 0 ? '' : decoder.decode(bytes)), onError);
+  else incoming.readBody(limit, (bytes) => onText(decodeUtf8(bytes)), onError);
 }
 
 function notJson(): UnsupportedMediaTypeException {
