@@ -72,20 +72,20 @@ export function createHealth(options: HealthOptions, checks: readonly HealthChec
         resolve('timed out');
       }, timeoutMs);
     });
+    let reason: CheckState['reason'];
     try {
-      const outcome = await Promise.race([Promise.resolve().then(() => check.check(controller.signal)), timedOut]);
-      const durationMs = Math.round((performance.now() - started) * 10) / 10;
-      if (outcome === 'timed out') {
+      if ((await Promise.race([Promise.resolve().then(() => check.check(controller.signal)), timedOut])) === 'timed out') {
+        reason = 'timed out';
         logger.warn({ check: check.name, timeoutMs }, 'health check timed out');
-        return { status: 'down', durationMs, reason: 'timed out' };
       }
-      return { status: 'up', durationMs };
     } catch (error) {
+      reason = 'failed';
       logger.warn({ check: check.name, err: error }, 'health check failed');
-      return { status: 'down', durationMs: Math.round((performance.now() - started) * 10) / 10, reason: 'failed' };
     } finally {
       clearTimeout(timer);
     }
+    const durationMs = Math.round((performance.now() - started) * 10) / 10;
+    return reason === undefined ? { status: 'up', durationMs } : { status: 'down', durationMs, reason };
   };
   return {
     live: () => healthAnswer(200, { status: 'ok' }),

@@ -32,6 +32,8 @@ export class RequestSpan implements RequestTelemetry {
   private readonly active: Context;
   private readonly method: string;
   private readonly scheme: string;
+  /** Method and scheme: the active-requests counter's attributes, up and down alike. */
+  private readonly activeAttributes: Attributes;
   private readonly started = performance.now();
   private route: string | undefined = undefined;
   private error: unknown = undefined;
@@ -51,7 +53,8 @@ export class RequestSpan implements RequestTelemetry {
     // Attributes cost a few objects per request: made only when an SDK records the span.
     if (this.span.isRecording()) this.span.setAttributes(requestAttributes(incoming, this.method, this.scheme, captureQuery));
     this.active = trace.setSpan(parent, this.span);
-    this.metrics.active.add(1, { [ATTR_HTTP_REQUEST_METHOD]: this.method, [ATTR_URL_SCHEME]: this.scheme });
+    this.activeAttributes = { [ATTR_HTTP_REQUEST_METHOD]: this.method, [ATTR_URL_SCHEME]: this.scheme };
+    this.metrics.active.add(1, this.activeAttributes);
   }
 
   run<T>(fn: () => T): T {
@@ -84,11 +87,11 @@ export class RequestSpan implements RequestTelemetry {
       if (this.error instanceof Error) this.span.recordException(this.error);
     }
     this.span.end();
-    const attributes: Attributes = { [ATTR_HTTP_REQUEST_METHOD]: this.method, [ATTR_URL_SCHEME]: this.scheme, [ATTR_HTTP_RESPONSE_STATUS_CODE]: status };
+    const attributes: Attributes = { ...this.activeAttributes, [ATTR_HTTP_RESPONSE_STATUS_CODE]: status };
     if (this.route !== undefined) attributes[ATTR_HTTP_ROUTE] = this.route;
     if (errorType !== undefined) attributes[ATTR_ERROR_TYPE] = errorType;
     this.metrics.duration.record((performance.now() - this.started) / 1000, attributes);
-    this.metrics.active.add(-1, { [ATTR_HTTP_REQUEST_METHOD]: this.method, [ATTR_URL_SCHEME]: this.scheme });
+    this.metrics.active.add(-1, this.activeAttributes);
   }
 
   logBindings(): LogFields {
