@@ -12,7 +12,7 @@ import { RequestSpan } from './request-span.js';
 export interface OpenTelemetryOptions {
   /** Where spans go. Default: the global provider the SDK registered (`trace.getTracerProvider()`). */
   readonly tracerProvider?: TracerProvider;
-  /** Where metrics go. Default: the global provider the SDK registered, read at the first request. */
+  /** Where metrics go. Default: the global provider the SDK registered, read at each request (an SDK may register late). */
   readonly meterProvider?: MeterProvider;
   /**
    * Records `url.query`. Off by default: query strings carry tokens and personal data more

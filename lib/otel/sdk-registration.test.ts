@@ -1,10 +1,11 @@
 import { metrics, trace } from '@opentelemetry/api';
-import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
+import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, defineController, defineModule, get, incomingFromRequest, silentLogger } from '../internal.js';
 import { Context } from '../context/request-context.js';
 import { openTelemetry } from './open-telemetry.js';
+import { CollectingReader } from './test-sdk.test-helper.js';
 
 // The global providers, as an application's SDK registers them (this file registers no context
 // manager or propagator: only what decides whether a request is followed).
@@ -12,11 +13,6 @@ afterEach(() => {
   trace.disable();
   metrics.disable();
 });
-
-class CollectingReader extends MetricReader {
-  protected async onForceFlush(): Promise<void> {}
-  protected async onShutdown(): Promise<void> {}
-}
 
 const hello = defineController({ name: 'Hello', routes: () => ({ hi: get('/hi', () => ({ hi: true })) }) });
 

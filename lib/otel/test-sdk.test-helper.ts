@@ -4,8 +4,14 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { MeterProvider, MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 
-/** Collects on demand, for tests: `collectMetrics()` reads what the instruments hold now. */
-class CollectingReader extends MetricReader {
+/**
+ * Collects on demand, for tests: `reader.collect()` reads what the instruments hold now.
+ *
+ * @example
+ * const reader = new CollectingReader();
+ * metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+ */
+export class CollectingReader extends MetricReader {
   protected async onForceFlush(): Promise<void> {}
   protected async onShutdown(): Promise<void> {}
 }
