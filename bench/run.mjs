@@ -512,21 +512,32 @@ function argv(parts) {
   return [parts[0], parts.slice(1)];
 }
 
+/**
+ * Polls a server's `path` every `intervalMs` until an answer passes `accept`; rejects when the
+ * process exits or after 15 s. Cold starts time it; workerd, which prints no ready line, waits on it.
+ */
+async function pollServer(server, path, accept, intervalMs) {
+  const deadline = performance.now() + 15_000;
+  for (;;) {
+    if (server.child.exitCode !== null || server.child.signalCode !== null) throw new Error(`exited: ${server.stderr().trim()}`);
+    if (performance.now() > deadline) throw new Error('no answer within 15 s');
+    try {
+      if (accept(await httpRequest(server.port, { path }, 1000))) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(intervalMs);
+  }
+}
+
 /** workerd prints no ready line: the server is ready once its socket answers a request (any status). */
 async function untilAnswering(server, framework, scenario) {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (server.child.exitCode !== null || server.child.signalCode !== null) throw new Error(`${LABEL[framework]} (${scenario}): exited before answering\n${server.stderr().trim()}`);
-    try {
-      await httpRequest(server.port, { path: '/' }, 1000);
-      return server;
-    } catch {
-      if (Date.now() > deadline) {
-        await stopServer(server);
-        throw new Error(`${LABEL[framework]} (${scenario}): no answer within 15 s\n${server.stderr().trim()}`);
-      }
-      await sleep(100);
-    }
+  try {
+    await pollServer(server, '/', () => true, 100);
+    return server;
+  } catch (error) {
+    await stopServer(server);
+    throw new Error(`${LABEL[framework]} (${scenario}): ${error.message}`);
   }
 }
 
@@ -904,17 +915,8 @@ async function coldStartOnce(framework) {
   const t0 = performance.now();
   const server = await startServer(framework, 'hello', { port, waitReady: false });
   try {
-    for (;;) {
-      if (server.child.exitCode !== null) throw new Error(`exited: ${server.stderr()}`);
-      if (performance.now() - t0 > 15_000) throw new Error('no response within 15 s');
-      try {
-        const res = await httpRequest(port, { path: '/hello/x' }, 1000);
-        if (res.status === 200) return performance.now() - t0;
-      } catch {
-        // not listening yet
-      }
-      await sleep(2);
-    }
+    await pollServer(server, '/hello/x', (res) => res.status === 200, 2);
+    return performance.now() - t0;
   } finally {
     await stopServer(server);
   }
