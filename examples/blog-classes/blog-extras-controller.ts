@@ -1,8 +1,8 @@
 import { BodyLimit, Controller, Ctx, Get, HttpCode, Param, Post, Returns } from '../../facade/index.js';
-import { BadRequestException, NotFoundException, type RequestContext } from '../../lib/index.js';
-import { readMultipart, sse } from '../../lib/middleware/index.js';
+import type { RequestContext } from '../../lib/index.js';
+import { sse } from '../../lib/middleware/index.js';
 import { AttachmentsStore } from '../blog/attachments-store.js';
-import { AttachmentSummary, EXTRAS_DOCS } from '../blog/blog-extras.js';
+import { AttachmentSummary, attachmentResponse, attachUpload, EXTRAS_DOCS } from '../blog/blog-extras.js';
 import { PostsService } from './posts-service.js';
 
 /**
@@ -38,22 +38,14 @@ export function createClassExtrasController(attachmentLimit: number) {
     @EXTRAS_DOCS.attach
     async attach(@Param('id') id: string, @Ctx() ctx: RequestContext) {
       this.posts.get(id); // 404 for an unknown post, before any body is read
-      const form = await readMultipart(ctx, { maxFiles: 1 });
-      const file = form.get('file');
-      if (!(file instanceof File)) throw new BadRequestException('Expected a `file` field with a file.');
-      const name = file.name.replace(/[^\w.-]/g, '_') || 'file';
-      const contentType = file.type || 'application/octet-stream';
-      this.attachments.put(id, { name, contentType, bytes: new Uint8Array(await file.arrayBuffer()) });
-      return { name, size: file.size, contentType };
+      return attachUpload(ctx, this.attachments, id);
     }
 
     @Get(':id/attachments/:name')
     @EXTRAS_DOCS.attachment
     attachment(@Param('id') id: string, @Param('name') name: string) {
       this.posts.get(id);
-      const found = this.attachments.find(id, name);
-      if (!found) throw new NotFoundException(`No attachment ${name} on post ${id}`);
-      return new Response(found.bytes, { headers: { 'content-type': found.contentType, 'content-length': String(found.bytes.byteLength) } });
+      return attachmentResponse(this.attachments, id, name);
     }
   }
   return BlogExtrasController;

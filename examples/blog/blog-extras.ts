@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BadRequestException, defineController, get, NotFoundException, post } from '../../lib/index.js';
+import { BadRequestException, defineController, get, NotFoundException, post, type RequestContext } from '../../lib/index.js';
 import { readMultipart, sse } from '../../lib/middleware/index.js';
 import { ApiRequestBody, ApiResponse } from '../../lib/openapi/index.js';
 import { AttachmentsStore } from './attachments-store.js';
@@ -43,20 +43,41 @@ export function createBlogExtrasController(attachmentLimit: number) {
       ),
       attach: post('/:id/attachments', { bodyLimit: attachmentLimit, status: 201, response: AttachmentSummary, metadata: [EXTRAS_DOCS.attach] }, async (ctx) => {
         posts.get(ctx.params.id); // 404 for an unknown post, before any body is read
-        const form = await readMultipart(ctx, { maxFiles: 1 });
-        const file = form.get('file');
-        if (!(file instanceof File)) throw new BadRequestException('Expected a `file` field with a file.');
-        const name = file.name.replace(/[^\w.-]/g, '_') || 'file';
-        const contentType = file.type || 'application/octet-stream';
-        attachments.put(ctx.params.id, { name, contentType, bytes: new Uint8Array(await file.arrayBuffer()) });
-        return { name, size: file.size, contentType };
+        return attachUpload(ctx, attachments, ctx.params.id);
       }),
       attachment: get('/:id/attachments/:name', { metadata: [EXTRAS_DOCS.attachment] }, (ctx) => {
         posts.get(ctx.params.id);
-        const found = attachments.find(ctx.params.id, ctx.params.name);
-        if (!found) throw new NotFoundException(`No attachment ${ctx.params.name} on post ${ctx.params.id}`);
-        return new Response(found.bytes, { headers: { 'content-type': found.contentType, 'content-length': String(found.bytes.byteLength) } });
+        return attachmentResponse(attachments, ctx.params.id, ctx.params.name);
       }),
     }),
   });
+}
+
+/**
+ * The attach route's work, shared by both blogs: keeps the upload's `file` field as an
+ * attachment of the post (its name made safe) and describes it; 400 without a file.
+ *
+ * @example
+ * return attachUpload(ctx, attachments, ctx.params.id);
+ */
+export async function attachUpload(ctx: RequestContext, attachments: AttachmentsStore, postId: string): Promise<z.output<typeof AttachmentSummary>> {
+  const form = await readMultipart(ctx, { maxFiles: 1 });
+  const file = form.get('file');
+  if (!(file instanceof File)) throw new BadRequestException('Expected a `file` field with a file.');
+  const name = file.name.replace(/[^\w.-]/g, '_') || 'file';
+  const contentType = file.type || 'application/octet-stream';
+  attachments.put(postId, { name, contentType, bytes: new Uint8Array(await file.arrayBuffer()) });
+  return { name, size: file.size, contentType };
+}
+
+/**
+ * The attachment route's answer, shared by both blogs: the file with its own media type, or 404.
+ *
+ * @example
+ * return attachmentResponse(attachments, '1', 'hello.txt');
+ */
+export function attachmentResponse(attachments: AttachmentsStore, postId: string, name: string): Response {
+  const found = attachments.find(postId, name);
+  if (!found) throw new NotFoundException(`No attachment ${name} on post ${postId}`);
+  return new Response(found.bytes, { headers: { 'content-type': found.contentType, 'content-length': String(found.bytes.byteLength) } });
 }
