@@ -1,5 +1,5 @@
 import type { LogFields, Logger, LogLevel } from './logger.js';
-import { redactFields } from './redact.js';
+import { createRedactor } from './redact.js';
 
 /**
  * Options of {@link jsonLogger}.
@@ -37,13 +37,13 @@ const RANK: Readonly<Record<LogLevel, number>> = { debug: 20, info: 30, warn: 40
 export function jsonLogger(options: JsonLoggerOptions = {}): Logger {
   const threshold = RANK[options.level ?? 'info'];
   const write = options.write ?? ((line: string) => console.log(line));
-  const redact = options.redact ?? [];
+  const redact = createRedactor(options.redact ?? []);
   const now = options.now ?? Date.now;
   const make = (bindings: LogFields): Logger => {
     const line = (level: Exclude<LogLevel, 'silent'>) => (fields: LogFields, message: string) => {
       if (RANK[level] < threshold) return;
       try {
-        write(JSON.stringify({ level, time: now(), msg: message, ...redactFields({ ...bindings, ...fields }, redact) }));
+        write(JSON.stringify({ level, time: now(), msg: message, ...redact({ ...bindings, ...fields }) }));
       } catch {
         // A field JSON cannot hold (a cycle past the depth bound's reach is impossible, but a
         // throwing getter is not): the line is still written, without its fields.

@@ -10,21 +10,22 @@ export const REDACTED = '[Redacted]';
 const MAX_DEPTH = 8;
 
 /**
- * A copy of `fields` fit for a log line: values under a redacted name (the credentials headers,
- * plus `paths`, each a field name or a dot path such as `body.password`) replaced by
- * `[Redacted]`, errors as `{ type, message, stack }` (and their `code`), nesting bounded.
+ * Makes the function that copies fields for a log line: values under a redacted name (the
+ * credentials headers, plus `paths`, each a field name or a dot path such as `body.password`)
+ * replaced by `[Redacted]`, errors as `{ type, message, stack }` (and their `code`), nesting
+ * bounded. The paths are read once, here, not for every line.
  *
  * @example
- * redactFields({ headers: { authorization: 'Bearer x' } }, []); // { headers: { authorization: '[Redacted]' } }
+ * createRedactor([])({ headers: { authorization: 'Bearer x' } }); // { headers: { authorization: '[Redacted]' } }
  */
-export function redactFields(fields: Readonly<Record<string, unknown>>, paths: readonly string[]): Record<string, unknown> {
+export function createRedactor(paths: readonly string[]): (fields: Readonly<Record<string, unknown>>) => Record<string, unknown> {
   const names = new Set(ALWAYS_REDACTED);
   const dotted: string[][] = [];
   for (const path of paths) {
     if (path.includes('.')) dotted.push(path.toLowerCase().split('.'));
     else names.add(path.toLowerCase());
   }
-  return copy(fields, names, dotted, [], 0) as Record<string, unknown>;
+  return (fields) => copy(fields, names, dotted, [], 0) as Record<string, unknown>;
 }
 
 function copy(value: unknown, names: ReadonlySet<string>, dotted: readonly string[][], at: readonly string[], depth: number): unknown {
