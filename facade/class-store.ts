@@ -1,4 +1,4 @@
-import type { GuardToken, InjectionToken, InterceptorToken, HttpMethod, Schema } from '../lib/internal.js';
+import type { GuardToken, InjectionToken, InterceptorToken, HttpMethod, Schema, WebSocketOptions } from '../lib/internal.js';
 
 /** How one handler parameter is filled. */
 export type ParamSource =
@@ -10,6 +10,8 @@ export type ParamSource =
 /** What the method decorators recorded for one method. */
 export interface MethodRecord {
   route?: { method: HttpMethod; path: string };
+  /** Set by @Ws: the socket options; the method returns the handlers. */
+  webSocket?: WebSocketOptions<Schema | undefined, Schema | undefined, Schema | undefined, boolean>;
   status?: number;
   response?: Schema;
   serializeResponse?: boolean;

@@ -1,7 +1,7 @@
-import type { ControllerDefinition, RequestContext, RouteDefinition } from '../lib/internal.js';
+import type { ControllerDefinition, RequestContext, RouteDefinition, WebSocketHandlers } from '../lib/internal.js';
 import { readDecoratedMetadata } from '../lib/internal.js';
 import { controllerFromParts } from '../lib/internal.js';
-import { routeFromParts } from '../lib/internal.js';
+import { routeFromParts, webSocketRoute } from '../lib/internal.js';
 import { classRecord, type MethodRecord, type ParamSource } from './class-store.js';
 import { attachDefinition, resolveConstructorDeps } from './injectable.js';
 
@@ -42,6 +42,7 @@ function describeRoute(cls: Function, name: string, method: MethodRecord): Omit<
     interceptors: method.interceptors,
     metadata: readDecoratedMetadata((cls as { prototype: object }).prototype, name),
     bodyLimit: method.bodyLimit,
+    webSocket: undefined,
   };
 }
 
@@ -76,12 +77,17 @@ export function controllerFromClass(cls: new (...args: never[]) => object, prefi
       const map: Record<string, RouteDefinition> = {};
       for (const { name, method, parts } of described) {
         const fn = (instance as Record<string, unknown>)[name] as (...args: unknown[]) => unknown;
+        const route = method.route as NonNullable<MethodRecord['route']>;
+        if (method.webSocket !== undefined) {
+          // A @Ws method returns its handlers, once, from the built instance (so they reach its providers).
+          map[name] = webSocketRoute(route.path, method.webSocket, parts, fn.call(instance) as WebSocketHandlers<never, never>);
+          continue;
+        }
         const readers = method.params.map(reader);
         const handler =
           readers.length === 0
             ? () => fn.call(instance)
             : (ctx: RequestContext) => fn.apply(instance, readers.map((read) => read(ctx)));
-        const route = method.route as NonNullable<MethodRecord['route']>;
         map[name] = routeFromParts(route.method, route.path, parts, handler);
       }
       return { routes: Object.freeze(map), instance };

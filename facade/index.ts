@@ -3,7 +3,7 @@
 export { Injectable, Inject, resolveConstructorDeps } from './injectable.js';
 export { Module, type ModuleDecoratorOptions } from './module-decorator.js';
 export { Controller, controllerFromClass } from './controller-decorator.js';
-export { Get, Post, Put, Patch, Delete, HttpCode, Returns, BodyLimit } from './route-decorators.js';
+export { Get, Post, Put, Patch, Delete, Ws, HttpCode, Returns, BodyLimit } from './route-decorators.js';
 export { Param, Body, Query, Ctx } from './param-decorators.js';
 export { UseGuards, UseInterceptors, SetMetadata } from './use-decorators.js';
 export { moduleFromClass, providerFromClass } from './to-definition.js';

@@ -1,4 +1,4 @@
-import type { HttpMethod, Schema } from '../lib/internal.js';
+import type { HttpMethod, Schema, WebSocketOptions } from '../lib/internal.js';
 import { methodRecord } from './class-store.js';
 
 function routeDecorator(method: HttpMethod) {
@@ -20,6 +20,27 @@ export const Put: (path?: string) => MethodDecorator = routeDecorator('PUT');
 export const Patch: (path?: string) => MethodDecorator = routeDecorator('PATCH');
 /** A DELETE route. @example @Delete(':id') remove(@Param('id') id: string): void {} */
 export const Delete: (path?: string) => MethodDecorator = routeDecorator('DELETE');
+
+/**
+ * A WebSocket route: the same data as the builder's `ws(path, options, handlers)`. The method
+ * takes no arguments and returns the handlers; it is called once, on the controller instance, so
+ * the handlers reach its injected providers. Guards (`@UseGuards`) and metadata decorators apply
+ * to the upgrade request as on any route.
+ *
+ * @example
+ * @Ws('live', { send: Post })
+ * live(): WebSocketHandlers<WebSocketConnection, string> {
+ *   return { open: (conn) => void conn.subscribe('posts') };
+ * }
+ */
+export function Ws(path = '', options: WebSocketOptions<Schema | undefined, Schema | undefined, Schema | undefined, boolean> = {}): MethodDecorator {
+  return (target, propertyKey) => {
+    const record = methodRecord(target, propertyKey);
+    if (record.route) throw new Error(`${String(propertyKey)} already has a route decorator (${record.route.method}).`);
+    record.route = { method: 'GET', path };
+    record.webSocket = options;
+  };
+}
 
 /**
  * Overrides the success status (default 200). A handler returning `undefined` still answers 204.

@@ -49,6 +49,19 @@ export {
 } from './routing/route.js';
 export type { RouteInfo } from './context/route-info.js';
 export type { PathParams } from './routing/path.js';
+export { ws, type WebSocketRouteHelper, type WebSocketRouteOptions } from './routing/web-socket-route.js';
+export type { RouteHelpers } from './routing/route-helpers.js';
+export type {
+  WebSocketConnection,
+  WebSocketHandlers,
+  WebSocketOptions,
+  WebSocketIncoming,
+  WebSocketOutgoing,
+  WebSocketRouteTypes,
+} from './routing/web-socket-spec.js';
+export type { WebSockets } from './websocket/web-socket-hub.js';
+export { inProcessPubSub, type PubSub, type TopicHandler, type InProcessPubSubOptions } from './websocket/pub-sub.js';
+export { TESSERA_PROTOCOL, BEARER_PROTOCOL_PREFIX } from './websocket/handshake.js';
 
 export { createMetadataKey, readMetadata, readRouteMetadata, type MetadataKey, type MetadataEntry, type MetadataCombine } from './common/metadata.js';
 export type { GraphOverrides } from './modules/container.js';

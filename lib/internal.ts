@@ -10,6 +10,12 @@ export { responseOf } from './app/reply.js';
 // Building blocks of the request path and of other front ends (the facade, the adapters).
 export { controllerFromParts } from './routing/controller.js';
 export { routeFromParts, type RouteHelper, type RouteParts } from './routing/route.js';
+export { webSocketRoute } from './routing/web-socket-route.js';
+export type { WebSocketSpec } from './routing/web-socket-spec.js';
+export { takeWebSocketUpgrade } from './websocket/web-socket-hub.js';
+export type { PendingWebSocket } from './websocket/web-socket-session.js';
+export type { WebSocketPort, WebSocketEvents } from './websocket/web-socket-port.js';
+export { ALLOWED_ORIGINS } from './context/allowed-origins.js';
 export type { RouteShape } from './context/route-info.js';
 export { joinPaths } from './routing/path.js';
 export { readDecoratedMetadata, metadataRecord } from './common/metadata.js';

@@ -4,6 +4,7 @@ import type { IncomingRequest } from '../http/incoming-request.js';
 import type { Reply } from './reply.js';
 import type { RequestContext } from '../context/request-context.js';
 import type { RouteInfo } from '../context/route-info.js';
+import type { WebSockets } from '../websocket/web-socket-hub.js';
 
 /**
  * The handler of a raw route added with `app.addRawRoute`: no guards, interceptors or
@@ -77,6 +78,11 @@ export interface App {
   readonly logger: Logger;
   /** The public route table, in registration order. */
   readonly routes: readonly RouteInfo[];
+  /**
+   * The open WebSockets: their count, `publish(topic, data)` to every subscriber of a topic, and
+   * `close()`, which the server adapters' `close` and `app.close()` run (1001, a grace, then drop).
+   */
+  readonly webSockets: WebSockets;
   /** A built provider: the one visible from the root module, else the first module (in init order) that provides the token. */
   get<T>(token: InjectionToken<T>): T;
   /** Adds a raw route that bypasses guards, interceptors and validation (used by `serveOpenApi`). */
@@ -100,6 +106,9 @@ export interface App {
    * process.once('SIGTERM', async () => { await server.close(); await app.close(); }); // close drains first
    */
   drain(): Promise<void>;
-  /** Drains (see `drain`), then runs shutdown hooks (`onModuleDestroy`, then `onApplicationShutdown`). */
+  /**
+   * Drains (see `drain`), closes the open WebSockets (see `webSockets.close`), then runs shutdown
+   * hooks (`onModuleDestroy`, then `onApplicationShutdown`).
+   */
   close(): Promise<void>;
 }

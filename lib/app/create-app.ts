@@ -21,6 +21,8 @@ import { createRecover } from './answer-error.js';
 import { createDispatch } from './dispatch.js';
 import { deliver, responseOf } from './reply.js';
 import { compileRouteTable } from './route-table.js';
+import { WebSocketHub } from '../websocket/web-socket-hub.js';
+import { inProcessPubSub, type PubSub } from '../websocket/pub-sub.js';
 
 /**
  * Options of {@link createApp}.
@@ -60,6 +62,14 @@ export interface AppOptions {
   /** What `app.listen` starts; see {@link ServerAdapter}. */
   readonly server?: ServerAdapter;
   /**
+   * Carries WebSocket topics (and whatever the app broadcasts) between publishers and
+   * subscribers. Default: `inProcessPubSub()`, closed by `app.close()`; an engine given here is
+   * the caller's to close. Give a shared engine to reach the subscribers of every instance.
+   */
+  readonly pubsub?: PubSub;
+  /** WebSocket shutdown: how long `close` waits for clients to answer 1001 before dropping them. Default 5 000 ms. */
+  readonly webSockets?: { readonly closeGraceMs?: number };
+  /**
    * Replacements of providers and modules anywhere in the graph, for tests; `createTestingApp`
    * from `tessera-http/testing` builds them. An override that matches nothing fails the boot.
    */
@@ -83,11 +93,14 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
   await container.buildAll();
 
   const recover = createRecover(options.onError);
+  const pubsub = options.pubsub ?? inProcessPubSub({ onHandlerError: (error, topic) => logger.error({ err: error, topic }, 'A topic handler failed') });
+  const webSockets = new WebSocketHub(logger, pubsub, options.webSockets?.closeGraceMs ?? 5_000);
   const { router, routes, controllerInstances } = await compileRouteTable(container, {
     guards: options.guards ?? [],
     interceptors: options.interceptors ?? [],
     bodyLimit,
     recover,
+    webSockets,
   });
 
   const unused = container.unusedOverrides();
@@ -139,6 +152,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
     },
     logger,
     routes,
+    webSockets,
     get<T>(token: InjectionToken<T>): T {
       return container.get(container.root, token, 'app.get');
     },
@@ -172,6 +186,8 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
     },
     async close() {
       await app.drain();
+      await webSockets.close();
+      if (options.pubsub === undefined) await pubsub.close();
       const order = [...container.instances, ...controllerInstances].reverse();
       await runHooks(order, 'onModuleDestroy');
       await runHooks(order, 'onApplicationShutdown');

@@ -24,7 +24,7 @@ function isZodSchema(value: unknown): boolean {
  * @example
  * assertSchema('PostsController.create', 'body', route.body);
  */
-export function assertSchema(where: string, option: 'body' | 'query' | 'response', value: unknown): void {
+export function assertSchema(where: string, option: 'body' | 'query' | 'response' | 'message' | 'send', value: unknown): void {
   if (value === undefined || isZodSchema(value)) return;
   throw new RouteDefinitionError(`${where}: '${option}' is ${describe(value)}, not a zod schema. Route schemas are zod 4 schemas, e.g. ${option}: z.object({ title: z.string() }).`);
 }

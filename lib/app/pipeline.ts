@@ -11,6 +11,7 @@ import type { Schema } from '../routing/route.js';
 import { arrayQueryKeys, withListKeys } from '../schema/query-arrays.js';
 import type { QueryRecord } from '../http/query.js';
 import { deliver, isPromiseLike, type Recover, type Reply } from './reply.js';
+import { isUpgradeAnswer } from '../websocket/web-socket-hub.js';
 
 /**
  * A route ready to serve: guards, validation, interceptors and handler in one function. It is
@@ -64,7 +65,8 @@ export function compilePipeline(spec: PipelineSpec, recover: Recover): RoutePipe
   const serialize = response === undefined || !spec.serializeResponse ? undefined : compileResponseSerializer(response, `${spec.route.controller}.${spec.route.name}`);
   const finish =
     serialize === undefined
-      ? (result: unknown): Answer => (result instanceof Response ? result : jsonAnswer(status, result))
+      ? // A WebSocket route's accepted upgrade (101) is already an answer.
+        (result: unknown): Answer => (result instanceof Response || isUpgradeAnswer(result) ? result : jsonAnswer(status, result))
       : // `undefined` stays 204 (see RouteOptions.status); a mismatch throws to the app's 500.
         (result: unknown): Answer => (result instanceof Response ? result : result === undefined ? jsonAnswer(status, undefined) : jsonTextAnswer(status, serialize(result)));
   const finishAndReply = (result: unknown, ctx: Context, reply: Reply): void => {

@@ -10,6 +10,7 @@ import type { RouteEntry } from './dispatch.js';
 import { compilePipeline } from './pipeline.js';
 import { assertHandler, assertMethod, assertSchema, assertTokens } from './definition-checks.js';
 import type { Recover } from './reply.js';
+import type { WebSocketHub } from '../websocket/web-socket-hub.js';
 
 /** What {@link compileRouteTable} needs besides the built container. */
 export interface RouteTableOptions {
@@ -19,6 +20,8 @@ export interface RouteTableOptions {
   /** The app's body limit, for routes that set none. */
   readonly bodyLimit: number;
   readonly recover: Recover;
+  /** Serves the WebSocket routes' upgrades. */
+  readonly webSockets: WebSocketHub;
 }
 
 /** Every route of the app, compiled: the router that dispatch matches with, and the public table. */
@@ -83,6 +86,10 @@ export async function compileRouteTable(container: Container, options: RouteTabl
         assertSchema(where, 'body', route.body);
         assertSchema(where, 'query', route.query);
         assertSchema(where, 'response', route.response);
+        if (route.webSocket !== undefined) {
+          assertSchema(where, 'message', route.webSocket.message);
+          assertSchema(where, 'send', route.webSocket.send);
+        }
         const info: RouteInfo = Object.freeze({
           method: route.method,
           path,
@@ -98,12 +105,15 @@ export async function compileRouteTable(container: Container, options: RouteTabl
           interceptors: route.interceptors,
           metadata: route.metadata,
           controllerMetadata: controller.metadata,
+          webSocket: route.webSocket === undefined ? undefined : Object.freeze({ message: route.webSocket.message, send: route.webSocket.send }),
         });
+        const webSocket = route.webSocket;
         const bodyLimit = route.bodyLimit ?? options.bodyLimit;
         const run = compilePipeline(
           {
             route: info,
-            handler: route.handler,
+            // A WebSocket route's upgrade request ends in the hub, which opens the socket.
+            handler: webSocket === undefined ? route.handler : (ctx) => options.webSockets.accept(ctx, webSocket, `GET ${path}`),
             bodyLimit,
             // A definition from an older copy of the package has no flag: serialise, the safe side.
             serializeResponse: route.serializeResponse !== false,

@@ -44,6 +44,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * for (const route of app.routes) console.log(route.method, route.path, route.status);
  */
 export interface RouteInfo extends RouteShape {
+  /** Set on a WebSocket route: the schemas of the messages each way (for OpenAPI and clients). */
+  readonly webSocket?: { readonly message: Schema | undefined; readonly send: Schema | undefined } | undefined;
   /** The full canonical path: controller prefix joined with the route path. */
   readonly path: string;
   /** The route's name within its controller (the key in `routes`, or the method name). */

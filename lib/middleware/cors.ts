@@ -1,4 +1,4 @@
-import { TesseraError, jsonAnswer, withHeaders, type Middleware, type Answer, type RequestContext } from '../internal.js';
+import { ALLOWED_ORIGINS, TesseraError, jsonAnswer, withHeaders, type Middleware, type Answer, type RequestContext } from '../internal.js';
 import { addVary } from './vary.js';
 
 /**
@@ -39,6 +39,7 @@ const DEFAULT_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
  * Origin` whenever the answer depends on it. A disallowed origin gets no allow-origin header, so
  * the browser refuses the page the answer. `'*'` with `credentials: true` is refused at boot
  * (browsers reject it, and echoing any origin with credentials would let every site act as the user).
+ * WebSocket routes without their own `origins` admit browser origins by this same policy.
  *
  * @example
  * await createApp(AppModule, { middleware: [cors({ origin: ['https://app.example.com'] })] });
@@ -84,6 +85,8 @@ export function cors(options: CorsOptions): Middleware {
       if (allowHeaders === undefined) answer = addVary(answer, 'Access-Control-Request-Headers');
       return answer;
     }
+    // A WebSocket route without its own `origins` checks a browser's Origin against this policy.
+    if (requestOrigin !== null && ctx.header('upgrade') !== null) ctx.set(ALLOWED_ORIGINS, (candidate) => allowOriginFor(candidate, ctx) !== undefined);
     let answer = await next();
     if (requestOrigin !== null) {
       const allowOrigin = allowOriginFor(requestOrigin, ctx);

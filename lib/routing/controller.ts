@@ -4,7 +4,8 @@ import type { DefinitionCarrier } from '../common/definition-carrier.js';
 import type { ResolvedTokens } from '../di/provider.js';
 import type { InjectionToken } from '../common/token.js';
 import { metadataRecord, type MetadataEntry } from '../common/metadata.js';
-import { routeHelpers, type RouteDefinition, type RouteHelpers } from './route.js';
+import type { RouteDefinition } from './route.js';
+import { routeHelpers, type RouteHelpers } from './route-helpers.js';
 
 /** Named routes; the names become handler names (and OpenAPI operation ids). */
 export type RouteMap = Readonly<Record<string, RouteDefinition>>;

@@ -6,6 +6,7 @@ import type { QueryRecord } from '../http/query.js';
 import type { RequestContext } from '../context/request-context.js';
 import { metadataRecord, type MetadataEntry } from '../common/metadata.js';
 import type { PathParams } from './path.js';
+import type { WebSocketSpec } from './web-socket-spec.js';
 
 /** The HTTP methods routes can declare. */
 import type { HttpMethod, RouteShape, Schema } from '../context/route-info.js';
@@ -19,10 +20,10 @@ type Simplify<T> = { [K in keyof T]: T[K] } & {};
  * Under a controller prefix with parameters, the helpers the controller's `routes` receives
  * (see defineController) pass the prefix in, so `Path` is the full path.
  */
-type RouteParams<Path extends string> = Simplify<PathParams<Path>>;
+export type RouteParams<Path extends string> = Simplify<PathParams<Path>>;
 
 /** The value a schema option turns into, or the fallback when the option is absent. */
-type Parsed<S, Fallback> = S extends Schema ? z.output<S> : Fallback;
+export type Parsed<S, Fallback> = S extends Schema ? z.output<S> : Fallback;
 
 /**
  * A route handler. Returning a value sends it as JSON; `undefined` sends 204; a Response is
@@ -116,6 +117,8 @@ export interface RouteDefinition<T = unknown> extends RouteShape {
   readonly serializeResponse: boolean;
   /** The handler, typed loosely here; the helper that built the route checked its types. */
   readonly handler: (ctx: RequestContext) => unknown;
+  /** Set on a WebSocket route (see `ws`): the socket's options and handlers. */
+  readonly webSocket: WebSocketSpec | undefined;
 }
 
 type AnyOptions = RouteOptions<Schema | undefined, Schema | undefined, Schema | undefined>;
@@ -134,6 +137,7 @@ export interface RouteParts {
   readonly interceptors?: readonly InterceptorToken[] | undefined;
   readonly metadata: Readonly<Record<string, unknown>>;
   readonly bodyLimit?: number | undefined;
+  readonly webSocket?: WebSocketSpec | undefined;
 }
 
 /**
@@ -161,6 +165,7 @@ export function routeFromParts(method: HttpMethod, path: string, parts: RoutePar
     bodyLimit: parts.bodyLimit,
     serializeResponse: parts.serializeResponse !== false,
     handler: handler as (ctx: RequestContext) => unknown,
+    webSocket: parts.webSocket,
   });
 }
 
@@ -186,22 +191,6 @@ export interface RouteHelper<M extends HttpMethod = HttpMethod, Prefix extends s
     options: RouteOptions<B, Q, S>,
     handler: Handler<`${Prefix}/${P}`, B, Q, R>,
   ): RouteDefinition<RouteTypes<M, P, B, Q, S, R>>;
-}
-
-/**
- * The route helpers bound to a controller prefix, as `defineController` hands them to `routes`
- * after the dependencies: the same functions as `get`, `post`, ..., typed so that `ctx.params`
- * also has the prefix's parameters.
- *
- * @example
- * routes: (store, { get }) => ({ one: get('/:id', (ctx) => store.get(ctx.params.tenantId, ctx.params.id)) })
- */
-export interface RouteHelpers<Prefix extends string = ''> {
-  readonly get: RouteHelper<'GET', Prefix>;
-  readonly post: RouteHelper<'POST', Prefix>;
-  readonly put: RouteHelper<'PUT', Prefix>;
-  readonly patch: RouteHelper<'PATCH', Prefix>;
-  readonly del: RouteHelper<'DELETE', Prefix>;
 }
 
 function routeHelper<M extends HttpMethod>(method: M): RouteHelper<M> {
@@ -231,6 +220,3 @@ export const patch: RouteHelper<'PATCH'> = routeHelper('PATCH');
  * A DELETE route (`delete` is a reserved word). @example del('/:id', (ctx) => { store.remove(ctx.params.id); })
  */
 export const del: RouteHelper<'DELETE'> = routeHelper('DELETE');
-
-/** The helpers `defineController` passes to `routes` (the types bind them to the prefix). */
-export const routeHelpers: RouteHelpers<string> = Object.freeze({ get, post, put, patch, del });

@@ -30,7 +30,7 @@ export interface CloseOptions {
  * @example
  * await closeGracefully(server, connections, listeners, { forceAfterMs: 10_000 });
  */
-export function closeGracefully(server: Server, connections: ReadonlySet<Socket>, handler: Pick<NodeListeners, 'streams' | 'closing'>, closeOptions: CloseOptions | undefined): Promise<void> {
+export function closeGracefully(server: Server, connections: ReadonlySet<Socket>, handler: Pick<NodeListeners, 'streams' | 'closing' | 'webSockets'>, closeOptions: CloseOptions | undefined): Promise<void> {
   // http.Server#close also closes idle connections at once; the sweep below decides that itself.
   const stopListening = process.getBuiltinModule('node:net').Server.prototype.close as (this: Server, callback?: (error?: Error) => void) => Server;
   return new Promise<void>((resolve, reject) => {
@@ -44,6 +44,8 @@ export function closeGracefully(server: Server, connections: ReadonlySet<Socket>
     const sweep = setInterval(() => {
       const now = Date.now();
       for (const socket of connections) {
+        // A WebSocket is closed by the app's WebSocket shutdown (1001, then a grace), not as an idle connection.
+        if (handler.webSockets.sockets.has(socket)) continue;
         const busy = (socket as Socket & { _httpMessage?: unknown })._httpMessage != null;
         const mark = seen.get(socket);
         if (busy || mark === undefined || mark.bytes !== socket.bytesRead) seen.set(socket, { bytes: socket.bytesRead, since: now });

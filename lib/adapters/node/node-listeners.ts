@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { App } from '../../internal.js';
-import { jsonLogger, type Answer, type Logger } from '../../internal.js';
+import { jsonLogger, takeWebSocketUpgrade, type Answer, type Logger } from '../../internal.js';
+import { createWebSocketUpgrades, type WebSocketUpgrades } from './web-socket-upgrade.js';
 import { DEFAULT_DRAIN_LIMIT, NodeIncoming, type NodeIncomingOptions } from './node-incoming.js';
 import { writeInternalError, writeAnswer, type OpenStreams } from './write-answer.js';
 
@@ -28,6 +29,13 @@ export interface NodeListeners {
   readonly onCheckContinue: (req: IncomingMessage, res: ServerResponse) => void;
   /** CONNECT: Node hands it over as a raw socket; answered through the app like any request (405). */
   readonly onConnect: (req: IncomingMessage, socket: Duplex) => void;
+  /**
+   * An upgrade request (`Upgrade: websocket`): served through the app like any request; a
+   * WebSocket route's 101 hands the socket to `ws`, any other answer is written and the socket closed.
+   */
+  readonly onUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+  /** Sockets now WebSockets: graceful close leaves them to the app's WebSocket shutdown. */
+  readonly webSockets: WebSocketUpgrades;
   /** Streaming responses in progress, each with a function ending it (see OpenStreams). */
   readonly streams: OpenStreams;
   closing: boolean;
@@ -64,27 +72,44 @@ export function createNodeListeners(app: Pick<App, 'handle'> & Partial<Pick<App,
   };
   // The whole way of a request, once: the app dispatches it and replies with its answer, which is
   // written then and there (as the body ends, for a JSON route with a synchronous handler).
-  const serveNodeRequest = (req: IncomingMessage, res: ServerResponse, incomingOptions: NodeIncomingOptions) => {
+  const serveNodeRequest = (req: IncomingMessage, res: ServerResponse, incomingOptions: NodeIncomingOptions, reply = send) => {
     const incoming = new NodeIncoming(req, res, incomingOptions);
     try {
-      app.handle(incoming, (answer) => send(incoming, answer));
+      app.handle(incoming, (answer) => reply(incoming, answer));
     } catch (error) {
       // handle never throws by contract; an app object of another make might.
       fail(res, error);
     }
   };
+  // CONNECT and upgrades arrive as a raw socket: a response is written on it by hand, then it is closed.
+  const socketResponse = (req: IncomingMessage, socket: Duplex): ServerResponse => {
+    const { ServerResponse } = process.getBuiltinModule('node:http');
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket as IncomingMessage['socket']);
+    res.once('finish', () => socket.end());
+    return res;
+  };
+  const webSockets = createWebSocketUpgrades(logger);
 
   const handler: NodeListeners = {
     onRequest: (req, res) => serveNodeRequest(req, res, plain),
     onCheckContinue: (req, res) => serveNodeRequest(req, res, continuing),
-    onConnect: (req, socket) => {
-      const { ServerResponse } = process.getBuiltinModule('node:http');
-      const res = new ServerResponse(req);
-      res.shouldKeepAlive = false;
-      res.assignSocket(socket as IncomingMessage['socket']);
-      res.once('finish', () => socket.end());
-      serveNodeRequest(req, res, plain);
+    onConnect: (req, socket) => serveNodeRequest(req, socketResponse(req, socket), plain),
+    onUpgrade: (req, socket, head) => {
+      const res = socketResponse(req, socket);
+      serveNodeRequest(req, res, plain, (incoming, answer) => {
+        const upgrade = handler.closing ? undefined : takeWebSocketUpgrade(incoming, answer);
+        if (upgrade === undefined) {
+          // 101 with no upgrade behind it (a server closing, an app of another make): nothing to switch to.
+          send(incoming, answer.status === 101 ? { status: 503, headers: { 'content-type': 'text/plain' }, body: 'Service Unavailable' } : answer);
+          return;
+        }
+        res.detachSocket(socket as IncomingMessage['socket']);
+        webSockets.complete(req, socket, head, upgrade.pending, upgrade.headers);
+      });
     },
+    webSockets,
     streams: new Set(),
     closing: false,
   };

@@ -68,7 +68,7 @@ function hostForUrl(address: AddressInfo): string {
  * What `serve` needs of an app: its `handle`; its logger and `drain` when it has them (an App
  * does; a hand-made `{ handle }` gets `jsonLogger()` and closes without draining).
  */
-export type ServedApp = Pick<App, 'handle'> & Partial<Pick<App, 'logger' | 'drain'>>;
+export type ServedApp = Pick<App, 'handle'> & Partial<Pick<App, 'logger' | 'drain' | 'webSockets'>>;
 
 /**
  * Serves an app over Node's `http` module; resolves once the socket listens and rejects if it
@@ -98,6 +98,7 @@ export async function serve(app: ServedApp, options: ServeOptions = {}): Promise
   );
   server.on('checkContinue', handler.onCheckContinue);
   server.on('connect', handler.onConnect);
+  server.on('upgrade', handler.onUpgrade);
   server.on('clientError', onClientError);
   if (options.idleTimeout !== undefined && options.idleTimeout > 0) server.timeout = options.idleTimeout;
 
@@ -132,7 +133,8 @@ export async function serve(app: ServedApp, options: ServeOptions = {}): Promise
     url,
     close(closeOptions) {
       // Readiness answers 503 first (and the app's drain delay passes) while the listener still accepts.
-      closed ??= (app.drain?.() ?? Promise.resolve()).then(() => closeGracefully(server, connections, handler, closeOptions));
+      // WebSockets get their 1001 while HTTP connections finish, in parallel.
+      closed ??= (app.drain?.() ?? Promise.resolve()).then(() => Promise.all([app.webSockets?.close(), closeGracefully(server, connections, handler, closeOptions)]).then(() => undefined));
       return closed as Promise<void>;
     },
   };

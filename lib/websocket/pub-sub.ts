@@ -1,0 +1,81 @@
+/**
+ * Receives the messages of a topic. Its errors are caught and logged by the engine: a handler that
+ * throws never ends its subscription nor stops the other handlers.
+ */
+export type TopicHandler = (message: string) => void;
+
+/**
+ * A publish/subscribe engine: what carries WebSocket topics (and, across instances, whatever an
+ * app broadcasts) from a publisher to every subscriber. Messages are strings (JSON, typically);
+ * delivery is at most once and in publish order per publisher. The in-process engine is the
+ * default; an engine that spans instances (PostgreSQL, Redis) implements the same contract and
+ * resubscribes by itself after a reconnect.
+ *
+ * @example
+ * const bus: PubSub = inProcessPubSub();
+ * await bus.subscribe('posts', (message) => console.log(JSON.parse(message)));
+ * await bus.publish('posts', JSON.stringify({ id: '1' }));
+ */
+export interface PubSub {
+  /** Sends `message` to every handler subscribed to `topic` (on every instance, for a shared engine). */
+  publish(topic: string, message: string): Promise<void>;
+  /** Adds `handler` to `topic`; resolves once messages published after it will reach the handler. */
+  subscribe(topic: string, handler: TopicHandler): Promise<void>;
+  /** Removes `handler` from `topic`; unknown pairs are ignored. */
+  unsubscribe(topic: string, handler: TopicHandler): Promise<void>;
+  /** Drops every subscription and releases the engine's connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Options of {@link inProcessPubSub}.
+ *
+ * @example
+ * inProcessPubSub({ onHandlerError: (error, topic) => logger.error({ err: error, topic }, 'topic handler failed') });
+ */
+export interface InProcessPubSubOptions {
+  /** Told of a handler's error (the delivery to other handlers goes on). Default: ignored. */
+  readonly onHandlerError?: (error: unknown, topic: string) => void;
+}
+
+/**
+ * The default engine: topics within one process, delivered synchronously to each handler in
+ * subscription order. Enough for one instance; give `createApp` a shared engine for several.
+ *
+ * @example
+ * const app = await createApp(AppModule, { pubsub: inProcessPubSub() });
+ */
+export function inProcessPubSub(options: InProcessPubSubOptions = {}): PubSub {
+  const topics = new Map<string, Set<TopicHandler>>();
+  return {
+    publish(topic, message) {
+      const handlers = topics.get(topic);
+      if (handlers !== undefined) {
+        // A copy: a handler may unsubscribe itself (or another) while the message goes round.
+        for (const handler of [...handlers]) {
+          try {
+            handler(message);
+          } catch (error) {
+            options.onHandlerError?.(error, topic);
+          }
+        }
+      }
+      return Promise.resolve();
+    },
+    subscribe(topic, handler) {
+      let handlers = topics.get(topic);
+      if (handlers === undefined) topics.set(topic, (handlers = new Set()));
+      handlers.add(handler);
+      return Promise.resolve();
+    },
+    unsubscribe(topic, handler) {
+      const handlers = topics.get(topic);
+      if (handlers !== undefined && handlers.delete(handler) && handlers.size === 0) topics.delete(topic);
+      return Promise.resolve();
+    },
+    close() {
+      topics.clear();
+      return Promise.resolve();
+    },
+  };
+}

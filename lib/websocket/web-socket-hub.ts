@@ -1,0 +1,163 @@
+import type { Logger } from '../common/logger.js';
+import type { RequestContext } from '../context/request-context.js';
+import type { Answer, PlainAnswer } from '../http/answer.js';
+import { ServiceUnavailableException } from '../http/http-exception.js';
+import type { IncomingRequest } from '../http/incoming-request.js';
+import type { WebSocketSpec } from '../routing/web-socket-spec.js';
+import { checkHandshake } from './handshake.js';
+import type { PubSub, TopicHandler } from './pub-sub.js';
+import { WebSocketSession, type PendingWebSocket, type SessionHub } from './web-socket-session.js';
+
+/**
+ * The app's open WebSockets, as `app.webSockets` shows them: how many, broadcast to a topic from
+ * anywhere (a service, a job), and the shutdown every server adapter's `close` runs.
+ *
+ * @example
+ * await app.webSockets.publish('posts', post); // every connection subscribed to 'posts'
+ * console.log(app.webSockets.size);
+ */
+export interface WebSockets {
+  /** Open connections in this process. */
+  readonly size: number;
+  /** Sends `data` (a string as it is, anything else as JSON) to every connection subscribed to `topic`, through the app's `pubsub`. */
+  publish(topic: string, data: unknown): Promise<void>;
+  /**
+   * Refuses new upgrades (503), sends 1001 (going away) to every open socket, waits up to
+   * `graceMs` (default: the app's `webSockets.closeGraceMs`, 5 000) for their close frames, then
+   * drops what is left. Resolves once none is open; calling it again returns the same promise.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** The answer that accepts an upgrade: 101 with the chosen subprotocol; the adapter does the rest. */
+class UpgradeAnswer implements PlainAnswer {
+  readonly status = 101;
+  readonly body = null;
+  constructor(readonly headers: Readonly<Record<string, string>>) {}
+}
+
+/** Upgrades accepted and not yet taken by their adapter, by request. */
+const pending = new WeakMap<IncomingRequest, WebSocketSession>();
+
+/**
+ * The accepted upgrade behind an answer, for the adapter that serves `incoming`: present when the
+ * answer is still the 101 a WebSocket route gave (a middleware may have replaced it with another
+ * answer, which is then written as usual). Taken once.
+ *
+ * @example
+ * const upgrade = takeWebSocketUpgrade(incoming, answer);
+ * if (upgrade !== undefined) wss.handleUpgrade(req, socket, head, (ws) => bindSocket(ws, upgrade.pending));
+ */
+export function takeWebSocketUpgrade(incoming: IncomingRequest, answer: Answer): { readonly pending: PendingWebSocket; readonly headers: Readonly<Record<string, string>> } | undefined {
+  if (answer instanceof Response || answer.status !== 101) return undefined;
+  const session = pending.get(incoming);
+  if (session === undefined) return undefined;
+  pending.delete(incoming);
+  return { pending: session, headers: answer.headers };
+}
+
+/** Whether an answer accepts a WebSocket upgrade (for the pipeline, which passes it through). */
+export function isUpgradeAnswer(value: unknown): value is PlainAnswer {
+  return value instanceof UpgradeAnswer;
+}
+
+/**
+ * One app's WebSocket registry and topics. Topics go through the app's PubSub once per topic
+ * (not once per connection): a message is encoded once and written to each local subscriber.
+ */
+export class WebSocketHub implements WebSockets, SessionHub {
+  private readonly sessions = new Set<WebSocketSession>();
+  private readonly topics = new Map<string, { readonly sessions: Set<WebSocketSession>; readonly handler: TopicHandler }>();
+  private closing: Promise<void> | undefined;
+  private emptied: (() => void) | undefined;
+
+  constructor(
+    readonly logger: Logger,
+    private readonly pubsub: PubSub,
+    private readonly closeGraceMs: number,
+  ) {}
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /**
+   * A WebSocket route's handler, after its guards and query validation: checks the handshake,
+   * and answers 101 with the session waiting for its adapter (see takeWebSocketUpgrade).
+   */
+  accept(ctx: RequestContext & { readonly incoming: IncomingRequest }, spec: WebSocketSpec, where: string): PlainAnswer {
+    if (this.closing !== undefined) throw new ServiceUnavailableException('The server is shutting down.');
+    const protocol = checkHandshake(ctx, spec);
+    pending.set(ctx.incoming, new WebSocketSession(spec, ctx, this, protocol, where));
+    return new UpgradeAnswer(protocol === undefined ? {} : { 'sec-websocket-protocol': protocol });
+  }
+
+  opened(session: WebSocketSession): void {
+    this.sessions.add(session);
+    // A socket the adapter opened after shutdown began (its upgrade was already accepted) is told at once.
+    if (this.closing !== undefined) session.shut(1001, 'Server shutting down', this.closeGraceMs);
+  }
+
+  closed(session: WebSocketSession): void {
+    this.sessions.delete(session);
+    if (this.sessions.size === 0) this.emptied?.();
+  }
+
+  subscribe(topic: string, session: WebSocketSession): Promise<void> {
+    const existing = this.topics.get(topic);
+    if (existing !== undefined) {
+      existing.sessions.add(session);
+      return Promise.resolve();
+    }
+    const subscribers = new Set([session]);
+    const handler: TopicHandler = (message) => {
+      for (const subscriber of subscribers) subscriber.sendFrame(message);
+    };
+    this.topics.set(topic, { sessions: subscribers, handler });
+    return this.pubsub.subscribe(topic, handler).catch((error: unknown) => {
+      if (this.topics.get(topic)?.handler === handler) this.topics.delete(topic);
+      throw error;
+    });
+  }
+
+  unsubscribe(topic: string, session: WebSocketSession): Promise<void> {
+    const entry = this.topics.get(topic);
+    if (entry === undefined || !entry.sessions.delete(session) || entry.sessions.size > 0) return Promise.resolve();
+    this.topics.delete(topic);
+    return this.pubsub.unsubscribe(topic, entry.handler);
+  }
+
+  publish(topic: string, data: unknown): Promise<void> {
+    const message = typeof data === 'string' ? data : JSON.stringify(data);
+    if (message === undefined) return Promise.reject(new TypeError(`${typeof data} cannot be published (not JSON).`));
+    return this.pubsub.publish(topic, message);
+  }
+
+  close(graceMs: number = this.closeGraceMs): Promise<void> {
+    this.closing ??= this.shutDown(graceMs);
+    return this.closing;
+  }
+
+  private async shutDown(graceMs: number): Promise<void> {
+    for (const session of this.sessions) session.shut(1001, 'Server shutting down', graceMs);
+    await this.whenEmpty(graceMs);
+    for (const session of this.sessions) session.terminate();
+    // A dropped socket reports its close on the next turns of the event loop.
+    await this.whenEmpty(1_000);
+    if (this.sessions.size > 0) this.logger.warn({ open: this.sessions.size }, 'WebSocket shutdown: sockets still open after terminate');
+  }
+
+  private whenEmpty(timeoutMs: number): Promise<void> {
+    if (this.sessions.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      const self = this;
+      function done(): void {
+        clearTimeout(timer);
+        self.emptied = undefined;
+        resolve();
+      }
+      this.emptied = done;
+    });
+  }
+}

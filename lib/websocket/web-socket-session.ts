@@ -1,0 +1,315 @@
+import type { Logger } from '../common/logger.js';
+import type { RequestContext, StateKey } from '../context/request-context.js';
+import type { WebSocketConnection, WebSocketSpec } from '../routing/web-socket-spec.js';
+import type { WebSocketEvents, WebSocketPort } from './web-socket-port.js';
+
+/** What a session needs of its app's hub: topics and the registry of open sockets. */
+export interface SessionHub {
+  readonly logger: Logger;
+  opened(session: WebSocketSession): void;
+  closed(session: WebSocketSession): void;
+  subscribe(topic: string, session: WebSocketSession): Promise<void>;
+  unsubscribe(topic: string, session: WebSocketSession): Promise<void>;
+  publish(topic: string, data: unknown): Promise<void>;
+}
+
+/**
+ * An accepted upgrade, as the adapter receives it with the 101 answer: what it needs to open the
+ * socket (the chosen subprotocol, the message limit for the runtime's own frame check, the idle
+ * timeout for a runtime that pings by itself) and `open`, which hands the socket to the core.
+ *
+ * @example
+ * const events = pending.open(port);
+ * ws.on('message', (data, binary) => events.message(binary ? bytes(data) : String(data)));
+ */
+export interface PendingWebSocket {
+  readonly protocol: string | undefined;
+  readonly maxMessageBytes: number;
+  readonly idleTimeoutSeconds: number;
+  open(port: WebSocketPort): WebSocketEvents;
+}
+
+/** How long a closing handshake may take before the socket is dropped. */
+const CLOSE_TIMEOUT_MS = 5_000;
+/** A client that let the send queue overflow is not reading: it gets this long for the close frame. */
+const OVERFLOW_CLOSE_TIMEOUT_MS = 1_000;
+const DRAIN_POLL_MS = 10;
+
+/** Close codes a handler may send (RFC 6455 7.4: the protocol's own, and 3000-4999 for applications). */
+function sendableCode(code: number): boolean {
+  return code === 1000 || code === 1001 || code === 1003 || (code >= 1007 && code <= 1011) || (code >= 3000 && code <= 4999);
+}
+
+/** The UTF-8 length of `text`, or any number over `limit` as soon as it is known to exceed it. */
+function utf8LengthWithin(text: string, limit: number): number {
+  if (text.length > limit) return text.length;
+  if (text.length * 3 <= limit) return text.length;
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+let sessions = 0;
+
+/**
+ * One WebSocket from the accepted upgrade to its close: the connection its route's handlers see,
+ * and the policy every runtime shares (message size and validation, idle pings, send-queue
+ * limit, close timeouts). The adapter only moves frames through the port it gives `open`.
+ */
+export class WebSocketSession implements WebSocketConnection, PendingWebSocket {
+  readonly id: string = `ws-${(++sessions).toString(36)}`;
+  private port: WebSocketPort | undefined;
+  private state: 'pending' | 'open' | 'closing' | 'closed' = 'pending';
+  private readonly aborter = new AbortController();
+  private readonly topics = new Set<string>();
+  private lastSeen = 0;
+  private pinged = false;
+  private idleTimer: ReturnType<typeof setInterval> | undefined;
+  private closeTimer: ReturnType<typeof setTimeout> | undefined;
+  private drainTimer: ReturnType<typeof setInterval> | undefined;
+  private drainWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly spec: WebSocketSpec,
+    readonly context: RequestContext,
+    private readonly hub: SessionHub,
+    readonly protocol: string | undefined,
+    private readonly where: string,
+  ) {}
+
+  get params(): Readonly<Record<string, string>> {
+    return this.context.params;
+  }
+  get query(): unknown {
+    return this.context.query;
+  }
+  get signal(): AbortSignal {
+    return this.aborter.signal;
+  }
+  get bufferedAmount(): number {
+    return this.port?.bufferedAmount ?? 0;
+  }
+  get maxMessageBytes(): number {
+    return this.spec.maxMessageBytes;
+  }
+  get idleTimeoutSeconds(): number {
+    return this.spec.idleTimeoutSeconds;
+  }
+  /** Whether the socket is open (not yet closing). */
+  get isOpen(): boolean {
+    return this.state === 'open';
+  }
+
+  get<T>(key: StateKey<T>): T | undefined {
+    return this.context.get(key);
+  }
+
+  open(port: WebSocketPort): WebSocketEvents {
+    if (this.state !== 'pending') throw new Error(`WebSocket ${this.id} was opened twice.`);
+    this.port = port;
+    this.state = 'open';
+    this.lastSeen = Date.now();
+    this.hub.opened(this);
+    if (port.ping !== undefined) {
+      const idleMs = this.spec.idleTimeoutSeconds * 1000;
+      this.idleTimer = unref(setInterval(() => this.checkIdle(idleMs), Math.max(10, idleMs / 4)));
+    }
+    this.run('open', () => this.spec.handlers.open?.(this));
+    return {
+      message: (data) => this.receive(data),
+      pong: () => this.seen(),
+      drain: () => this.checkDrained(),
+      closed: (code, reason) => this.finish(code, reason),
+    };
+  }
+
+  send(data: unknown): boolean {
+    if (this.state !== 'open') return false;
+    let frame: string | Uint8Array;
+    if (typeof data === 'string' || data instanceof Uint8Array) frame = data;
+    else if (data instanceof ArrayBuffer) frame = new Uint8Array(data);
+    else {
+      const text = JSON.stringify(data) as string | undefined;
+      if (text === undefined) throw new TypeError(`WebSocket ${this.id}: ${typeof data} cannot be sent (not JSON).`);
+      frame = text;
+    }
+    return this.sendFrame(frame);
+  }
+
+  /** Sends a frame already encoded (a topic's message, encoded once for all its subscribers). */
+  sendFrame(frame: string | Uint8Array): boolean {
+    const port = this.port;
+    if (this.state !== 'open' || port === undefined) return false;
+    port.send(frame);
+    const buffered = port.bufferedAmount;
+    if (buffered > this.spec.maxBufferedBytes) {
+      this.hub.logger.warn({ route: this.where, connection: this.id, buffered }, 'WebSocket send queue over its limit: closing (the client is not reading)');
+      this.shut(1008, 'Send queue limit exceeded', OVERFLOW_CLOSE_TIMEOUT_MS);
+      return false;
+    }
+    return buffered <= this.spec.maxBufferedBytes / 2;
+  }
+
+  drained(): Promise<void> {
+    if (this.state === 'closed' || this.bufferedAmount <= this.spec.maxBufferedBytes / 2) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.drainWaiters.push(resolve);
+      // Runtimes without a drain event (Deno, workerd) are polled while someone waits.
+      this.drainTimer ??= unref(setInterval(() => this.checkDrained(), DRAIN_POLL_MS));
+    });
+  }
+
+  close(code = 1000, reason = ''): void {
+    if (!sendableCode(code)) throw new RangeError(`WebSocket close code ${code} cannot be sent: use 1000, 1001, 1003, 1007-1011 or 3000-4999.`);
+    if (new TextEncoder().encode(reason).byteLength > 123) throw new RangeError('A WebSocket close reason is at most 123 bytes of UTF-8.');
+    this.shut(code, reason, CLOSE_TIMEOUT_MS);
+  }
+
+  /** Drops the connection without a closing handshake (shutdown's last step, a dead peer). */
+  terminate(): void {
+    if (this.state === 'closed') return;
+    this.port?.terminate();
+  }
+
+  subscribe(topic: string): Promise<void> {
+    if (this.state !== 'open' || this.topics.has(topic)) return Promise.resolve();
+    this.topics.add(topic);
+    return this.hub.subscribe(topic, this);
+  }
+
+  unsubscribe(topic: string): Promise<void> {
+    if (!this.topics.delete(topic)) return Promise.resolve();
+    return this.hub.unsubscribe(topic, this);
+  }
+
+  publish(topic: string, data: unknown): Promise<void> {
+    return this.hub.publish(topic, data);
+  }
+
+  /** Starts the closing handshake (any code: the core's own include 1008 and 1009), dropping the socket if it does not finish in time. */
+  shut(code: number, reason: string, timeoutMs: number): void {
+    if (this.state !== 'open' || this.port === undefined) return;
+    this.state = 'closing';
+    const port = this.port;
+    port.close(code, reason);
+    this.closeTimer = unref(setTimeout(() => port.terminate(), timeoutMs));
+  }
+
+  private receive(data: string | Uint8Array): void {
+    if (this.state !== 'open') return;
+    this.seen();
+    const spec = this.spec;
+    const size = typeof data === 'string' ? utf8LengthWithin(data, spec.maxMessageBytes) : data.byteLength;
+    if (size > spec.maxMessageBytes) {
+      this.shut(1009, 'Message too big', CLOSE_TIMEOUT_MS);
+      return;
+    }
+    if (typeof data !== 'string') {
+      if (!spec.binary) this.shut(1003, 'Binary messages are not accepted', CLOSE_TIMEOUT_MS);
+      else this.run('message', () => spec.handlers.message?.(this, data));
+      return;
+    }
+    const schema = spec.message;
+    if (schema === undefined) {
+      this.run('message', () => spec.handlers.message?.(this, data));
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(data);
+    } catch {
+      this.invalid('The message is not JSON.', undefined);
+      return;
+    }
+    let parsed: ReturnType<typeof schema.safeParse>;
+    try {
+      parsed = schema.safeParse(value);
+    } catch (error) {
+      // An async refinement cannot run on a message: a route mistake, not the client's.
+      this.failed('message', error);
+      return;
+    }
+    if (!parsed.success) {
+      this.invalid('The message failed validation.', parsed.error.issues);
+      return;
+    }
+    this.run('message', () => spec.handlers.message?.(this, parsed.data));
+  }
+
+  /** A text message the route's schema refuses: 1007, or an error message when the route replies. */
+  private invalid(detail: string, issues: readonly unknown[] | undefined): void {
+    if (this.spec.invalidMessage === 'close') {
+      this.shut(1007, 'Invalid message', CLOSE_TIMEOUT_MS);
+      return;
+    }
+    this.sendFrame(JSON.stringify({ error: { status: 400, title: 'Invalid message', detail, ...(issues === undefined ? {} : { issues }) } }));
+  }
+
+  private seen(): void {
+    this.lastSeen = Date.now();
+    this.pinged = false;
+  }
+
+  private checkIdle(idleMs: number): void {
+    const idle = Date.now() - this.lastSeen;
+    if (idle >= idleMs) {
+      this.hub.logger.debug({ route: this.where, connection: this.id }, 'WebSocket idle past its timeout: dropped');
+      this.terminate();
+    } else if (idle >= idleMs / 2 && !this.pinged && this.state === 'open') {
+      this.pinged = true;
+      this.port?.ping?.();
+    }
+  }
+
+  private checkDrained(): void {
+    if (this.drainWaiters.length === 0) return;
+    if (this.state !== 'closed' && this.bufferedAmount > this.spec.maxBufferedBytes / 2) return;
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    clearInterval(this.drainTimer);
+    this.drainTimer = undefined;
+    for (const resolve of waiters) resolve();
+  }
+
+  private finish(code: number, reason: string): void {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    clearInterval(this.idleTimer);
+    clearTimeout(this.closeTimer);
+    this.checkDrained();
+    this.aborter.abort();
+    for (const topic of this.topics) void this.hub.unsubscribe(topic, this).catch((error: unknown) => this.hub.logger.warn({ err: error, topic }, 'WebSocket unsubscribe failed'));
+    this.topics.clear();
+    this.hub.closed(this);
+    this.run('close', () => this.spec.handlers.close?.(this, code, reason));
+  }
+
+  /** Runs a handler; its error (thrown or rejected) is logged and closes the connection with 1011. */
+  private run(name: 'open' | 'message' | 'close', call: () => unknown): void {
+    try {
+      const result = call();
+      if (result instanceof Promise) result.catch((error: unknown) => this.failed(name, error));
+    } catch (error) {
+      this.failed(name, error);
+    }
+  }
+
+  private failed(name: string, error: unknown): void {
+    this.hub.logger.error({ err: error, route: this.where, connection: this.id }, `WebSocket ${name} handler failed`);
+    this.shut(1011, 'Internal error', CLOSE_TIMEOUT_MS);
+  }
+}
+
+/** Lets a timer not hold the process open where the runtime supports it (Node, Bun, Deno). */
+function unref<T>(timer: T): T {
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
+}
