@@ -4,11 +4,13 @@ import {
   createApp,
   createMetadataKey,
   createToken,
+  DEFINITION,
   defineController,
   defineModule,
   defineProvider,
   get,
   isTesseraError,
+  ws,
   type Guard,
   type RequestContext,
 } from '../lib/internal.js';
@@ -27,6 +29,7 @@ import {
   providerFromClass,
   Query,
   UseGuards,
+  Ws,
 } from './index.js';
 
 @Injectable()
@@ -201,5 +204,45 @@ describe('controllers', () => {
     const app = await createApp(defineModule({ name: 'M', providers: [Store, { provide: SERVICE, useClass: Service }] }));
     expect(app.get(SERVICE).store).toBe(app.get(Store));
     expect(defineProvider(Service, [Store]).inject).toEqual(providerFromClass(Service).inject);
+  });
+});
+
+describe('@Ws', () => {
+  /** A route's data with its functions replaced by their kind: what must be equal between the two front ends. */
+  const dataOf = (value: unknown): unknown =>
+    typeof value === 'function' ? 'function' : Array.isArray(value) ? value.map(dataOf) : value !== null && typeof value === 'object' && !(value instanceof z.ZodType) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, dataOf(v)])) : value;
+
+  it('builds the same route data as the builder ws(), guards, query, schemas, limits and metadata included', () => {
+    const Message = z.object({ text: z.string() });
+    const Query = z.object({ room: z.string() });
+    const NOTE = createMetadataKey<string>('test:note');
+    class Allow implements Guard {
+      canActivate() {
+        return true;
+      }
+    }
+    const handlers = { open: () => undefined, message: () => undefined };
+    @Controller('chat')
+    class ChatController {
+      @Ws('live', { query: Query, message: Message, send: Message, maxMessageBytes: 2048, idleTimeoutSeconds: 30, protocols: ['chat.v1'], invalidMessage: 'reply' })
+      @UseGuards(Allow)
+      @NOTE.with('socket')
+      live() {
+        return handlers;
+      }
+    }
+    const built = defineController({
+      name: 'ChatController',
+      prefix: 'chat',
+      routes: () => ({
+        live: ws('live', { query: Query, message: Message, send: Message, maxMessageBytes: 2048, idleTimeoutSeconds: 30, protocols: ['chat.v1'], invalidMessage: 'reply', guards: [Allow], metadata: [NOTE.with('socket')] }, handlers),
+      }),
+    });
+    const fromClass = (ChatController as unknown as { [DEFINITION](): typeof built })[DEFINITION]();
+    const classRoute = fromClass.setup().routes.live;
+    const builderRoute = built.setup().routes.live;
+    expect(dataOf(classRoute)).toEqual(dataOf(builderRoute));
+    expect(classRoute?.webSocket?.message, 'the schemas are the same objects').toBe(Message);
+    expect(classRoute?.webSocket?.handlers.open, 'the handlers are what the method returned').toBe(handlers.open);
   });
 });

@@ -59,8 +59,8 @@ export type {
   WebSocketOutgoing,
   WebSocketRouteTypes,
 } from './routing/web-socket-spec.js';
-export type { WebSockets } from './websocket/web-socket-hub.js';
-export { inProcessPubSub, type PubSub, type TopicHandler, type InProcessPubSubOptions } from './websocket/pub-sub.js';
+export { WEB_SOCKETS, type WebSockets } from './websocket/web-socket-hub.js';
+export { inProcessPubSub, PUB_SUB, type PubSub, type TopicHandler, type InProcessPubSubOptions } from './websocket/pub-sub.js';
 export { TESSERA_PROTOCOL, BEARER_PROTOCOL_PREFIX } from './websocket/handshake.js';
 
 export { createMetadataKey, readMetadata, readRouteMetadata, type MetadataKey, type MetadataEntry, type MetadataCombine } from './common/metadata.js';

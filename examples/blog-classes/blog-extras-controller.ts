@@ -1,8 +1,9 @@
-import { BodyLimit, Controller, Ctx, Get, HttpCode, Param, Post, Returns } from '../../facade/index.js';
+import { BodyLimit, Controller, Ctx, Get, HttpCode, Param, Post, Returns, Ws } from '../../facade/index.js';
 import type { RequestContext } from '../../lib/index.js';
 import { sse } from '../../lib/middleware/index.js';
 import { AttachmentsStore } from '../blog/attachments-store.js';
-import { AttachmentSummary, attachmentResponse, attachUpload, EXTRAS_DOCS } from '../blog/blog-extras.js';
+import { AttachmentSummary, attachmentResponse, attachUpload, EXTRAS_DOCS, livePosts } from '../blog/blog-extras.js';
+import { Post as PostSchema } from '../blog/post-schemas.js';
 import { PostsService } from './posts-service.js';
 
 /**
@@ -29,6 +30,12 @@ export function createClassExtrasController(attachmentLimit: number) {
         const stop = this.posts.onCreated((created) => void stream.send({ event: 'post-created', id: created.id, data: created }));
         stream.signal.addEventListener('abort', stop, { once: true });
       });
+    }
+
+    // A WebSocket: every post created while the client is connected, as JSON.
+    @Ws('live', { send: PostSchema })
+    live() {
+      return livePosts(this.posts);
     }
 
     @Post(':id/attachments')

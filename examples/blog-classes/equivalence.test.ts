@@ -41,7 +41,7 @@ async function transcript(app: App, clock: ReturnType<typeof createManualClock>)
 }
 
 describe('builder blog and class blog', () => {
-  it('have deep-equal route tables: the CRUD routes, the event stream and attachments', async () => {
+  it('have deep-equal route tables: the CRUD routes, the event stream, the live WebSocket and attachments', async () => {
     const builder = await createBlogApp({}, { logger: silentLogger });
     const classes = await createApp(createClassBlogModule(), { logger: silentLogger });
     // Everything but the module's name (the npm start blog wraps its controllers in BlogAppModule).
@@ -54,6 +54,7 @@ describe('builder blog and class blog', () => {
       'PATCH /posts/:id 200 update',
       'DELETE /posts/:id 200 remove',
       'GET /posts/events 200 events',
+      'GET /posts/live 200 live',
       'POST /posts/:id/attachments 201 attach',
       'GET /posts/:id/attachments/:name 200 attachment',
     ]);

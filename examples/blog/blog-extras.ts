@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { BadRequestException, defineController, get, NotFoundException, post, type RequestContext } from '../../lib/index.js';
+import { BadRequestException, defineController, get, NotFoundException, post, ws, type RequestContext, type WebSocketConnection, type WebSocketHandlers } from '../../lib/index.js';
 import { readMultipart, sse } from '../../lib/middleware/index.js';
 import { ApiRequestBody, ApiResponse } from '../../lib/openapi/index.js';
 import { AttachmentsStore } from './attachments-store.js';
 import { PostsStore } from './posts-store.js';
+import { Post } from './post-schemas.js';
 
 /** What an upload sends: one file part named `file` (documented as binary). */
 export const AttachmentUpload = z.object({ file: z.file() }).meta({ id: 'AttachmentUpload' });
@@ -41,6 +42,8 @@ export function createBlogExtrasController(attachmentLimit: number) {
           stream.signal.addEventListener('abort', stop, { once: true });
         }),
       ),
+      // A WebSocket: every post created while the client is connected, as JSON (the SSE stream's data).
+      live: ws('/live', { send: Post }, livePosts(posts)),
       attach: post('/:id/attachments', { bodyLimit: attachmentLimit, status: 201, response: AttachmentSummary, metadata: [EXTRAS_DOCS.attach] }, async (ctx) => {
         posts.get(ctx.params.id); // 404 for an unknown post, before any body is read
         return attachUpload(ctx, attachments, ctx.params.id);
@@ -51,6 +54,22 @@ export function createBlogExtrasController(attachmentLimit: number) {
       }),
     }),
   });
+}
+
+/**
+ * The live route's handlers, shared by both blogs: each post created while the socket is open is
+ * sent as one JSON message, until the socket closes.
+ *
+ * @example
+ * live: ws('/live', { send: Post }, livePosts(posts)),
+ */
+export function livePosts(posts: Pick<PostsStore, 'onCreated'>): WebSocketHandlers<WebSocketConnection<object, unknown, z.input<typeof Post>>, string> {
+  return {
+    open: (conn) => {
+      const stop = posts.onCreated((created) => void conn.send(created));
+      conn.signal.addEventListener('abort', stop, { once: true });
+    },
+  };
 }
 
 /**

@@ -6,6 +6,7 @@ import { auth, Claims } from './claims.js';
 import type { TenantsConfig } from './config.js';
 import { DemoAccounts } from './demo-accounts.js';
 import { tenantPostsController } from './tenant-posts-controller.js';
+import { tenantLiveController } from './tenant-live-controller.js';
 import { InMemoryTenantPosts, TENANT_POSTS } from './tenant-posts.js';
 import { TENANT_KEYS, TenantApiKeys } from './tenant-api-keys.js';
 import { ApiKeyRateLimitGuard, FixedWindowCounter, RATE_LIMIT_COUNTER } from './rate-limit.js';
@@ -96,6 +97,6 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
     providers: [defineProvider(ApiKeyRateLimitGuard, [RATE_LIMIT_COUNTER])],
     // Runs after the auth module's guard (modules' app guards run in import order), so only verified keys are counted.
     appGuards: [ApiKeyRateLimitGuard],
-    controllers: [authController, meController, tenantPostsController, apiKeysController],
+    controllers: [authController, meController, tenantPostsController, tenantLiveController, apiKeysController],
   });
 }

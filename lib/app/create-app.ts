@@ -21,8 +21,8 @@ import { createRecover } from './answer-error.js';
 import { createDispatch } from './dispatch.js';
 import { deliver, responseOf } from './reply.js';
 import { compileRouteTable } from './route-table.js';
-import { WebSocketHub } from '../websocket/web-socket-hub.js';
-import { inProcessPubSub, type PubSub } from '../websocket/pub-sub.js';
+import { WebSocketHub, WEB_SOCKETS } from '../websocket/web-socket-hub.js';
+import { inProcessPubSub, PUB_SUB, type PubSub } from '../websocket/pub-sub.js';
 
 /**
  * Options of {@link createApp}.
@@ -89,12 +89,15 @@ export interface AppOptions {
 export async function createApp(root: ModuleInput, options: AppOptions = {}): Promise<App> {
   const logger = options.logger ?? jsonLogger();
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const container = new Container(root, options.overrides);
+  const pubsub = options.pubsub ?? inProcessPubSub({ onHandlerError: (error, topic) => logger.error({ err: error, topic }, 'A topic handler failed') });
+  const webSockets = new WebSocketHub(logger, pubsub, options.webSockets?.closeGraceMs ?? 5_000);
+  const container = new Container(root, options.overrides, [
+    { provide: PUB_SUB, useValue: pubsub },
+    { provide: WEB_SOCKETS, useValue: webSockets },
+  ]);
   await container.buildAll();
 
   const recover = createRecover(options.onError);
-  const pubsub = options.pubsub ?? inProcessPubSub({ onHandlerError: (error, topic) => logger.error({ err: error, topic }, 'A topic handler failed') });
-  const webSockets = new WebSocketHub(logger, pubsub, options.webSockets?.closeGraceMs ?? 5_000);
   const { router, routes, controllerInstances } = await compileRouteTable(container, {
     guards: options.guards ?? [],
     interceptors: options.interceptors ?? [],

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { systemClock, type RequestContext } from '../internal.js';
 import { ApiKeyAuthenticator, type ApiKeyStore } from './api-keys/index.js';
 import type { AuthModuleOptions } from './auth-options.js';
-import { bearerFailure, readBearerToken } from './bearer-token.js';
+import { bearerFailure, bearerTokenOf } from './bearer-token.js';
 import { createBearerTokenVerifier, type BearerTokenVerifier, type VerificationResult } from './jwt/index.js';
 import { recordAuthenticated, recordTokenRefusal, tracedStore } from './auth-telemetry.js';
 
@@ -69,7 +69,7 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
     apiKeys,
     scopedRoutesOnly: keys?.scopedRoutesOnly ?? false,
     authenticateBearer(ctx) {
-      const token = readBearerToken(ctx.header('authorization'));
+      const token = bearerTokenOf(ctx);
       if (token === undefined) {
         recordTokenRefusal('missing');
         throw bearerFailure();

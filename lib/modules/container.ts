@@ -1,6 +1,7 @@
 import { tokenName, type InjectionToken } from '../common/token.js';
 import { CircularDependencyError, ModuleGraphError } from '../di/di-errors.js';
 import type { ModuleInput } from './module.js';
+import type { ProviderInput } from '../di/provider.js';
 import { ModuleGraph, type GraphOverrides, type ModuleRecord, type ProviderRecord } from './module-graph.js';
 
 export type { GraphOverrides, ModuleRecord } from './module-graph.js';
@@ -19,8 +20,9 @@ export class Container {
   readonly instances: unknown[] = [];
   private readonly implicit = new Map<ModuleRecord, Map<InjectionToken<unknown>, ProviderRecord>>();
 
-  constructor(root: ModuleInput, overrides: GraphOverrides = {}) {
-    this.graph = new ModuleGraph(root, overrides);
+  /** `builtIns`: providers every module sees without importing them (the app's own; see ModuleGraph). */
+  constructor(root: ModuleInput, overrides: GraphOverrides = {}, builtIns: readonly ProviderInput[] = []) {
+    this.graph = new ModuleGraph(root, overrides, builtIns);
   }
 
   get root(): ModuleRecord {

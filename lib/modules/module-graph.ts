@@ -66,8 +66,10 @@ export class ModuleGraph {
   private readonly providerOverrides: ReadonlyMap<InjectionToken<unknown>, ProviderInput>;
   private readonly moduleOverrides = new Map<ModuleDefinition, ModuleDefinition>();
   private readonly usedOverrides = new Set<unknown>();
+  /** What the app itself provides to every module (its PubSub, its WebSockets), found after everything else. */
+  private readonly builtIns = new Map<InjectionToken<unknown>, ProviderRecord>();
 
-  constructor(root: ModuleInput, overrides: GraphOverrides = {}) {
+  constructor(root: ModuleInput, overrides: GraphOverrides = {}, builtIns: readonly ProviderInput[] = []) {
     this.providerOverrides = overrides.providers ?? new Map();
     for (const [original, replacement] of overrides.modules ?? []) this.moduleOverrides.set(toModuleDefinition(original), toModuleDefinition(replacement));
     this.root = this.collect(toModuleDefinition(root), new Set());
@@ -75,6 +77,10 @@ export class ModuleGraph {
     for (const record of this.modules) {
       if (!record.definition.global) continue;
       for (const [token, provider] of record.exported ?? []) this.globalExports.set(token, provider);
+    }
+    for (const input of builtIns) {
+      const definition = this.providerDefinition(input);
+      this.builtIns.set(definition.provide, { definition, module: this.root, state: 'new', instance: undefined });
     }
   }
 
@@ -107,7 +113,7 @@ export class ModuleGraph {
       const found = imported.exported?.get(token);
       if (found) return found;
     }
-    return this.globalExports.get(token);
+    return this.globalExports.get(token) ?? this.builtIns.get(token);
   }
 
   /** The provider `token` names as seen from `module`; a precise error when none is visible. */

@@ -12,6 +12,8 @@ export interface OperationSchemas {
   readonly query: ConvertedSchema | undefined;
   readonly response: ConvertedSchema | undefined;
   readonly declared: ReadonlyMap<number, ConvertedSchema>;
+  readonly clientMessage: ConvertedSchema | undefined;
+  readonly serverMessage: ConvertedSchema | undefined;
 }
 
 /** Statuses whose responses never carry a body. */
@@ -55,6 +57,12 @@ export function buildOperation(op: PlannedOperation, schemas: OperationSchemas, 
   }
   operation.responses = buildResponses(op, schemas, components);
   if (op.security !== undefined) operation.security = op.security;
+  if (route.webSocket !== undefined) {
+    const messages: NonNullable<OpenApiOperation['x-websocket']> = {};
+    if (schemas.clientMessage) messages.clientMessage = components.place(schemas.clientMessage, `${operationId}_clientMessage`);
+    if (schemas.serverMessage) messages.serverMessage = components.place(schemas.serverMessage, `${operationId}_serverMessage`);
+    operation['x-websocket'] = messages;
+  }
   return operation as OpenApiOperation;
 }
 
@@ -93,7 +101,11 @@ function buildResponses(op: PlannedOperation, schemas: OperationSchemas, compone
   const byStatus = new Map<number, OpenApiResponse>();
   const declaresSuccess = [...op.responses.keys()].some((status) => status >= 200 && status < 300);
 
-  if (schemas.response && !NO_CONTENT.has(route.status)) {
+  if (route.webSocket !== undefined) {
+    // A WebSocket route answers its upgrade with 101; its messages are under `x-websocket`.
+    byStatus.set(101, { description: 'Switching Protocols: the connection is now a WebSocket; `x-websocket` gives its messages.' });
+    byStatus.set(426, { description: 'Upgrade Required: the request was not a WebSocket upgrade (version 13).', content: problemContent() });
+  } else if (schemas.response && !NO_CONTENT.has(route.status)) {
     byStatus.set(route.status, {
       description: statusText(route.status),
       content: { 'application/json': { schema: components.place(schemas.response, `${operationId}_response`) } },

@@ -73,6 +73,10 @@ export function generateOpenApiDocument(source: RouteSource, options: OpenApiDoc
       query: convert(op.route.query, 'input', `${op.where} query`),
       response: convert(op.route.response, 'output', `${op.where} response`),
       declared,
+      // What goes over a WebSocket is what the schemas take in: the client's message is parsed by
+      // `message`, and `conn.send` takes the `send` schema's input.
+      clientMessage: convert(op.route.webSocket?.message, 'input', `${op.where} client message`),
+      serverMessage: convert(op.route.webSocket?.send, 'input', `${op.where} server message`),
     };
   });
   components.assignNames();

@@ -100,6 +100,11 @@ export interface OpenApiOperation {
   responses: { [status: string]: OpenApiResponse };
   /** Present only when ApiSecurity applies; `[]` means public. */
   security?: SecurityRequirement[];
+  /**
+   * On a WebSocket route (OpenAPI has no word for the messages after the 101): the JSON schemas
+   * of what the client sends and what the server sends, where the route declares them.
+   */
+  'x-websocket'?: { clientMessage?: JsonSchema; serverMessage?: JsonSchema };
 }
 
 /** The lowercase HTTP methods a path item can hold. */

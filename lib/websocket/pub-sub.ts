@@ -1,3 +1,5 @@
+import { createToken } from '../common/token.js';
+
 /**
  * Receives the messages of a topic. Its errors are caught and logged by the engine: a handler that
  * throws never ends its subscription nor stops the other handlers.
@@ -79,3 +81,14 @@ export function inProcessPubSub(options: InProcessPubSubOptions = {}): PubSub {
     },
   };
 }
+
+/**
+ * The app's PubSub (the `pubsub` option of createApp, else its in-process engine), injectable in
+ * every module without an import: what a service publishes to reaches the WebSocket
+ * connections subscribed to the topic (and, through a shared engine, those of other instances).
+ *
+ * @example
+ * defineFactory(PostEvents, [PUB_SUB], (bus) => new PostEvents(bus));
+ * await bus.publish('posts', JSON.stringify(post));
+ */
+export const PUB_SUB = createToken<PubSub>('PubSub');

@@ -1,4 +1,5 @@
 import type { Logger } from '../common/logger.js';
+import { createToken } from '../common/token.js';
 import type { RequestContext } from '../context/request-context.js';
 import type { Answer, PlainAnswer } from '../http/answer.js';
 import { ServiceUnavailableException } from '../http/http-exception.js';
@@ -28,6 +29,15 @@ export interface WebSockets {
    */
   close(graceMs?: number): Promise<void>;
 }
+
+/**
+ * The app's WebSockets (`app.webSockets`), injectable in every module without an import: a
+ * service can `publish` to a topic, or read how many sockets are open.
+ *
+ * @example
+ * defineFactory(Notifier, [WEB_SOCKETS], (sockets) => new Notifier(sockets));
+ */
+export const WEB_SOCKETS = createToken<WebSockets>('WebSockets');
 
 /** The answer that accepts an upgrade: 101 with the chosen subprotocol; the adapter does the rest. */
 class UpgradeAnswer implements PlainAnswer {

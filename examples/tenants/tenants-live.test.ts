@@ -1,0 +1,70 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApp, createManualClock, silentLogger, type App } from '../../lib/index.js';
+import { serve, type NodeServer } from '../../lib/node.js';
+import { send } from '../../test/http-helpers.js';
+import { openSocket } from '../../test/websocket/socket-client.js';
+import { readTenantsConfig } from './config.js';
+import { DEMO_PASSWORD } from './demo-accounts.js';
+import { createTenantsModule } from './tenants-module.js';
+
+let server: NodeServer | undefined;
+afterEach(async () => {
+  await server?.close({ forceAfterMs: 500 });
+  server = undefined;
+});
+
+async function boot(): Promise<{ app: App; url: string }> {
+  const config = readTenantsConfig({ AUTH_SECRET: 'tenants-test-secret-0123456789abcdef' }, () => undefined);
+  const app = await createApp(createTenantsModule(config, { clock: createManualClock(Date.parse('2026-11-21T12:00:00Z')) }), { logger: silentLogger });
+  server = await serve(app, { port: 0 });
+  return { app, url: server.url.replace('http://', 'ws://') };
+}
+
+async function tokenOf(app: App, identifier: string): Promise<string> {
+  const res = await send(app, 'POST', '/auth/sign-in', { json: { identifier, password: DEMO_PASSWORD } });
+  return (res.json as { accessToken: string }).accessToken;
+}
+
+const createPost = (app: App, tenant: string, token: string, title: string) => send(app, 'POST', `/tenants/${tenant}/posts`, { json: { title }, headers: { authorization: `Bearer ${token}` } });
+
+describe('tenants: GET /tenants/:tenantId/live', () => {
+  it('refuses an upgrade without a credential with 401, before any socket', async () => {
+    const { url } = await boot();
+    const refused = await openSocket(`${url}/tenants/acme/live`).catch((error: { status: number }) => error);
+    expect(refused).toMatchObject({ status: 401 });
+  });
+
+  it("refuses another tenant's token with 404, before any socket", async () => {
+    const { app, url } = await boot();
+    const carol = await tokenOf(app, 'carol@globex.test');
+    const refused = await openSocket(`${url}/tenants/acme/live`, { headers: { authorization: `Bearer ${carol}` } }).catch((error: { status: number }) => error);
+    expect(refused).toMatchObject({ status: 404 });
+  });
+
+  it("pushes the tenant's created posts, and only that tenant's", async () => {
+    const { app, url } = await boot();
+    const bob = await tokenOf(app, 'bob@acme.test');
+    const carol = await tokenOf(app, 'carol@globex.test');
+    const live = await openSocket(`${url}/tenants/acme/live`, { headers: { authorization: `Bearer ${bob}` } });
+    await new Promise((r) => setTimeout(r, 20)); // open() subscribes asynchronously
+    await createPost(app, 'globex', carol, 'Not for acme');
+    const created = await createPost(app, 'acme', bob, 'For acme');
+    expect(JSON.parse(String(await live.next())), "the first push is acme's post, not globex's").toEqual(created.json);
+    expect(live.messages).toHaveLength(1);
+    live.ws.close();
+  });
+
+  it('accepts a browser token carried as a subprotocol entry, choosing `tessera`', async () => {
+    const { app, url } = await boot();
+    const bob = await tokenOf(app, 'bob@acme.test');
+    const live = await openSocket(`${url}/tenants/acme/live`, { protocols: ['tessera', `tessera.bearer.${bob}`] });
+    expect(live.ws.protocol).toBe('tessera');
+    live.ws.close();
+  });
+
+  it('refuses a bad token carried as a subprotocol entry with 401', async () => {
+    const { url } = await boot();
+    const refused = await openSocket(`${url}/tenants/acme/live`, { protocols: ['tessera', 'tessera.bearer.not-a-token'] }).catch((error: { status: number }) => error);
+    expect(refused).toMatchObject({ status: 401 });
+  });
+});
