@@ -5,7 +5,7 @@
 export * from './index.js';
 
 // The request path, for the adapters.
-export { responseOf } from './app/reply.js';
+export { responseOf, type WebSocketUpgrader } from './app/reply.js';
 
 // Building blocks of the request path and of other front ends (the facade, the adapters).
 export { controllerFromParts } from './routing/controller.js';

@@ -1,17 +1,19 @@
 // Bun, both ways: `app.listen(port)` (the `bun` export condition of `tessera-http` gives createApp
 // the Bun adapter), and `Bun.serve({ fetch: toFetchHandler(app) })` by hand. Bun passes its server
 // as the second argument, from which the fetch adapter reads the client address (`server.requestIP(request)`).
-import { toFetchHandler } from '../../lib/fetch.js';
+import { bunWebSockets, toFetchHandler } from '../../lib/fetch.js';
 import { createRuntimeApps, readPort, readyLine } from './runtime-apps.js';
 
 // The slice of Bun's API used here, so that this file type-checks without `@types/bun`.
 declare const Bun: {
   readonly env: Record<string, string | undefined>;
-  serve(options: { hostname: string; port: number; fetch: (request: Request, server: unknown) => Response | Promise<Response> }): { readonly port: number };
+  serve(options: { hostname: string; port: number; fetch: (request: Request, server: unknown) => Response | Promise<Response>; websocket: ReturnType<typeof bunWebSockets>['websocket'] }): { readonly port: number };
 };
 
 const { site, tenants } = await createRuntimeApps(Bun.env);
 const hostname = Bun.env.HOST ?? '127.0.0.1';
 const siteServer = await site.listen(readPort(Bun.env, 'SITE_PORT'), hostname);
-const tenantsServer = Bun.serve({ hostname, port: readPort(Bun.env, 'TENANTS_PORT'), fetch: toFetchHandler(tenants) });
+// WebSockets by hand: the upgrader in the fetch handler, its socket events in `websocket`, on the same server.
+const sockets = bunWebSockets();
+const tenantsServer = Bun.serve({ hostname, port: readPort(Bun.env, 'TENANTS_PORT'), fetch: toFetchHandler(tenants, { webSockets: sockets }), websocket: sockets.websocket });
 console.log(readyLine({ site: siteServer.url, tenants: `http://${hostname}:${tenantsServer.port}` }));

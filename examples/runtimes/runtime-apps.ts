@@ -1,6 +1,6 @@
 import { compression, cors, etag, readMultipart, requestId, securityHeaders, setCookie, sse } from '../../lib/middleware/index.js';
 import { z } from 'zod';
-import { BadRequestException, createApp, defineController, defineModule, get, jsonAnswer, post, type App } from '../../lib/index.js';
+import { BadRequestException, createApp, defineController, defineModule, get, jsonAnswer, post, ws, type App } from '../../lib/index.js';
 import { hashPassword, PasswordHashFormatError, verifyPassword } from '../../lib/auth/index.js';
 import { serveOpenApi } from '../../lib/openapi/index.js';
 import { createBlogModule } from '../blog/blog-module.js';
@@ -75,7 +75,9 @@ export async function createSiteApp(): Promise<App> {
 export const CONFORMANCE_ORIGIN = 'http://conformance.test';
 
 /**
- * Cookies, uploads and an event stream, so that the conformance checks see them on every runtime.
+ * Cookies, uploads, an event stream and a WebSocket, so that the conformance checks see them on
+ * every runtime. The socket (`/kit/socket`) takes JSON `{ text }` (published back to every socket
+ * on the `kit` topic as `{ echo }`) and bytes (sent back as they came), at most 1 024 bytes.
  *
  * @example
  * await site.fetch(new Request('http://localhost/kit/cookies')); // two Set-Cookie headers
@@ -89,6 +91,17 @@ export const httpKitController = defineController({
       const file = (await readMultipart(ctx, { maxFiles: 1 })).get('file');
       return file instanceof File ? { name: file.name, size: file.size } : { name: null, size: 0 };
     }),
+    socket: ws(
+      '/socket',
+      { message: z.object({ text: z.string() }), binary: true, maxMessageBytes: 1_024 },
+      {
+        open: async (conn) => {
+          await conn.subscribe('kit');
+          conn.send({ hello: conn.protocol ?? null });
+        },
+        message: (conn, data) => (data instanceof Uint8Array ? void conn.send(data) : conn.publish('kit', { echo: data.text })),
+      },
+    ),
     events: get('/events', (ctx) =>
       sse(ctx, async (stream) => {
         await stream.send({ event: 'hello', id: '1', data: { n: 1 } });

@@ -39,7 +39,12 @@ export function deliver(answer: Answer | Promise<Answer>, reply: Reply): void {
  * @example
  * const response = await responseOf(app, incomingFromRequest(request));
  */
-export function responseOf(app: { handle(incoming: IncomingRequest, reply: Reply): void }, incoming: IncomingRequest, sharedHeaders: SharedHeadersForm = 'Headers'): Response | Promise<Response> {
+export function responseOf(
+  app: { handle(incoming: IncomingRequest, reply: Reply): void },
+  incoming: IncomingRequest,
+  sharedHeaders: SharedHeadersForm = 'Headers',
+  upgrade?: WebSocketUpgrader,
+): Response | Promise<Response> {
   let early: Answer | undefined;
   let later: Reply | undefined;
   app.handle(incoming, (answer) => {
@@ -48,7 +53,7 @@ export function responseOf(app: { handle(incoming: IncomingRequest, reply: Reply
   });
   if (early !== undefined) {
     try {
-      return toResponse(early, sharedHeaders);
+      return webResponse(early, incoming, sharedHeaders, upgrade);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -56,10 +61,25 @@ export function responseOf(app: { handle(incoming: IncomingRequest, reply: Reply
   return new Promise<Response>((resolve, reject) => {
     later = (answer) => {
       try {
-        resolve(toResponse(answer, sharedHeaders));
+        resolve(webResponse(answer, incoming, sharedHeaders, upgrade));
       } catch (error) {
         reject(error);
       }
     };
   });
+}
+
+/**
+ * Completes a WebSocket upgrade the app accepted (a 101 answer) in a fetch runtime, returning the
+ * Response the runtime expects, or undefined when the answer is no upgrade after all (then the
+ * 101 becomes the usual 501).
+ */
+export type WebSocketUpgrader = (incoming: IncomingRequest, answer: Answer) => Response | undefined;
+
+function webResponse(answer: Answer, incoming: IncomingRequest, sharedHeaders: SharedHeadersForm, upgrade: WebSocketUpgrader | undefined): Response {
+  if (upgrade !== undefined && answer.status === 101) {
+    const upgraded = upgrade(incoming, answer);
+    if (upgraded !== undefined) return upgraded;
+  }
+  return toResponse(answer, sharedHeaders);
 }

@@ -25,6 +25,12 @@ export interface IncomingRequest {
   readonly protocolVersion?: string | undefined;
   /** The platform's environment (Workers bindings, the second argument of `fetch`), if any. */
   readonly env?: unknown;
+  /**
+   * The second argument of a fetch runtime's handler as the runtime gave it (Bun's server, Deno's
+   * connection info, Workers' bindings), for the adapter's own use: a WebSocket upgrade on Bun
+   * needs the server.
+   */
+  readonly platform?: unknown;
   /** Aborted when the client goes away. */
   readonly signal: AbortSignal;
   /** A header value by lowercase name; repeated headers are joined with `, `. */
@@ -66,8 +72,8 @@ export interface IncomingRequest {
  * app.handle(incomingFromRequest(request, '203.0.113.9', env), (answer) => write(answer));
  * incomingFromRequest(request, () => server.requestIP(request)?.address);
  */
-export function incomingFromRequest(request: Request, clientAddress?: string | (() => string | undefined), env?: unknown): IncomingRequest {
-  return new FetchIncoming(request, clientAddress, env);
+export function incomingFromRequest(request: Request, clientAddress?: string | (() => string | undefined), env?: unknown, platform?: unknown): IncomingRequest {
+  return new FetchIncoming(request, clientAddress, env, platform);
 }
 
 /**
@@ -85,6 +91,7 @@ class FetchIncoming implements IncomingRequest {
     private readonly request: Request,
     private address: string | (() => string | undefined) | undefined,
     readonly env: unknown,
+    readonly platform: unknown,
   ) {
     this.method = request.method;
     const target = targetOfUrl(request.url);

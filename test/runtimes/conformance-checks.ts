@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { openSocket, type SocketRecord } from '../websocket/socket-client.js';
 
 /** One HTTP answer as the suite compares it across runtimes: random and time-dependent values replaced. */
 export interface Exchange {
@@ -329,4 +330,84 @@ export const CONFORMANCE_CHECKS: readonly ConformanceCheck[] = [
       return [rotated.normalised, replayed.normalised];
     },
   },
+  {
+    name: 'websocket: refusals are ordinary answers, before any socket',
+    run: async (ctx) => {
+      // (The 426's `Upgrade: websocket` header is hop-by-hop: Bun and Deno drop it, so it is not compared.)
+      const plain = await exchange(ctx, 'site', 'GET', '/kit/socket', { status: 426, type: PROBLEM_TYPE });
+      const foreign = await refusedUpgrade(ctx, 'site', '/kit/socket', { headers: { origin: 'https://evil.example' } });
+      const anonymous = await refusedUpgrade(ctx, 'tenants', '/tenants/acme/live', {});
+      const carol = await exchange(ctx, 'tenants', 'POST', '/auth/sign-in', { status: 200 }, { json: { identifier: 'carol@globex.test', password: DEMO_PASSWORD } });
+      const otherTenant = await refusedUpgrade(ctx, 'tenants', '/tenants/acme/live', { headers: bearer((carol.answer.json as { accessToken: string }).accessToken) });
+      expect([foreign.status, anonymous.status, otherTenant.status]).toEqual([403, 401, 404]);
+      return [plain.normalised, foreign, anonymous, otherTenant];
+    },
+  },
+  {
+    name: 'websocket: JSON and binary messages, topics, validation (1007) and size (1009)',
+    run: async (ctx) => {
+      const options = { protocols: ['tessera'], headers: { origin: CONFORMANCE_ORIGIN } };
+      const a = await openSocket(socketUrl(ctx, 'site', '/kit/socket'), options);
+      const b = await openSocket(socketUrl(ctx, 'site', '/kit/socket'), options);
+      const greeting = await a.next();
+      await b.next();
+      a.ws.send(JSON.stringify({ text: 'hi' }));
+      const heardByA = await a.next();
+      const heardByB = await b.next();
+      a.ws.send(new Uint8Array([1, 2, 3, 255]));
+      const bytes = await a.next();
+      expect(bytes instanceof Uint8Array ? [...bytes] : bytes, `${ctx.target.name}: bytes come back as bytes`).toEqual([1, 2, 3, 255]);
+      a.ws.send(JSON.stringify({ text: 5 }));
+      const invalid = await a.closed;
+      b.ws.send('x'.repeat(2_000));
+      const oversized = await b.closed;
+      return [
+        socketExchange('open /kit/socket (tessera)', a.ws.protocol, greeting),
+        socketExchange('send {"text":"hi"} (both hear it)', heardByA, heardByB),
+        socketExchange('send {"text":5}', invalid.code),
+        socketExchange('send 2000 bytes', oversized.code),
+      ];
+    },
+  },
+  {
+    name: "websocket: the tenants' live socket pushes the tenant's created posts",
+    run: async (ctx) => {
+      const alice = saved(ctx, 'alice');
+      const live = await openSocket(socketUrl(ctx, 'tenants', '/tenants/acme/live'), { protocols: ['tessera', `tessera.bearer.${alice}`] });
+      // open() subscribes asynchronously; a first push may race it, so poll with posts until one arrives.
+      let pushed: string | Uint8Array | undefined;
+      for (let i = 0; i < 20 && pushed === undefined; i++) {
+        await exchange(ctx, 'tenants', 'POST', '/tenants/acme/posts', { status: 201 }, { json: { title: `live ${i}` }, headers: bearer(alice) });
+        pushed = await Promise.race([live.next(), new Promise<undefined>((resolve) => setTimeout(resolve, 100))]);
+      }
+      live.ws.close();
+      const post = JSON.parse(String(pushed)) as { title: string };
+      expect(post.title).toMatch(/^live \d+$/);
+      return [socketExchange('live push', live.ws.protocol, normaliseValue({ ...post, title: 'live' }))];
+    },
+  },
 ];
+
+/** The ws:// address of a path on one of the runtime's apps. */
+function socketUrl(ctx: CheckContext, app: 'site' | 'tenants', path: string): string {
+  return `${ctx.target.urls[app].replace(/^http/, 'ws')}${path}`;
+}
+
+/** One step of a socket session, in the form the suite compares across runtimes. */
+function socketExchange(request: string, ...seen: unknown[]): Exchange {
+  const body = seen.map((item) => (item instanceof Uint8Array ? [...item] : typeof item === 'string' && item.startsWith('{') ? JSON.parse(item) : item));
+  return { request: `WS ${request}`, status: 0, headers: {}, body };
+}
+
+/** An upgrade the server must refuse: its status and problem body, normalised. */
+async function refusedUpgrade(ctx: CheckContext, app: 'site' | 'tenants', path: string, options: { headers?: Record<string, string> }): Promise<Exchange> {
+  const outcome = await openSocket(socketUrl(ctx, app, path), options).then(
+    (socket: SocketRecord) => {
+      socket.ws.close();
+      throw new Error(`${ctx.target.name}: the upgrade to ${path} was accepted`);
+    },
+    (error: { status?: number; body?: string; headers?: Record<string, string> }) => error,
+  );
+  const json = outcome.body === undefined || outcome.body === '' ? undefined : (JSON.parse(outcome.body) as unknown);
+  return { request: `UPGRADE ${path}`, status: outcome.status ?? 0, headers: { 'content-type': String(outcome.headers?.['content-type']) }, body: normaliseValue(json) };
+}

@@ -40,6 +40,9 @@ async function request(base: string, method: string, path: string, init: { json?
   return { status: response.status, headers: response.headers, text, json };
 }
 
+/** How long one check may take on one runtime. */
+const CHECK_TIMEOUT_MS = 10_000;
+
 /** Builds, starts and drives one runtime; every failure is recorded against the checks it prevents. */
 async function driveRuntime(spec: RuntimeSpec, storedHash: string): Promise<Map<string, Answer>> {
   const results = new Map<string, Answer>();
@@ -68,7 +71,10 @@ async function driveRuntime(spec: RuntimeSpec, storedHash: string): Promise<Map<
   };
   for (const check of CONFORMANCE_CHECKS) {
     try {
-      results.set(check.name, { exchanges: await check.run(ctx) });
+      // A check that hangs (a socket that never closes) fails on its own instead of the whole suite's hook.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${spec.name}: "${check.name}" took over ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS)));
+      results.set(check.name, { exchanges: await Promise.race([check.run(ctx), timeout]).finally(() => clearTimeout(timer)) });
     } catch (error) {
       if (error instanceof Error) error.message += `\n--- ${spec.name} output ---\n${server.output().slice(-2_000)}`;
       results.set(check.name, { error });

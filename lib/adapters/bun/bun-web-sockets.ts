@@ -1,0 +1,85 @@
+import type { PendingWebSocket, WebSocketEvents } from '../../internal.js';
+import type { FetchWebSockets } from '../fetch/fetch-web-sockets.js';
+
+/** What the adapter keeps on each Bun socket (`ws.data`). */
+interface SocketData {
+  readonly pending: PendingWebSocket;
+  events?: WebSocketEvents;
+}
+
+/** The slice of Bun's ServerWebSocket used here. */
+interface BunSocket {
+  readonly data: SocketData;
+  send(data: string | Uint8Array): number;
+  close(code?: number, reason?: string): void;
+  terminate(): void;
+  ping(): number;
+  getBufferedAmount(): number;
+}
+
+/** The `websocket` option of `Bun.serve` this adapter fills. */
+export interface BunWebSocketHandlers {
+  readonly open: (ws: BunSocket) => void;
+  readonly message: (ws: BunSocket, message: string | Uint8Array) => void;
+  readonly pong: (ws: BunSocket) => void;
+  readonly drain: (ws: BunSocket) => void;
+  readonly close: (ws: BunSocket, code: number, reason: string) => void;
+  /** Off: the core pings and drops silent peers by each route's `idleTimeoutSeconds`. */
+  readonly idleTimeout: number;
+  readonly sendPings: boolean;
+  /** Bun's own cap on a message (16 MiB); each route's `maxMessageBytes` is checked by the core below it. */
+  readonly maxPayloadLength: number;
+}
+
+/**
+ * WebSockets on Bun: an upgrade the app accepted is completed with `server.upgrade`, and the
+ * socket's events reach the core through `websocket`, which must be given to the same
+ * `Bun.serve`. `bunServer` wires both.
+ *
+ * @example
+ * const sockets = bunWebSockets();
+ * Bun.serve({ fetch: toFetchHandler(app, { webSockets: sockets }), websocket: sockets.websocket });
+ */
+export interface BunWebSockets extends FetchWebSockets {
+  readonly websocket: BunWebSocketHandlers;
+}
+
+const REFUSED = () =>
+  new Response(JSON.stringify({ type: 'about:blank', title: 'Bad Request', status: 400, detail: 'The WebSocket handshake failed.' }), { status: 400, headers: { 'content-type': 'application/problem+json' } });
+
+/**
+ * Builds the Bun WebSocket adapter (see {@link BunWebSockets}).
+ *
+ * @example
+ * const sockets = bunWebSockets();
+ */
+export function bunWebSockets(): BunWebSockets {
+  return {
+    upgrade(request, platform, pending, headers) {
+      const server = platform as { upgrade?: (request: Request, options: { data: SocketData; headers: Record<string, string> }) => boolean } | undefined;
+      if (typeof server?.upgrade !== 'function') throw new Error('bunWebSockets needs the Bun server: serve toFetchHandler(app, { webSockets }) from Bun.serve.');
+      // Bun answers the 101 itself; what the fetch handler returns after that is ignored.
+      return server.upgrade(request, { data: { pending }, headers: { ...headers } }) ? new Response(null) : REFUSED();
+    },
+    websocket: {
+      open: (ws) => {
+        ws.data.events = ws.data.pending.open({
+          send: (data) => void ws.send(data),
+          close: (code, reason) => ws.close(code, reason),
+          terminate: () => ws.terminate(),
+          ping: () => void ws.ping(),
+          get bufferedAmount() {
+            return ws.getBufferedAmount();
+          },
+        });
+      },
+      message: (ws, message) => ws.data.events?.message(message),
+      pong: (ws) => ws.data.events?.pong(),
+      drain: (ws) => ws.data.events?.drain(),
+      close: (ws, code, reason) => ws.data.events?.closed(code, reason),
+      idleTimeout: 0,
+      sendPings: false,
+      maxPayloadLength: 16 * 1024 * 1024,
+    },
+  };
+}
