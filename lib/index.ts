@@ -57,6 +57,7 @@ export type {
   WebSocketOptions,
   WebSocketIncoming,
   WebSocketOutgoing,
+  WebSocketClientMessage,
   WebSocketRouteTypes,
 } from './routing/web-socket-spec.js';
 export { WEB_SOCKETS, type WebSockets } from './websocket/web-socket-hub.js';

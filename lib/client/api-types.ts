@@ -1,5 +1,6 @@
-import type { ControllerDefinition, HttpMethod, RouteMap, RouteTypes, RouteTypesOf } from '../internal.js';
-import type { CallInput, ClientAnswer, ClientData } from './client-types.js';
+import type { ControllerDefinition, HttpMethod, RouteMap, RouteTypes, RouteTypesOf, WebSocketRouteTypes } from '../internal.js';
+import type { CallInput, ClientAnswer, ClientData, Jsonified } from './client-types.js';
+import type { SocketWireInput, TypedSocket } from './typed-socket.js';
 
 /** A path's non-empty segments, as the router splits it. */
 type Segments<S extends string> = S extends `${infer Head}/${infer Tail}` ? (Head extends '' ? Segments<Tail> : [Head, ...Segments<Tail>]) : S extends '' ? [] : [S];
@@ -17,7 +18,11 @@ export type JoinPaths<Prefix extends string, Path extends string> = string exten
 type RoutesOfController<C> =
   C extends ControllerDefinition<infer Routes extends RouteMap, infer Prefix extends string>
     ? {
-        [K in keyof Routes]: RouteTypesOf<Routes[K]> extends RouteTypes<infer M, infer P, infer B, infer Q, infer S, infer R> ? RouteTypes<M, JoinPaths<Prefix, P>, B, Q, S, R> : never;
+        [K in keyof Routes]: RouteTypesOf<Routes[K]> extends WebSocketRouteTypes<infer P, infer Q, infer In, infer Out>
+          ? WebSocketRouteTypes<JoinPaths<Prefix, P>, Q, In, Out>
+          : RouteTypesOf<Routes[K]> extends RouteTypes<infer M, infer P, infer B, infer Q, infer S, infer R>
+            ? RouteTypes<M, JoinPaths<Prefix, P>, B, Q, S, R>
+            : never;
       }[keyof Routes]
     : never;
 
@@ -33,8 +38,22 @@ type RoutesOfController<C> =
 export type ApiOf<Controllers extends readonly unknown[]> = RoutesOfController<Controllers[number]>;
 
 type RouteAt<Api, M extends HttpMethod, P> = Extract<Api, { readonly method: M; readonly path: P }>;
-/** The paths the API serves with method M (distributes over the API's routes). */
-type PathsOf<Api, M extends HttpMethod> = Api extends { readonly method: M; readonly path: infer P extends string } ? P : never;
+/** The paths the API serves with method M (distributes over the API's routes; WebSocket routes are `socket`'s). */
+type PathsOf<Api, M extends HttpMethod> = Api extends { readonly kind: 'websocket' } ? never : Api extends { readonly method: M; readonly path: infer P extends string } ? P : never;
+type SocketPathsOf<Api> = Api extends WebSocketRouteTypes<infer P> ? P : never;
+type SocketAt<Api, P> = Extract<Api, { readonly kind: 'websocket'; readonly path: P }>;
+/** What opening a socket takes: the path's params, the query's input side, a token, subprotocols. */
+type SocketInputOf<Route> = Route extends WebSocketRouteTypes<infer P, infer Q> ? Omit<CallInput<P, undefined, Q>, 'headers'> & Pick<SocketWireInput, 'token' | 'protocols'> : never;
+type SocketOf<Route> = Route extends WebSocketRouteTypes<string, unknown, infer In, infer Out> ? TypedSocket<In, Jsonified<Out>> : never;
+
+/**
+ * Opens one of the API's WebSocket routes: the path template as the server declares it, its
+ * params and query, and a bearer token (sent as a subprotocol entry). Messages are typed both ways.
+ *
+ * @example
+ * const live = api.socket('/tenants/:tenantId/live', { params: { tenantId: 'acme' }, token });
+ */
+export type SocketCall<Api> = <P extends SocketPathsOf<Api>>(path: P, ...input: InputArgs<SocketInputOf<SocketAt<Api, P>>>) => SocketOf<SocketAt<Api, P>>;
 type InputOf<Route> = Route extends RouteTypes<HttpMethod, infer P, infer B, infer Q> ? CallInput<P, B, Q> : never;
 type DataOf<Route> = Route extends RouteTypes<HttpMethod, string, unknown, unknown, infer S, infer R> ? ClientData<S, R> : never;
 /** The input argument: required when the route needs params or a body, optional otherwise. */
@@ -45,10 +64,11 @@ export type FetchCall<Api, M extends HttpMethod> = <P extends PathsOf<Api, M>>(p
 
 /**
  * The type-only client of an API: one function per HTTP method, taking the path template as the
- * server declares it (`'/posts/:id'`) and `{ params, query, body, headers }` typed from that route.
+ * server declares it (`'/posts/:id'`) and `{ params, query, body, headers }` typed from that route,
+ * and `socket` for its WebSocket routes.
  *
  * @example
  * const api: FetchClient<Api> = createFetchClient<Api>('https://api.example.com');
  * const post = await api.GET('/posts/:id', { params: { id: '1' } });
  */
-export type FetchClient<Api> = { readonly [M in HttpMethod]: FetchCall<Api, M> };
+export type FetchClient<Api> = { readonly [M in HttpMethod]: FetchCall<Api, M> } & { readonly socket: SocketCall<Api> };

@@ -114,3 +114,64 @@ describe('the types of the type-only client (checked by npm run typecheck)', () 
     expect(answer.status).toBe(401);
   });
 });
+
+describe('createFetchClient: socket, typed both ways', () => {
+  const Say = z.object({ text: z.string().max(50), at: z.coerce.date().optional() });
+  const Heard = z.object({ room: z.string(), text: z.string(), at: z.date().optional() });
+  const roomsController = defineController({
+    name: 'RoomsController',
+    prefix: '/rooms',
+    routes: ({ ws }) => ({
+      room: ws('/:room', { query: z.object({ shout: z.enum(['yes', 'no']).optional() }), message: Say, send: Heard }, {
+        message: (conn, said) => void conn.send({ room: conn.params.room, text: conn.query.shout === 'yes' ? said.text.toUpperCase() : said.text, at: said.at }),
+      }),
+    }),
+  });
+  type RoomsApi = ApiOf<[typeof roomsController, typeof postsController]>;
+
+  it('types the path params, query and token, what send takes and what listeners receive', () => {
+    const api = createFetchClient<RoomsApi>('http://rooms.test');
+    type Socket = ReturnType<typeof api.socket<'/rooms/:room'>>;
+    expectTypeOf<Parameters<Socket['send']>[0]>().toEqualTypeOf<{ text: string; at?: unknown }>();
+    expectTypeOf<Parameters<Parameters<Socket['onMessage']>[0]>[0]>().toEqualTypeOf<{ room: string; text: string; at?: string }>();
+    type Input = Parameters<typeof api.socket<'/rooms/:room'>>[1];
+    expectTypeOf<Input['params']>().toEqualTypeOf<{ readonly room: string | number }>();
+    expectTypeOf<NonNullable<Input['query']>['shout']>().toEqualTypeOf<'yes' | 'no' | undefined>();
+    expectTypeOf<Input['token']>().toEqualTypeOf<string | undefined>();
+    // @ts-expect-error a WebSocket route is not an HTTP GET of the client
+    void (() => api.GET('/rooms/:room', { params: { room: 'a' } }));
+    // @ts-expect-error an HTTP route is not a socket
+    void (() => api.socket('/posts'));
+  });
+
+  it('opens a route over a real socket, fills params and query, and round-trips a typed message', async () => {
+    const { serve } = await import('../node.js');
+    const { default: WebSocket } = await import('ws');
+    const server = await serve(await createApp(defineModule({ name: 'Rooms', controllers: [roomsController] })), { port: 0 });
+    try {
+      const api = createFetchClient<RoomsApi>({ baseUrl: server.url, WebSocket: WebSocket as unknown as typeof globalThis.WebSocket });
+      const room = api.socket('/rooms/:room', { params: { room: 'lobby' }, query: { shout: 'yes' } });
+      await room.opened;
+      const heard = new Promise<unknown>((resolve) => room.onMessage(resolve));
+      room.send({ text: 'hello' });
+      expect(await heard).toEqual({ room: 'lobby', text: 'HELLO' });
+      room.close();
+      expect((await room.closed).code).toBe(1005);
+    } finally {
+      await server.close({ forceAfterMs: 500 });
+    }
+  });
+
+  it('rejects `opened` when the server refuses the upgrade', async () => {
+    const { serve } = await import('../node.js');
+    const { default: WebSocket } = await import('ws');
+    const server = await serve(await createApp(defineModule({ name: 'Rooms', controllers: [roomsController] })), { port: 0 });
+    try {
+      const api = createFetchClient<RoomsApi>({ baseUrl: server.url, WebSocket: WebSocket as unknown as typeof globalThis.WebSocket });
+      const refused = api.socket('/rooms/:room', { params: { room: 'lobby' }, query: { shout: 'maybe' as 'yes' } });
+      await expect(refused.opened).rejects.toThrow(/closed before it opened/);
+    } finally {
+      await server.close({ forceAfterMs: 500 });
+    }
+  });
+});

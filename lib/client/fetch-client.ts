@@ -1,6 +1,7 @@
 import type { HttpMethod } from '../internal.js';
 import type { FetchClient } from './api-types.js';
-import { connect, fillPath, sendCall, type ClientOptions, type WireInput } from './http-call.js';
+import { connect, fillPath, queryString, sendCall, type ClientOptions, type WireInput } from './http-call.js';
+import { openTypedSocket, type SocketWireInput } from './typed-socket.js';
 
 const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -12,7 +13,8 @@ const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
  * when the path has them, body and query are on their input side, `data` is the response
  * schema's output (else the handler's result as JSON), and an HTTP error status resolves to
  * `{ ok: false, problem }`, never a throw. A path the API lacks, a missing param or a wrong body
- * field is a compile error.
+ * field is a compile error. `socket(path, { params, query, token })` opens a WebSocket route,
+ * typed both ways (see TypedSocket).
  *
  * @example
  * import type { ApiOf } from 'tessera-http/client';
@@ -30,5 +32,9 @@ export function createFetchClient<Api>(options: string | ClientOptions): FetchCl
       return sendCall(connection, method, fillPath(path, input.params, missing), input);
     };
   }
-  return client as unknown as FetchClient<Api>;
+  const socket = (path: string, input: SocketWireInput = {}) => {
+    const filled = fillPath(path, input.params, (name) => new TypeError(`socket ${path}: path parameter '${name}' is missing.`));
+    return openTypedSocket(`${connection.base}${filled}${queryString(input.query)}`, input, connection.WebSocket);
+  };
+  return { ...client, socket } as unknown as FetchClient<Api>;
 }

@@ -16,6 +16,8 @@ export interface ClientOptions {
   readonly fetch?: (request: Request) => Response | Promise<Response>;
   /** Headers sent with every request (a call's own `headers` win). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** The WebSocket class `socket` calls use; default the global one (browsers, Bun, Deno, Node 22+). */
+  readonly WebSocket?: typeof WebSocket;
 }
 
 /** A call's input as the wire sees it (the typed clients narrow it per route). */
@@ -31,6 +33,7 @@ export interface Connection {
   readonly base: string;
   readonly send: (request: Request) => Response | Promise<Response>;
   readonly headers: Readonly<Record<string, string>> | undefined;
+  readonly WebSocket: typeof WebSocket | undefined;
 }
 
 /**
@@ -41,7 +44,7 @@ export interface Connection {
  */
 export function connect(options: string | ClientOptions): Connection {
   const settings: ClientOptions = typeof options === 'string' ? { baseUrl: options } : options;
-  return { base: settings.baseUrl.replace(/\/+$/, ''), send: settings.fetch ?? ((request: Request) => fetch(request)), headers: settings.headers };
+  return { base: settings.baseUrl.replace(/\/+$/, ''), send: settings.fetch ?? ((request: Request) => fetch(request)), headers: settings.headers, WebSocket: settings.WebSocket };
 }
 
 const NO_BODY_STATUSES = new Set([204, 205, 304]);
@@ -66,8 +69,13 @@ export function fillPath(path: string, params: WireInput['params'], missing: (na
     .join('/');
 }
 
-/** The query string the server's schemas read back: repeated keys for arrays, strings for scalars. */
-function queryString(query: WireInput['query']): string {
+/**
+ * The query string the server's schemas read back: repeated keys for arrays, strings for scalars.
+ *
+ * @example
+ * queryString({ tag: ['a', 'b'] }); // '?tag=a&tag=b'
+ */
+export function queryString(query: WireInput['query']): string {
   if (query === undefined) return '';
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {

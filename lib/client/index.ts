@@ -4,5 +4,6 @@
 export { createFetchClient } from './fetch-client.js';
 export { createClient } from './create-client.js';
 export type { ClientOptions } from './http-call.js';
-export type { ApiOf, FetchCall, FetchClient, JoinPaths } from './api-types.js';
+export type { ApiOf, FetchCall, FetchClient, JoinPaths, SocketCall } from './api-types.js';
+export type { TypedSocket, SocketWireInput } from './typed-socket.js';
 export type { ClientAnswer, ClientData, ClientOf, ClientOfAll, ClassClientOf, CallInput, RouteCall, Jsonified } from './client-types.js';

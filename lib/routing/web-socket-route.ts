@@ -5,7 +5,7 @@ import type { QueryRecord } from '../http/query.js';
 import { metadataRecord, type MetadataEntry } from '../common/metadata.js';
 import { RouteDefinitionError } from './route-definition-error.js';
 import { routeFromParts, type Parsed, type RouteDefinition, type RouteParams, type RouteParts } from './route.js';
-import type { WebSocketConnection, WebSocketHandlers, WebSocketIncoming, WebSocketOptions, WebSocketOutgoing, WebSocketRouteTypes, WebSocketSpec } from './web-socket-spec.js';
+import type { WebSocketClientMessage, WebSocketConnection, WebSocketHandlers, WebSocketIncoming, WebSocketOptions, WebSocketOutgoing, WebSocketRouteTypes, WebSocketSpec } from './web-socket-spec.js';
 
 /**
  * Everything `ws` takes beside the handlers: the socket's options, and the guards, interceptors
@@ -39,7 +39,7 @@ export interface WebSocketRouteHelper<Prefix extends string = ''> {
     path: P,
     options: WebSocketRouteOptions<Q, M, S, B>,
     handlers: WebSocketHandlers<ConnectionOf<`${Prefix}/${P}`, Q, S>, WebSocketIncoming<M, B>>,
-  ): RouteDefinition<WebSocketRouteTypes<P, Q, WebSocketIncoming<M, B>, WebSocketOutgoing<S>>>;
+  ): RouteDefinition<WebSocketRouteTypes<P, Q, WebSocketClientMessage<M, B>, WebSocketOutgoing<S>>>;
 }
 
 const DEFAULT_MAX_MESSAGE_BYTES = 65_536;

@@ -94,8 +94,9 @@ export interface WebSocketOptions<Q extends Schema | undefined, M extends Schema
   readonly maxBufferedBytes?: number;
   /**
    * Browser origins allowed to open the socket (`Origin` header), against cross-site WebSocket
-   * hijacking: a list of exact origins, or `'*'`. Default: the app's `cors()` policy when it has
-   * one, else the request's own origin only. Requests without `Origin` (non-browser clients) pass.
+   * hijacking: a list of exact origins, or `'*'`. Default: the request's own origin (a page this
+   * host served) and the origins the app's `cors()` policy allows. Requests without `Origin`
+   * (non-browser clients) pass.
    */
   readonly origins?: '*' | readonly string[];
   /**
@@ -110,6 +111,9 @@ export interface WebSocketOptions<Q extends Schema | undefined, M extends Schema
 
 /** What a route's `message` schema (or its absence) and `binary` make of an incoming message. */
 export type WebSocketIncoming<M, B> = (M extends Schema ? z.output<M> : string) | (B extends true ? Uint8Array : never);
+
+/** What a client sends to a route with `message` schema `M` (its input side) and `binary` `B`. */
+export type WebSocketClientMessage<M, B> = (M extends Schema ? z.input<M> : string) | (B extends true ? Uint8Array : never);
 
 /** What `conn.send` takes for a route with `send` schema `S`. */
 export type WebSocketOutgoing<S> = S extends Schema ? z.input<S> : unknown;

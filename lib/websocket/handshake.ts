@@ -32,11 +32,10 @@ function hostOf(origin: string): string | undefined {
 function originAllowed(ctx: RequestContext, origins: WebSocketSpec['origins'], origin: string): boolean {
   if (origins === '*') return true;
   if (origins !== undefined) return origins.includes(origin);
-  const policy = ctx.get(ALLOWED_ORIGINS);
-  if (policy !== undefined) return policy(origin);
-  // Same origin only: the page was served by this host (the scheme may differ behind a TLS proxy).
+  // A page this host served (the scheme may differ behind a TLS proxy), then the app's CORS policy.
   const host = hostOf(origin);
-  return host !== undefined && host === ctx.header('host')?.toLowerCase();
+  if (host !== undefined && host === ctx.header('host')?.toLowerCase()) return true;
+  return ctx.get(ALLOWED_ORIGINS)?.(origin) ?? false;
 }
 
 /**

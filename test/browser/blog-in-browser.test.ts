@@ -8,7 +8,8 @@ describe.skipIf(!hasChromium)('the blog in headless Chromium (needs Debian chrom
 
   beforeAll(async () => {
     const html = readFileSync(join(import.meta.dirname, 'cross-origin-page.html'));
-    setup = await startCrossOriginBlog((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html));
+    const socketPage = readFileSync(join(import.meta.dirname, 'websocket-page.html'));
+    setup = await startCrossOriginBlog((req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(req.url?.startsWith('/live') ? socketPage : html));
   }, 60_000);
 
   afterAll(() => setup?.stop());
@@ -21,6 +22,21 @@ describe.skipIf(!hasChromium)('the blog in headless Chromium (needs Debian chrom
     expect(result.requestId, 'x-request-id is exposed to the page').toMatch(/^[0-9a-f-]{36}$/);
     expect(result.invalidStatus).toBe(400);
     expect(result.problem).toMatchObject({ status: 400, title: 'Bad Request', issues: expect.any(Array) });
+  });
+
+  it("a page on an allowed origin receives a created post on the blog's live WebSocket", async () => {
+    const result = await pageResult(setup.browser, setup.pageUrl.replace('/?', '/live?'));
+    expect(result.opened, 'the upgrade was accepted').toBe(true);
+    expect(result.messages, 'the socket delivered the created post, as the POST answered it').toEqual([result.created]);
+    expect(result.closeCode).toBe(1000);
+  });
+
+  it('a page on an origin the blog does not allow cannot open the live WebSocket (403 before any socket)', async () => {
+    // localhost and 127.0.0.1 are different origins: the blog's CORS allows the latter only.
+    const result = await pageResult(setup.browser, setup.pageUrl.replace('/?', '/live?').replace('//127.0.0.1', '//localhost'));
+    expect(result.opened, 'the upgrade was refused').toBeUndefined();
+    expect(result.messages).toEqual([]);
+    expect(result.closeCode).toBe(1006);
   });
 
   it('renders /docs from local assets and its "try it out" call succeeds', { timeout: 60_000 }, async () => {

@@ -64,7 +64,7 @@ describe.skipIf(!hasDist)('the type-only client bundled for the browser (needs d
       const built = await bundle(file, 'sources');
       const forbidden = built.contributors.filter((path) => /^(lib\/app|lib\/auth|examples)\//.test(path) || path.includes('node_modules/'));
       expect(forbidden, `contributors: ${built.contributors.join(', ')}`).toEqual([]);
-      expect(built.contributors.filter((path) => path.startsWith('lib/')).sort()).toEqual(['lib/client/fetch-client.ts', 'lib/client/http-call.ts']);
+      expect(built.contributors.filter((path) => path.startsWith('lib/')).sort()).toEqual(['lib/client/fetch-client.ts', 'lib/client/http-call.ts', 'lib/client/typed-socket.ts']);
     });
   }
 
@@ -94,11 +94,12 @@ describe.skipIf(!hasDist || !hasChromium)('the type-only client in headless Chro
 
   afterAll(() => setup?.stop());
 
-  it('creates a post, reads it back and gets a 400 with its issues, from the bundle in the page', async () => {
+  it('listens on the live WebSocket, creates a post, reads it back and gets a 400 with its issues, from the bundle in the page', async () => {
     const result = await pageResult(setup.browser, setup.pageUrl);
     expect(result.error, 'the create call failed in the page').toBeUndefined();
     expect(result.created).toMatchObject({ status: 201, data: { title: 'From the type-only client', body: '' } });
     expect(result.read).toEqual({ status: 200, title: 'From the type-only client' });
     expect(result.invalid).toMatchObject({ status: 400, problem: { status: 400, issues: [expect.objectContaining({ path: ['title'] })] } });
+    expect(result.pushedTitle, 'the live socket pushed the created post, typed').toBe('From the type-only client');
   });
 });
