@@ -5,9 +5,10 @@ import { bunWebSockets, toFetchHandler } from '../../lib/fetch.js';
 import { createRuntimeApps, readPort, readyLine } from './runtime-apps.js';
 
 // The slice of Bun's API used here, so that this file type-checks without `@types/bun`.
+declare const process: { once(signal: 'SIGTERM', listener: () => void): void; exit(code: number): never };
 declare const Bun: {
   readonly env: Record<string, string | undefined>;
-  serve(options: { hostname: string; port: number; fetch: (request: Request, server: unknown) => Response | Promise<Response>; websocket: ReturnType<typeof bunWebSockets>['websocket'] }): { readonly port: number };
+  serve(options: { hostname: string; port: number; fetch: (request: Request, server: unknown) => Response | Promise<Response>; websocket: ReturnType<typeof bunWebSockets>['websocket'] }): { readonly port: number; stop(): Promise<void> };
 };
 
 const { site, tenants } = await createRuntimeApps(Bun.env);
@@ -17,3 +18,10 @@ const siteServer = await site.listen(readPort(Bun.env, 'SITE_PORT'), hostname);
 const sockets = bunWebSockets();
 const tenantsServer = Bun.serve({ hostname, port: readPort(Bun.env, 'TENANTS_PORT'), fetch: toFetchHandler(tenants, { webSockets: sockets }), websocket: sockets.websocket });
 console.log(readyLine({ site: siteServer.url, tenants: `http://${hostname}:${tenantsServer.port}` }));
+
+process.once('SIGTERM', () => {
+  // WebSockets get 1001 and a grace while requests in flight finish; then shutdown hooks run.
+  void Promise.all([siteServer.close(), tenants.webSockets.close(), tenantsServer.stop()])
+    .then(() => Promise.all([site.close(), tenants.close()]))
+    .then(() => process.exit(0));
+});

@@ -7,10 +7,12 @@ import { createRuntimeApps, readPort, readyLine } from './runtime-apps.js';
 // The slice of Deno's API used here, so that this file type-checks without Deno's types.
 declare const Deno: {
   readonly env: { toObject(): Record<string, string> };
+  addSignalListener(signal: 'SIGTERM', listener: () => void): void;
+  exit(code: number): never;
   serve(
     options: { hostname: string; port: number; onListen?: () => void },
     handler: (request: Request, info: unknown) => Response | Promise<Response>,
-  ): { readonly addr: { readonly port: number } };
+  ): { readonly addr: { readonly port: number }; shutdown(): Promise<void> };
 };
 
 const env = Deno.env.toObject();
@@ -20,3 +22,10 @@ const hostname = env.HOST ?? '127.0.0.1';
 const siteServer = await site.listen(readPort(env, 'SITE_PORT'), hostname);
 const tenantsServer = Deno.serve({ hostname, port: readPort(env, 'TENANTS_PORT'), onListen: () => undefined }, toFetchHandler(tenants, { webSockets: denoWebSockets }));
 console.log(readyLine({ site: siteServer.url, tenants: `http://${hostname}:${tenantsServer.addr.port}` }));
+
+Deno.addSignalListener('SIGTERM', () => {
+  // WebSockets get 1001 and a grace while requests in flight finish; then shutdown hooks run.
+  void Promise.all([siteServer.close(), tenants.webSockets.close(), tenantsServer.shutdown()])
+    .then(() => Promise.all([site.close(), tenants.close()]))
+    .then(() => Deno.exit(0));
+});

@@ -1,5 +1,6 @@
 import { defineController } from '../../lib/index.js';
 import { RequireScopes, Roles } from '../../lib/auth/index.js';
+import { ApiTags } from '../../lib/openapi/index.js';
 import { Post } from '../blog/post-schemas.js';
 import { FORBIDDEN, NOT_FOUND, READ_POSTS, UNAUTHORIZED } from './openapi.js';
 import { TenancyGuard } from './tenancy-guard.js';
@@ -28,7 +29,8 @@ export const tenantLiveController = defineController({
   name: 'TenantLiveController',
   prefix: '/tenants/:tenantId',
   guards: [TenancyGuard],
-  metadata: [Roles('member', 'owner'), UNAUTHORIZED, FORBIDDEN, NOT_FOUND],
+  // Documented beside the tenant's posts it pushes.
+  metadata: [Roles('member', 'owner'), ApiTags('TenantPosts'), UNAUTHORIZED, FORBIDDEN, NOT_FOUND],
   routes: ({ ws }) => ({
     live: ws('/live', { send: Post, metadata: [RequireScopes('posts:read'), READ_POSTS] }, { open: (conn) => conn.subscribe(tenantPostsTopic(conn.params.tenantId)) }),
   }),

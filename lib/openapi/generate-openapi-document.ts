@@ -73,10 +73,10 @@ export function generateOpenApiDocument(source: RouteSource, options: OpenApiDoc
       query: convert(op.route.query, 'input', `${op.where} query`),
       response: convert(op.route.response, 'output', `${op.where} response`),
       declared,
-      // What goes over a WebSocket is what the schemas take in: the client's message is parsed by
-      // `message`, and `conn.send` takes the `send` schema's input.
+      // The client's message is parsed by `message` (its input side); what the server sends is
+      // described by `send` as a response is (its output side, the same component as the route's JSON).
       clientMessage: convert(op.route.webSocket?.message, 'input', `${op.where} client message`),
-      serverMessage: convert(op.route.webSocket?.send, 'input', `${op.where} server message`),
+      serverMessage: convert(op.route.webSocket?.send, 'output', `${op.where} server message`),
     };
   });
   components.assignNames();

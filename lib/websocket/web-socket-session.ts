@@ -214,12 +214,12 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket {
     }
     if (typeof data !== 'string') {
       if (!spec.binary) this.shut(1003, 'Binary messages are not accepted', CLOSE_TIMEOUT_MS);
-      else this.run('message', () => spec.handlers.message?.(this, data));
+      else this.deliver(data);
       return;
     }
     const schema = spec.message;
     if (schema === undefined) {
-      this.run('message', () => spec.handlers.message?.(this, data));
+      this.deliver(data);
       return;
     }
     let value: unknown;
@@ -241,7 +241,19 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket {
       this.invalid('The message failed validation.', parsed.error.issues);
       return;
     }
-    this.run('message', () => spec.handlers.message?.(this, parsed.data));
+    this.deliver(parsed.data);
+  }
+
+  /** Hands one valid message to the handler (the hot path: no closure per message). */
+  private deliver(value: unknown): void {
+    const handler = this.spec.handlers.message;
+    if (handler === undefined) return;
+    try {
+      const result = handler(this, value);
+      if (result instanceof Promise) result.catch((error: unknown) => this.failed('message', error));
+    } catch (error) {
+      this.failed('message', error);
+    }
   }
 
   /** A text message the route's schema refuses: 1007, or an error message when the route replies. */

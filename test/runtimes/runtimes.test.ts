@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRuntimeEntry } from './build-runtime-entry.js';
 import { CONFORMANCE_CHECKS, PASSWORD, type CheckContext, type Exchange, type RawAnswer } from './conformance-checks.js';
 import { BUILD_DIR, RUNTIMES, type RuntimeServer, type RuntimeSpec } from './runtime-servers.js';
+import { openSocket } from '../websocket/socket-client.js';
 
 // The same shared checks against the same built package (dist/) served by Node, Bun, Deno and
 // workerd. Every runtime is started and driven at once in beforeAll (the slow part is process
@@ -80,7 +81,34 @@ async function driveRuntime(spec: RuntimeSpec, storedHash: string): Promise<Map<
       results.set(check.name, { error });
     }
   }
+  results.set(SHUTDOWN_CHECK, await shutDown(spec, server).then((exchanges) => ({ exchanges }), (error: unknown) => ({ error })));
   return results;
+}
+
+/** Run after every other check: SIGTERM with a WebSocket open must close it with 1001 and end the process. */
+const SHUTDOWN_CHECK = 'websocket: SIGTERM closes open sockets with 1001, then the process exits';
+
+async function shutDown(spec: RuntimeSpec, server: RuntimeServer): Promise<Exchange[]> {
+  // workerd's process is the platform's, not the app's: there is no close() to call.
+  if (spec.name === 'workerd') return [];
+  const socket = await openSocket(`${server.urls.site.replace(/^http/, 'ws')}/kit/socket`, { headers: { origin: 'http://conformance.test' } });
+  process.kill(server.pid, 'SIGTERM');
+  const closed = await socket.closed;
+  const deadline = Date.now() + 10_000;
+  while (isAlive(server.pid)) {
+    if (Date.now() > deadline) throw new Error(`${spec.name} did not exit within 10 s of SIGTERM`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return [{ request: 'SIGTERM with a socket open', status: closed.code, headers: {}, body: closed.reason }];
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 beforeAll(async () => {
@@ -107,6 +135,12 @@ afterAll(() => {
 for (const spec of RUNTIMES) {
   const reason = skipReasons.get(spec.name);
   describe.skipIf(reason !== undefined)(reason === undefined ? spec.name : `${spec.name} (SKIPPED: ${reason})`, () => {
+    it.skipIf(spec.name === 'workerd')(SHUTDOWN_CHECK, () => {
+      const outcome = outcomes.get(spec.name)?.get(SHUTDOWN_CHECK);
+      if (outcome === undefined) throw new Error(`${spec.name} was not driven; see the beforeAll failure`);
+      if ('error' in outcome) throw outcome.error;
+      expect(outcome.exchanges, `${spec.name}: the open socket was told 1001 (going away)`).toEqual([{ request: 'SIGTERM with a socket open', status: 1001, headers: {}, body: 'Server shutting down' }]);
+    });
     for (const check of CONFORMANCE_CHECKS) {
       it(check.name, () => {
         const outcome = outcomes.get(spec.name)?.get(check.name);
