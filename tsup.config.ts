@@ -13,6 +13,7 @@ export default defineConfig({
     facade: 'facade/index.ts',
     auth: 'lib/auth/index.ts',
     'auth-postgres': 'lib/auth/postgres/index.ts',
+    redis: 'lib/redis/index.ts',
     openapi: 'lib/openapi/index.ts',
     node: 'lib/node.ts',
     fetch: 'lib/fetch.ts',
@@ -36,5 +37,5 @@ export default defineConfig({
   shims: true,
   target: 'es2022',
   platform: 'neutral',
-  external: ['zod', 'jose', '@opentelemetry/api', '@noble/hashes', 'hash-wasm', '@node-rs/argon2', 'swagger-ui-dist', /^node:/],
+  external: ['zod', 'jose', '@opentelemetry/api', '@noble/hashes', 'hash-wasm', '@node-rs/argon2', 'swagger-ui-dist', 'ws', 'ioredis', /^node:/],
 });

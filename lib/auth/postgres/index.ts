@@ -19,3 +19,5 @@ export type { NewPostgresApiKey, StoredApiKey } from './postgres-api-key-store.j
 export type { RateLimitCounter } from './rate-limit-counter.js';
 export { PostgresRateLimitCounter } from './postgres-rate-limit-counter.js';
 export type { PostgresRateLimitCounterOptions, RateLimitWindow } from './postgres-rate-limit-counter.js';
+export { postgresPubSub } from './postgres-pub-sub.js';
+export type { PostgresPubSubOptions, ListenConnection } from './postgres-pub-sub.js';

@@ -1,0 +1,83 @@
+import type { Redis } from 'ioredis';
+import type { Logger, PubSub, TopicHandler } from '../internal.js';
+
+/**
+ * Options of {@link redisPubSub}.
+ *
+ * @example
+ * redisPubSub(redis, { prefix: 'blog:', logger: app.logger });
+ */
+export interface RedisPubSubOptions {
+  /** Put before every topic to make the Redis channel, so that apps sharing a Redis stay apart. Default `tessera:`. */
+  readonly prefix?: string;
+  /** Told of handler errors. Default: silent. */
+  readonly logger?: Logger;
+}
+
+/**
+ * A PubSub on Redis (or Valkey) `PUBLISH`/`SUBSCRIBE` through ioredis. `client` publishes; a
+ * duplicate of it, made here, subscribes (a subscribed connection can do nothing else), and
+ * ioredis subscribes it again to every channel after a reconnect. Delivery is at most once: what
+ * is published while an instance is disconnected does not reach it. A handler's error is logged
+ * and never ends its subscription. `close()` ends the duplicate; `client` stays its owner's.
+ *
+ * Why ioredis: it resubscribes after a reconnect by itself (`autoResubscribe`), runs Lua scripts
+ * by SHA with a fallback (`defineCommand`, which `RedisRateLimitCounter` uses), and bounds each
+ * command's time (`commandTimeout`); node-redis would serve too.
+ *
+ * @example
+ * import { Redis } from 'ioredis';
+ * const pubsub = redisPubSub(new Redis(process.env.REDIS_URL));
+ * const app = await createApp(AppModule, { pubsub });
+ */
+export function redisPubSub(client: Redis, options: RedisPubSubOptions = {}): PubSub {
+  const prefix = options.prefix ?? 'tessera:';
+  const subscriber = client.duplicate();
+  const topics = new Map<string, Set<TopicHandler>>();
+  subscriber.on('message', (channel: string, message: string) => {
+    if (!channel.startsWith(prefix)) return;
+    const topic = channel.slice(prefix.length);
+    const handlers = topics.get(topic);
+    if (handlers === undefined) return;
+    for (const handler of [...handlers]) {
+      try {
+        handler(message);
+      } catch (error) {
+        options.logger?.error({ err: error, topic }, 'A topic handler failed');
+      }
+    }
+  });
+  // Connection errors are retried by ioredis; without a listener they would be thrown.
+  subscriber.on('error', () => undefined);
+  return {
+    async publish(topic, message) {
+      await client.publish(`${prefix}${topic}`, message);
+    },
+    async subscribe(topic, handler) {
+      let handlers = topics.get(topic);
+      if (handlers === undefined) {
+        topics.set(topic, (handlers = new Set()));
+        handlers.add(handler);
+        try {
+          await subscriber.subscribe(`${prefix}${topic}`);
+        } catch (error) {
+          handlers.delete(handler);
+          if (handlers.size === 0) topics.delete(topic);
+          throw error;
+        }
+        return;
+      }
+      handlers.add(handler);
+    },
+    async unsubscribe(topic, handler) {
+      const handlers = topics.get(topic);
+      if (handlers === undefined || !handlers.delete(handler) || handlers.size > 0) return;
+      topics.delete(topic);
+      await subscriber.unsubscribe(`${prefix}${topic}`);
+    },
+    async close() {
+      topics.clear();
+      await subscriber.quit().catch(() => subscriber.disconnect());
+    },
+  };
+}

@@ -1,0 +1,142 @@
+import type { Redis } from 'ioredis';
+import { checkedClock, ServiceUnavailableException, systemClock, type Clock, type Logger } from '../internal.js';
+import type { RateLimitCounter } from '../auth/postgres/rate-limit-counter.js';
+import type { RateLimitWindow } from '../auth/postgres/postgres-rate-limit-counter.js';
+
+/**
+ * Options of {@link RedisRateLimitCounter}.
+ *
+ * @example
+ * const options: RedisRateLimitCounterOptions = { limit: 100, windowMs: 60_000, name: 'api-keys', timeoutMs: 500 };
+ */
+export interface RedisRateLimitCounterOptions {
+  /** Requests allowed per key per window (0 refuses every request). */
+  readonly limit: number;
+  /** Window length, ms. */
+  readonly windowMs: number;
+  /** Separates limiters sharing the Redis; default `default`. */
+  readonly name?: string | undefined;
+  /** Default the system clock. Its time is sent to the script, so tests can drive it. */
+  readonly clock?: Clock | undefined;
+  /** How long a decision may wait for Redis, ms; past it the `whenUnavailable` policy applies. Default 500. */
+  readonly timeoutMs?: number | undefined;
+  /**
+   * When Redis does not answer in time: `'fail-closed'` (the default) throws a 503
+   * `ServiceUnavailableException`, so nothing goes unlimited; `'fail-open'` lets the request
+   * through (0), for limits that protect less than availability does.
+   */
+  readonly whenUnavailable?: 'fail-closed' | 'fail-open' | undefined;
+  /** Told, once per outage, that Redis stopped answering, and once that it is back. */
+  readonly logger?: Logger | undefined;
+}
+
+/**
+ * The decision in one round trip, atomic in Redis: the window's start and count in one hash,
+ * restarted by the first hit at or after its end (the same fixed window as the in-memory and
+ * PostgreSQL counters), kept for two windows of real time.
+ */
+const HIT_SCRIPT = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local start = tonumber(redis.call('HGET', KEYS[1], 's'))
+local hits
+if start == nil or now - start >= window then
+  start = now
+  hits = 1
+  redis.call('HSET', KEYS[1], 's', ARGV[1], 'h', 1)
+else
+  hits = redis.call('HINCRBY', KEYS[1], 'h', 1)
+end
+redis.call('PEXPIRE', KEYS[1], window * 2)
+return { hits, tostring(start) }`;
+
+const COMMAND = 'tesseraRateLimitHit';
+type WithHit = Redis & { [COMMAND](key: string, now: number, windowMs: number): Promise<[number, string]> };
+
+function integerAtLeast(value: number, min: number, name: string): number {
+  if (!(Number.isSafeInteger(value) && value >= min)) throw new RangeError(`${name} must be an integer >= ${min}`);
+  return value;
+}
+
+/**
+ * A fixed-window {@link RateLimitCounter} on Redis (or Valkey), shared by every instance: the
+ * first hit of a key opens a window of `windowMs`; up to `limit` hits in it are allowed (0);
+ * later ones answer the time left in the window. Each decision is one Lua script run (by SHA,
+ * loaded once), atomic in Redis, so concurrent hits from any number of processes are all counted
+ * and exactly `limit` pass. A decision that Redis does not answer within `timeoutMs` follows
+ * `whenUnavailable` (fail closed: 503, by default); ioredis reconnects by itself and the counter
+ * decides again as soon as Redis answers.
+ *
+ * @example
+ * import { Redis } from 'ioredis';
+ * const counter = new RedisRateLimitCounter(new Redis(process.env.REDIS_URL), { limit: 100, windowMs: 60_000, name: 'api-keys' });
+ * const waitMs = await counter.hit(keyId); // 0 while within the limit
+ */
+export class RedisRateLimitCounter implements RateLimitCounter {
+  readonly #redis: WithHit;
+  readonly #clock: Clock;
+  readonly #prefix: string;
+  readonly #limit: number;
+  readonly #windowMs: number;
+  readonly #timeoutMs: number;
+  readonly #failOpen: boolean;
+  readonly #logger: Logger | undefined;
+  #down = false;
+
+  constructor(redis: Redis, options: RedisRateLimitCounterOptions) {
+    this.#limit = integerAtLeast(options.limit, 0, 'limit');
+    this.#windowMs = integerAtLeast(options.windowMs, 1, 'windowMs');
+    this.#timeoutMs = integerAtLeast(options.timeoutMs ?? 500, 1, 'timeoutMs');
+    this.#clock = checkedClock(options.clock ?? systemClock);
+    this.#prefix = `tessera:rl:${options.name ?? 'default'}:`;
+    this.#failOpen = options.whenUnavailable === 'fail-open';
+    this.#logger = options.logger;
+    if (typeof (redis as unknown as Record<string, unknown>)[COMMAND] !== 'function') redis.defineCommand(COMMAND, { numberOfKeys: 1, lua: HIT_SCRIPT });
+    this.#redis = redis as unknown as WithHit;
+  }
+
+  async hit(key: string): Promise<number> {
+    return (await this.hitWindow(key)).waitMs;
+  }
+
+  /**
+   * Counts one request like `hit`, and answers the whole window: for `RateLimit-*` headers. When
+   * Redis is unavailable and the policy is fail-open, the window is reported as unknown (0 hits).
+   *
+   * @example
+   * const { hits, resetAtMs, waitMs } = await counter.hitWindow(keyId);
+   */
+  async hitWindow(key: string): Promise<RateLimitWindow> {
+    const now = Math.floor(this.#clock.now());
+    let answer: [number, string];
+    try {
+      answer = await this.#withinTimeout(this.#redis[COMMAND](`${this.#prefix}${key}`, now, this.#windowMs));
+    } catch (error) {
+      if (!this.#down) this.#logger?.warn({ err: error, failOpen: this.#failOpen }, 'Redis rate-limit counter unavailable');
+      this.#down = true;
+      if (this.#failOpen) return { hits: 0, resetAtMs: now + this.#windowMs, waitMs: 0 };
+      throw new ServiceUnavailableException('The rate-limit store is unavailable', undefined, { 'retry-after': '1' });
+    }
+    if (this.#down) this.#logger?.info({}, 'Redis rate-limit counter back');
+    this.#down = false;
+    const hits = Number(answer[0]);
+    const resetAtMs = Number(answer[1]) + this.#windowMs;
+    return { hits, resetAtMs, waitMs: hits > this.#limit ? resetAtMs - now : 0 };
+  }
+
+  #withinTimeout<T>(work: Promise<T>): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no answer from Redis within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+      work.then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
+  }
+}
