@@ -1,8 +1,8 @@
-import { BodyLimit, Controller, Ctx, Get, HttpCode, Param, Post, Returns, Ws } from '../../facade/index.js';
-import type { RequestContext } from '../../lib/index.js';
+import { BodyLimit, Controller, Ctx, Get, HttpCode, Inject, Param, Post, Returns, Ws } from '../../facade/index.js';
+import { PUB_SUB, type PubSub, type RequestContext } from '../../lib/index.js';
 import { sse } from '../../lib/middleware/index.js';
 import { AttachmentsStore } from '../blog/attachments-store.js';
-import { AttachmentSummary, attachmentResponse, attachUpload, EXTRAS_DOCS, livePosts } from '../blog/blog-extras.js';
+import { AttachmentSummary, attachmentResponse, attachUpload, EXTRAS_DOCS, livePosts, streamPosts } from '../blog/blog-extras.js';
 import { Post as PostSchema } from '../blog/post-schemas.js';
 import { PostsService } from './posts-service.js';
 
@@ -20,22 +20,20 @@ export function createClassExtrasController(attachmentLimit: number) {
     constructor(
       private readonly posts: PostsService,
       private readonly attachments: AttachmentsStore,
+      @Inject(PUB_SUB) private readonly bus: PubSub,
     ) {}
 
     // One SSE event (JSON data: the post) for every post created while the client listens.
     @Get('events')
     @EXTRAS_DOCS.events
     events(@Ctx() ctx: RequestContext) {
-      return sse(ctx, (stream) => {
-        const stop = this.posts.onCreated((created) => void stream.send({ event: 'post-created', id: created.id, data: created }));
-        stream.signal.addEventListener('abort', stop, { once: true });
-      });
+      return sse(ctx, streamPosts(this.bus));
     }
 
     // A WebSocket: every post created while the client is connected, as JSON.
     @Ws('live', { send: PostSchema })
     live() {
-      return livePosts(this.posts);
+      return livePosts();
     }
 
     @Post(':id/attachments')

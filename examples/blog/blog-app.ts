@@ -1,4 +1,4 @@
-import { createApp, defineModule, defineProvider, systemClock, type App, type Clock, type Instrumentation, type Logger, type Middleware } from '../../lib/index.js';
+import { createApp, defineModule, defineProvider, systemClock, type App, type Clock, type Instrumentation, type Logger, type Middleware, type PubSub } from '../../lib/index.js';
 import { compression, cors, etag, requestId, securityHeaders } from '../../lib/middleware/index.js';
 import { brotliEncoder, serveApiReference } from '../../lib/node.js';
 import { AttachmentsStore } from './attachments-store.js';
@@ -6,6 +6,7 @@ import { postsController } from './blog-module.js';
 import { createBlogExtrasController, DEFAULT_ATTACHMENT_LIMIT } from './blog-extras.js';
 import { serveBlogOpenApi } from './openapi.js';
 import { CLOCK, PostsStore } from './posts-store.js';
+import { postEventsProvider } from './post-events.js';
 
 /** What `npm start` reads from the environment. */
 export interface BlogEnv {
@@ -24,7 +25,7 @@ export interface BlogEnv {
  * @example
  * const app = await createBlogApp({ CORS_ORIGINS: 'http://localhost:5173' });
  */
-export async function createBlogApp(env: BlogEnv, options: { clock?: Clock; logger?: Logger; instrumentation?: Instrumentation } = {}): Promise<App> {
+export async function createBlogApp(env: BlogEnv, options: { clock?: Clock; logger?: Logger; instrumentation?: Instrumentation; pubsub?: PubSub | undefined } = {}): Promise<App> {
   const origins = (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter((o) => o !== '');
   const limit = env.ATTACHMENT_LIMIT_BYTES === undefined ? DEFAULT_ATTACHMENT_LIMIT : Number(env.ATTACHMENT_LIMIT_BYTES);
   if (!Number.isInteger(limit) || limit <= 0) throw new Error('ATTACHMENT_LIMIT_BYTES must be a positive whole number of bytes.');
@@ -37,13 +38,15 @@ export async function createBlogApp(env: BlogEnv, options: { clock?: Clock; logg
   ];
   const module = defineModule({
     name: 'BlogAppModule',
-    providers: [{ provide: CLOCK, useValue: options.clock ?? systemClock }, defineProvider(PostsStore, [CLOCK]), defineProvider(AttachmentsStore, [])],
+    providers: [{ provide: CLOCK, useValue: options.clock ?? systemClock }, defineProvider(PostsStore, [CLOCK]), defineProvider(AttachmentsStore, []), postEventsProvider(PostsStore)],
     controllers: [postsController, createBlogExtrasController(limit)],
   });
   const app = await createApp(module, {
     middleware,
     ...(options.logger === undefined ? {} : { logger: options.logger }),
     ...(options.instrumentation === undefined ? {} : { instrumentation: options.instrumentation }),
+    // Created posts reach the event stream and the live socket through it: with a shared engine, on every instance.
+    ...(options.pubsub === undefined ? {} : { pubsub: options.pubsub }),
     accessLog: true,
     health: true,
   });

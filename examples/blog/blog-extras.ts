@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { BadRequestException, defineController, get, NotFoundException, post, ws, type RequestContext, type WebSocketConnection, type WebSocketHandlers } from '../../lib/index.js';
-import { readMultipart, sse } from '../../lib/middleware/index.js';
+import { BadRequestException, defineController, get, NotFoundException, post, PUB_SUB, ws, type PubSub, type RequestContext, type WebSocketConnection, type WebSocketHandlers } from '../../lib/index.js';
+import { readMultipart, sse, type SseStream } from '../../lib/middleware/index.js';
 import { ApiRequestBody, ApiResponse } from '../../lib/openapi/index.js';
 import { AttachmentsStore } from './attachments-store.js';
 import { PostsStore } from './posts-store.js';
 import { Post } from './post-schemas.js';
+import { POSTS_TOPIC } from './post-events.js';
 
 /** What an upload sends: one file part named `file` (documented as binary). */
 export const AttachmentUpload = z.object({ file: z.file() }).meta({ id: 'AttachmentUpload' });
@@ -33,17 +34,12 @@ export function createBlogExtrasController(attachmentLimit: number) {
   return defineController({
     name: 'BlogExtrasController',
     prefix: '/posts',
-    inject: [PostsStore, AttachmentsStore],
-    routes: (posts, attachments) => ({
+    inject: [PostsStore, AttachmentsStore, PUB_SUB],
+    routes: (posts, attachments, bus) => ({
       // One SSE event (JSON data: the post) for every post created while the client listens.
-      events: get('/events', { metadata: [EXTRAS_DOCS.events] }, (ctx) =>
-        sse(ctx, (stream) => {
-          const stop = posts.onCreated((created) => void stream.send({ event: 'post-created', id: created.id, data: created }));
-          stream.signal.addEventListener('abort', stop, { once: true });
-        }),
-      ),
+      events: get('/events', { metadata: [EXTRAS_DOCS.events] }, (ctx) => sse(ctx, streamPosts(bus))),
       // A WebSocket: every post created while the client is connected, as JSON (the SSE stream's data).
-      live: ws('/live', { send: Post }, livePosts(posts)),
+      live: ws('/live', { send: Post }, livePosts()),
       attach: post('/:id/attachments', { bodyLimit: attachmentLimit, status: 201, response: AttachmentSummary, metadata: [EXTRAS_DOCS.attach] }, async (ctx) => {
         posts.get(ctx.params.id); // 404 for an unknown post, before any body is read
         return attachUpload(ctx, attachments, ctx.params.id);
@@ -57,18 +53,32 @@ export function createBlogExtrasController(attachmentLimit: number) {
 }
 
 /**
- * The live route's handlers, shared by both blogs: each post created while the socket is open is
- * sent as one JSON message, until the socket closes.
+ * The live route's handlers, shared by both blogs: the socket subscribes to the `posts` topic, so
+ * each post created while it is open (on this instance, or on any instance sharing the app's
+ * PubSub engine) arrives as one JSON message.
  *
  * @example
- * live: ws('/live', { send: Post }, livePosts(posts)),
+ * live: ws('/live', { send: Post }, livePosts()),
  */
-export function livePosts(posts: Pick<PostsStore, 'onCreated'>): WebSocketHandlers<WebSocketConnection<object, unknown, z.input<typeof Post>>, string> {
-  return {
-    open: (conn) => {
-      const stop = posts.onCreated((created) => void conn.send(created));
-      conn.signal.addEventListener('abort', stop, { once: true });
-    },
+export function livePosts(): WebSocketHandlers<WebSocketConnection<object, unknown, z.input<typeof Post>>, string> {
+  return { open: (conn) => conn.subscribe(POSTS_TOPIC) };
+}
+
+/**
+ * The event stream's producer, shared by both blogs: one `post-created` event (JSON data: the
+ * post) for each message on the `posts` topic while the client listens.
+ *
+ * @example
+ * events: get('/events', (ctx) => sse(ctx, streamPosts(bus))),
+ */
+export function streamPosts(bus: PubSub): (stream: SseStream) => Promise<void> {
+  return async (stream) => {
+    const handler = (message: string) => {
+      const created = JSON.parse(message) as { id: string };
+      void stream.send({ event: 'post-created', id: created.id, data: created });
+    };
+    stream.signal.addEventListener('abort', () => void bus.unsubscribe(POSTS_TOPIC, handler), { once: true });
+    await bus.subscribe(POSTS_TOPIC, handler);
   };
 }
 
