@@ -1,4 +1,6 @@
-import { createApp, type Clock } from '../../lib/index.js';
+import { createApp, jsonLogger, type Clock } from '../../lib/index.js';
+import { RedisRateLimitCounter } from '../../lib/redis/index.js';
+import { pubsubFromEnv } from '../shared/pubsub-from-env.js';
 import { postgresHealthCheck } from '../../lib/auth/postgres/index.js';
 import { openTelemetry } from '../../lib/otel/index.js';
 import { runApp } from '../shared/run-app.js';
@@ -15,7 +17,13 @@ const telemetry = await startTelemetry(process.env);
 const database = await openTenantsDatabase(readTenantsDatabaseConfig(process.env));
 const config = readTenantsConfig(process.env);
 const stores = (clock: Clock) => createPostgresTenantsStores(database, clock, config, { queryTimeoutMs: database.queryTimeoutMs });
-const app = await createApp(createTenantsModule(config, { stores }), {
+// REDIS_URL: rate limits counted in Redis and pushes carried by it; else DATABASE_URL's LISTEN/NOTIFY
+// carries the pushes; with neither, one embedded instance as before.
+const bus = await pubsubFromEnv(process.env, jsonLogger());
+const redis = process.env.REDIS_URL ? await connectRedis(process.env.REDIS_URL) : undefined;
+const rateLimitCounter = redis === undefined ? undefined : (clock: Clock) => new RedisRateLimitCounter(redis, { limit: config.apiKeyRateLimit, windowMs: config.apiKeyRateWindowMs, name: 'api-keys', clock, logger: jsonLogger() });
+const app = await createApp(createTenantsModule(config, { stores, ...(rateLimitCounter === undefined ? {} : { rateLimitCounter }) }), {
+  ...(bus === undefined ? {} : { pubsub: bus.pubsub }),
   accessLog: { fields: (ctx) => ({ keyId: auth.getCurrentApiKey(ctx)?.id }) },
   // Readiness: the database answers, and an identity provider's keys (AUTH_JWKS_URL) were had.
   health: { checks: [postgresHealthCheck(database), ...(config.identityProvider === undefined ? [] : [auth.JWKS_HEALTH_CHECK])] },
@@ -23,4 +31,19 @@ const app = await createApp(createTenantsModule(config, { stores }), {
 });
 serveTenantsOpenApi(app);
 app.logger.info({ database: database.description }, 'tenants: database ready');
-await runApp(app, 'tenants', { onStop: telemetry.stop });
+app.logger.info({ pubsub: bus?.engine ?? 'in-process', rateLimits: redis === undefined ? 'database' : 'redis' }, 'tenants: engines ready');
+await runApp(app, 'tenants', {
+  onStop: async () => {
+    await bus?.close();
+    await redis?.quit();
+    await telemetry.stop();
+  },
+});
+
+async function connectRedis(url: string) {
+  const { Redis } = await import('ioredis');
+  const client = new Redis(url);
+  // ioredis reconnects by itself; each failed attempt is logged (the counter logs the outage once, and its end).
+  client.on('error', (error: Error) => jsonLogger().warn({ err: error }, 'Redis connection error'));
+  return client;
+}

@@ -10,6 +10,7 @@ import { tenantLiveController } from './tenant-live-controller.js';
 import { InMemoryTenantPosts, TENANT_POSTS } from './tenant-posts.js';
 import { TENANT_KEYS, TenantApiKeys } from './tenant-api-keys.js';
 import { ApiKeyRateLimitGuard, FixedWindowCounter, RATE_LIMIT_COUNTER } from './rate-limit.js';
+import type { RateLimitCounter } from '../../lib/auth/postgres/index.js';
 import type { TenantsStores } from './postgres/tenants-stores.js';
 
 const CLOCK = createToken<Clock>('CLOCK');
@@ -35,6 +36,11 @@ export interface TenantsModuleOptions {
    * PostgreSQL code unless asked to.
    */
   readonly stores?: (clock: Clock) => TenantsStores;
+  /**
+   * Counts API-key requests instead of the stores' counter: a `RedisRateLimitCounter` when the
+   * app is given `REDIS_URL` (one budget per key across every instance, one round trip each).
+   */
+  readonly rateLimitCounter?: (clock: Clock) => RateLimitCounter;
 }
 
 /** The in-memory stores: one process, lost on restart; for tests and demos. */
@@ -94,7 +100,11 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
         },
       }),
     ],
-    providers: [defineProvider(ApiKeyRateLimitGuard, [RATE_LIMIT_COUNTER])],
+    // The module's own counter, when given, wins over the one its stores export (own providers first).
+    providers: [
+      defineProvider(ApiKeyRateLimitGuard, [RATE_LIMIT_COUNTER]),
+      ...(options.rateLimitCounter === undefined ? [] : [defineFactory(RATE_LIMIT_COUNTER, [CLOCK], options.rateLimitCounter)]),
+    ],
     // Runs after the auth module's guard (modules' app guards run in import order), so only verified keys are counted.
     appGuards: [ApiKeyRateLimitGuard],
     controllers: [authController, meController, tenantPostsController, tenantLiveController, apiKeysController],

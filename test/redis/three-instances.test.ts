@@ -1,0 +1,95 @@
+// Three processes of examples/tenants sharing one PostgreSQL (TEST_DATABASE_URL) and a Redis this
+// file starts itself (scripts/redis/, so that stopping it disturbs no other test; TEST_REDIS_URL
+// says Redis is available here): the per-key rate limit counted in Redis holds exactly under
+// concurrent load, a post created on one process reaches a live socket on another, and a Redis
+// outage makes rate-limited requests fail closed (503) until Redis is back, with nothing crashing.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from '../../examples/tenants/demo-accounts.js';
+import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../postgres/support/test-database.js';
+import { request, startTenantsProcess, type TenantsProcess } from '../postgres/support/tenants-process.js';
+import { openSocket } from '../websocket/socket-client.js';
+
+const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
+const run = promisify(execFile);
+const scripts = join(import.meta.dirname, '..', '..', 'scripts', 'redis');
+
+describe.skipIf(TEST_DATABASE_URL === undefined || TEST_REDIS_URL === undefined)('three tenants processes on one PostgreSQL and one Redis (TEST_DATABASE_URL, TEST_REDIS_URL)', () => {
+  let database: TestDatabase;
+  let redisDir: string;
+  let instances: TenantsProcess[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const { stdout } = await run(join(scripts, 'start-test-server.sh'));
+    redisDir = /TESSERA_REDIS_DIR=(\S+)/.exec(stdout)?.[1] as string;
+    const env = {
+      DATABASE_URL: database.url,
+      REDIS_URL: /TEST_REDIS_URL=(\S+)/.exec(stdout)?.[1] as string,
+      AUTH_SECRET: 'three-instances-test-secret-0123456789abcdef',
+      API_KEY_CACHE_SECONDS: '60',
+      API_KEY_RATE_LIMIT: '10',
+      API_KEY_RATE_WINDOW_MS: '600000',
+    };
+    instances = await Promise.all([startTenantsProcess(env), startTenantsProcess(env), startTenantsProcess(env)]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(instances.map((instance) => instance.stop()));
+    if (redisDir !== undefined) await run(join(scripts, 'stop-test-server.sh'), [redisDir]);
+    await database?.drop();
+  });
+
+  const bearer = async (on: TenantsProcess, identifier = 'alice@acme.test') => {
+    const res = await request(on.url, 'POST', '/auth/sign-in', { json: { identifier, password: DEMO_PASSWORD } });
+    expect(res.status, on.output().slice(-2_000)).toBe(200);
+    return { authorization: `Bearer ${(res.json as { accessToken: string }).accessToken}` };
+  };
+  const newKey = async (on: TenantsProcess, name: string) => {
+    const created = await request(on.url, 'POST', '/tenants/acme/api-keys', { headers: await bearer(on), json: { name, scopes: ['posts:read'] } });
+    expect(created.status).toBe(201);
+    return (created.json as { key: string }).key;
+  };
+
+  it('a limit of 10 per window holds exactly across the three under 300 concurrent requests', async () => {
+    const key = await newKey(instances[0] as TenantsProcess, 'limited');
+    const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => request((instances[i % 3] as TenantsProcess).url, 'GET', '/tenants/acme/posts', { headers: { 'x-api-key': key } })));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200), 'exactly 10 accepted').toHaveLength(10);
+    expect(statuses.filter((status) => status === 429), 'the rest refused').toHaveLength(290);
+    expect(answers.filter((answer) => answer.status === 429).every((answer) => Number(answer.headers.get('retry-after')) > 0), 'every 429 says when to retry').toBe(true);
+  }, 60_000);
+
+  it('a post created on one process reaches a live socket connected to another', async () => {
+    const [a, , c] = instances as [TenantsProcess, TenantsProcess, TenantsProcess];
+    const alice = await bearer(a);
+    const live = await openSocket(`${c.url.replace('http://', 'ws://')}/tenants/acme/live`, { headers: alice });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the subscription is confirmed by Redis
+    const created = await request(a.url, 'POST', '/tenants/acme/posts', { headers: alice, json: { title: 'From A to C' } });
+    expect(created.status).toBe(201);
+    expect(JSON.parse(String(await live.next()))).toEqual(created.json);
+    live.ws.close();
+  });
+
+  it('while Redis is down, rate-limited requests fail closed with 503 and nothing crashes; all is normal within seconds of its return', async () => {
+    const key = await newKey(instances[1] as TenantsProcess, 'outage');
+    const on = (i: number) => (instances[i % 3] as TenantsProcess).url;
+    expect((await request(on(0), 'GET', '/tenants/acme/posts', { headers: { 'x-api-key': key } })).status).toBe(200);
+    await run(join(scripts, 'stop-test-server.sh'), [redisDir, '--keep']);
+    const during = await Promise.all([0, 1, 2].map((i) => request(on(i), 'GET', '/tenants/acme/posts', { headers: { 'x-api-key': key } })));
+    expect(during.map((answer) => answer.status), 'fail closed on every instance').toEqual([503, 503, 503]);
+    expect(Math.max(...during.map((answer) => answer.ms)), 'in bounded time').toBeLessThan(2_000);
+    await run(join(scripts, 'start-test-server.sh'), [redisDir]);
+    const deadline = Date.now() + 10_000;
+    let statuses: number[] = [];
+    while (Date.now() < deadline) {
+      statuses = (await Promise.all([0, 1, 2].map((i) => request(on(i), 'GET', '/tenants/acme/posts', { headers: { 'x-api-key': key } })))).map((answer) => answer.status);
+      if (statuses.every((status) => status === 200)) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(statuses, 'every instance serves again').toEqual([200, 200, 200]);
+    for (const instance of instances) expect(instance.output(), 'no process crashed').not.toMatch(/Unhandled|uncaught/i);
+  }, 60_000);
+});
