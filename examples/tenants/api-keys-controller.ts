@@ -26,11 +26,11 @@ const CreateApiKey = z.object({
 export const apiKeysController = defineController({
   name: 'ApiKeysController',
   prefix: '/tenants/:tenantId/api-keys',
-  inject: [TENANT_KEYS],
+  inject: [TENANT_KEYS, auth.CREDENTIAL_INVALIDATION],
   guards: [TokenOnlyGuard, TenancyGuard],
   metadata: [Roles('owner'), TOKEN_ONLY, UNAUTHORIZED, FORBIDDEN, NOT_FOUND],
   // The helpers after the dependencies are bound to the prefix: ctx.params has tenantId, typed.
-  routes: (keys, { get, post, del }) => ({
+  routes: (keys, invalidation, { get, post, del }) => ({
     create: post('/', { body: CreateApiKey, status: 201 }, (ctx) => {
       let allowedCidrs: string[];
       try {
@@ -46,6 +46,9 @@ export const apiKeysController = defineController({
     list: get('/', (ctx) => keys.listForTenant(ctx.params.tenantId)),
     revoke: del('/:id', { metadata: [ApiResponse({ status: 204, description: 'Revoked; the record stays' })] }, async (ctx) => {
       if (!(await keys.revokeForTenant(ctx.params.tenantId, ctx.params.id))) throw new NotFoundException('No such API key');
+      // Every instance drops its cached record now, not after API_KEY_CACHE_SECONDS. The revocation
+      // itself is in the store already: a bus that fails only delays it to the cache's TTL elsewhere.
+      await invalidation.apiKeyRevoked(ctx.params.id).catch((error: unknown) => ctx.log.warn({ err: error, keyId: ctx.params.id }, 'Publishing an API-key revocation failed'));
     }),
   }),
 });

@@ -1,8 +1,9 @@
 import type { z } from 'zod';
-import { checkedClock, systemClock, defineModule, defineFactory, defineProvider, createToken, createStateKey, type ClassToken, type Guard, type HealthCheck, type ModuleDefinition, type ProviderInput, type RequestContext, type Token } from '../internal.js';
+import { checkedClock, systemClock, defineModule, defineFactory, defineProvider, createToken, createStateKey, PUB_SUB, type ClassToken, type Guard, type HealthCheck, type ModuleDefinition, type ProviderInput, type RequestContext, type Token } from '../internal.js';
 import type { ApiKeyStore, AuthenticatedApiKey } from './api-keys/index.js';
 import { createAuthGuards } from './auth-guards.js';
 import { jwksHealthCheck } from './jwks-health-check.js';
+import { startCredentialInvalidation, type CredentialInvalidation } from './credential-invalidation.js';
 import { tracedStore } from './auth-telemetry.js';
 import type { AuthModuleOptions, StoreClass } from './auth-options.js';
 import { startAuthRuntime, type AuthRuntime } from './auth-runtime.js';
@@ -47,6 +48,11 @@ export interface AuthDefinitions<Claims> {
   readonly AUTH_SERVICE: Token<AuthService>;
   /** The `jwks` readiness check of the trusted issuers' keys: `health: { checks: [JWKS_HEALTH_CHECK] }`. */
   readonly JWKS_HEALTH_CHECK: Token<HealthCheck>;
+  /**
+   * Revocations told to every instance through the app's PubSub, so that cached API-key records
+   * are dropped everywhere at once (see CredentialInvalidation). Exported by `AuthModule`.
+   */
+  readonly CREDENTIAL_INVALIDATION: Token<CredentialInvalidation>;
 }
 
 function toProvider<T>(token: Token<T>, store: StoreClass<T>): ProviderInput {
@@ -72,6 +78,7 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
   const CREDENTIAL_STORE = createToken<CredentialStore<Claims>>('CredentialStore');
   const REFRESH_TOKEN_STORE = createToken<RefreshTokenStore>('RefreshTokenStore');
   const JWKS_HEALTH_CHECK = createToken<HealthCheck>('JwksHealthCheck');
+  const CREDENTIAL_INVALIDATION = createToken<CredentialInvalidation>('CredentialInvalidation');
   const { JwtAuthGuard, AuthGuard, createRolesGuard } = createAuthGuards<Claims>({ currentUser: CURRENT_USER, currentApiKey: CURRENT_API_KEY });
 
   /**
@@ -120,9 +127,10 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
         defineProvider(JwtAuthGuard, [AUTH_RUNTIME]),
         defineProvider(AuthGuard, [AUTH_RUNTIME]),
         defineFactory(JWKS_HEALTH_CHECK, [AUTH_RUNTIME], (runtime) => jwksHealthCheck(runtime.verifier)),
+        defineFactory(CREDENTIAL_INVALIDATION, [AUTH_RUNTIME, PUB_SUB], (runtime, bus) => startCredentialInvalidation(runtime, bus)),
       ];
       if (apiKeys) providers.push(toProvider(API_KEY_STORE, apiKeys.store));
-      const exported: unknown[] = [JwtAuthGuard, AuthGuard, AUTH_RUNTIME, JWKS_HEALTH_CHECK];
+      const exported: unknown[] = [JwtAuthGuard, AuthGuard, AUTH_RUNTIME, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION];
       const issuing = options.issuing;
       if (issuing) {
         const signer = createTokenSigner({ secret: options.secret, algorithm, issuer: options.issuer, audience: options.audience, clock });
@@ -162,5 +170,5 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
     },
   };
 
-  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE, JWKS_HEALTH_CHECK });
+  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION });
 }

@@ -174,6 +174,17 @@ export class ApiKeyAuthenticator<Claims> {
     return { ok: true, claims: claims.value, apiKey: { id: readable.id, scopes: readable.scopes } };
   }
 
+  /**
+   * Drops one key's cached record: the next request with it reads the store (a revocation made
+   * elsewhere is then seen). `CREDENTIAL_INVALIDATION` calls it on every instance.
+   *
+   * @example
+   * authenticator.forget(revokedKeyId);
+   */
+  forget(id: string): void {
+    this.#cache?.delete(id);
+  }
+
   /** Drops every cached record (for tests, or after bulk revocation in a single process). */
   clearCache(): void {
     this.#cache?.clear();

@@ -1,0 +1,30 @@
+// Three processes of examples/tenants on one PostgreSQL and no Redis: API-key revocations travel
+// on PostgreSQL LISTEN/NOTIFY (the engine DATABASE_URL selects), so a key revoked through one is
+// refused by the others within a second although each caches records for 60 s.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from '../../examples/tenants/demo-accounts.js';
+import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './support/test-database.js';
+import { request, startTenantsProcess, type TenantsProcess } from './support/tenants-process.js';
+import { expectRevocationReachesAll } from './support/revocation-check.js';
+
+describe.skipIf(TEST_DATABASE_URL === undefined)('three tenants processes, revocations over LISTEN/NOTIFY (TEST_DATABASE_URL, no Redis)', () => {
+  let database: TestDatabase;
+  let instances: TenantsProcess[] = [];
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const env = { DATABASE_URL: database.url, AUTH_SECRET: 'revocation-bus-test-secret-0123456789abcdef', API_KEY_CACHE_SECONDS: '60' };
+    instances = await Promise.all([startTenantsProcess(env), startTenantsProcess(env), startTenantsProcess(env)]);
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(instances.map((instance) => instance.stop()));
+    await database?.drop();
+  });
+
+  it('a key revoked through A is refused by B and C within 1 s, though they cache records for 60 s', async () => {
+    await expectRevocationReachesAll(instances, async (on) => {
+      const res = await request(on.url, 'POST', '/auth/sign-in', { json: { identifier: 'alice@acme.test', password: DEMO_PASSWORD } });
+      expect(res.status).toBe(200);
+      return { authorization: `Bearer ${(res.json as { accessToken: string }).accessToken}` };
+    });
+  });
+});
