@@ -1,5 +1,5 @@
 import { createApp, jsonLogger, type Clock } from '../../lib/index.js';
-import { RedisRateLimitCounter } from '../../lib/redis/index.js';
+import { RedisRateLimitCounter, redisHealthCheck } from '../../lib/redis/index.js';
 import { pubsubFromEnv } from '../shared/pubsub-from-env.js';
 import { postgresHealthCheck } from '../../lib/auth/postgres/index.js';
 import { openTelemetry } from '../../lib/otel/index.js';
@@ -26,7 +26,7 @@ const app = await createApp(createTenantsModule(config, { stores, ...(rateLimitC
   ...(bus === undefined ? {} : { pubsub: bus.pubsub }),
   accessLog: { fields: (ctx) => ({ keyId: auth.getCurrentApiKey(ctx)?.id }) },
   // Readiness: the database answers, and an identity provider's keys (AUTH_JWKS_URL) were had.
-  health: { checks: [postgresHealthCheck(database), ...(config.identityProvider === undefined ? [] : [auth.JWKS_HEALTH_CHECK])] },
+  health: { checks: [postgresHealthCheck(database), ...(redis === undefined ? [] : [redisHealthCheck(redis)]), ...(config.identityProvider === undefined ? [] : [auth.JWKS_HEALTH_CHECK])] },
   instrumentation: openTelemetry(),
 });
 serveTenantsOpenApi(app);

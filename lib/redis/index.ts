@@ -5,3 +5,4 @@ export { redisPubSub } from './redis-pub-sub.js';
 export type { RedisPubSubOptions } from './redis-pub-sub.js';
 export { RedisRateLimitCounter } from './redis-rate-limit-counter.js';
 export type { RedisRateLimitCounterOptions } from './redis-rate-limit-counter.js';
+export { redisHealthCheck } from './redis-health-check.js';

@@ -10,7 +10,7 @@ import type { Logger, PubSub, TopicHandler } from '../internal.js';
 export interface RedisPubSubOptions {
   /** Put before every topic to make the Redis channel, so that apps sharing a Redis stay apart. Default `tessera:`. */
   readonly prefix?: string;
-  /** Told of handler errors. Default: silent. */
+  /** Told of handler errors, and once when the subscriber connection is lost and once when it is back. Default: silent. */
   readonly logger?: Logger;
 }
 
@@ -47,8 +47,17 @@ export function redisPubSub(client: Redis, options: RedisPubSubOptions = {}): Pu
       }
     }
   });
-  // Connection errors are retried by ioredis; without a listener they would be thrown.
-  subscriber.on('error', () => undefined);
+  // Connection errors are retried by ioredis (without a listener they would be thrown): logged
+  // once per outage, and once when the subscriptions are back.
+  let lost = false;
+  subscriber.on('error', (error: Error) => {
+    if (!lost) options.logger?.warn({ err: error }, 'Redis pub/sub connection lost: reconnecting (messages published meanwhile are lost)');
+    lost = true;
+  });
+  subscriber.on('ready', () => {
+    if (lost) options.logger?.info({}, 'Redis pub/sub connection back');
+    lost = false;
+  });
   return {
     async publish(topic, message) {
       await client.publish(`${prefix}${topic}`, message);

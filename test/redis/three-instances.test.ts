@@ -86,6 +86,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined || TEST_REDIS_URL === undefined)
     const during = await Promise.all([0, 1, 2].map((i) => request(on(i), 'GET', '/tenants/acme/posts', { headers: { 'x-api-key': key } })));
     expect(during.map((answer) => answer.status), 'fail closed on every instance').toEqual([503, 503, 503]);
     expect(Math.max(...during.map((answer) => answer.ms)), 'in bounded time').toBeLessThan(2_000);
+    expect((await request(on(0), 'GET', '/health/ready')).status, 'readiness reports Redis down').toBe(503);
     await run(join(scripts, 'start-test-server.sh'), [redisDir]);
     const deadline = Date.now() + 10_000;
     let statuses: number[] = [];
@@ -95,6 +96,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined || TEST_REDIS_URL === undefined)
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(statuses, 'every instance serves again').toEqual([200, 200, 200]);
+    expect((await request(on(0), 'GET', '/health/ready')).status, 'and is ready again').toBe(200);
     for (const instance of instances) expect(instance.output(), 'no process crashed').not.toMatch(/Unhandled|uncaught/i);
   }, 60_000);
 });
