@@ -134,6 +134,9 @@ const POST_BODY = JSON.stringify({ title: 'Hello', body: 'World' });
  * middleware, per issue 4; Express is left out to keep the run near 10 minutes).
  * `check` validates one response of each server before it is measured.
  */
+/** The counter the tenants server counts API-key requests with: in process, Redis, or PostgreSQL. */
+const COUNTER_LABEL = { memory: 'in-memory counter', redis: 'RedisRateLimitCounter', postgres: 'PostgresRateLimitCounter' };
+
 const SCENARIOS = {
   hello: {
     title: 'GET /hello/:name',
@@ -187,18 +190,23 @@ const SCENARIOS = {
   'tenants-bearer': tenantsScenario('bearer', 0),
   'tenants-key-0': tenantsScenario('key', 0),
   'tenants-key-60': tenantsScenario('key', 60),
+  // Issue 27: the same key request, its rate limit counted in Redis or PostgreSQL instead of in
+  // process (servers started by scripts/redis and scripts/postgres for the run, on loopback).
+  'tenants-key-redis': tenantsScenario('key', 60, 'redis'),
+  'tenants-key-postgres': tenantsScenario('key', 60, 'postgres'),
 };
 
-function tenantsScenario(credential, cacheSeconds) {
+function tenantsScenario(credential, cacheSeconds, counter = 'memory') {
   const path = '/tenants/acme/posts';
   const onePost = (json) => (Array.isArray(json) && json.length === 1 && json[0].title === 'Bench post' ? undefined : 'expected the one provisioned post');
   return {
-    title: credential === 'bearer' ? `GET ${path}, bearer token (tenants app)` : `GET ${path}, API key, cacheSeconds ${cacheSeconds} (tenants app)`,
+    title: credential === 'bearer' ? `GET ${path}, bearer token (tenants app)` : `GET ${path}, API key, cacheSeconds ${cacheSeconds}, ${COUNTER_LABEL[counter]} (tenants app)`,
+    counter,
     group: 'tenants',
     method: 'GET',
     path,
     credential,
-    serverEnv: { API_KEY_CACHE_SECONDS: String(cacheSeconds), API_KEY_RATE_LIMIT: String(TENANTS_RATE_LIMIT), API_KEY_RATE_WINDOW_MS: '60000' },
+    serverEnv: { API_KEY_CACHE_SECONDS: String(cacheSeconds), API_KEY_RATE_LIMIT: String(TENANTS_RATE_LIMIT), API_KEY_RATE_WINDOW_MS: '60000', BENCH_COUNTER: counter },
     expectConfig: { apiKeyCacheSeconds: cacheSeconds, apiKeyRateLimit: TENANTS_RATE_LIMIT },
     frameworks: ['tessera'],
     checks: [
@@ -947,7 +955,7 @@ async function measureColdStarts() {
 const GROUPS = {
   tenants: {
     title: 'Tenants app: GET /tenants/acme/posts, bearer token vs API key (Tessera, in-memory stores)',
-    scenarios: ['tenants-bearer', 'tenants-key-0', 'tenants-key-60'],
+    scenarios: ['tenants-bearer', 'tenants-key-0', 'tenants-key-60', 'tenants-key-redis', 'tenants-key-postgres'],
   },
 };
 const TENANTS_HEADERS = ['scenario', 'credential', 'req/s (median)', 'min–max', 'p99 ms', 'RSS MB', 'CPU µs/req', 'CPU min–max', 'server busy', 'Δ CPU µs/req vs bearer'];
@@ -965,7 +973,7 @@ const TENANTS_NOTE = [
 function tenantsCost(results) {
   const base = results['tenants-bearer']?.tessera;
   const costs = {};
-  for (const s of ['tenants-key-0', 'tenants-key-60']) {
+  for (const s of ['tenants-key-0', 'tenants-key-60', 'tenants-key-redis', 'tenants-key-postgres']) {
     const key = results[s]?.tessera;
     if (!base || !key) continue;
     // Rounds are interleaved, so round i of each ran minutes apart at most: paired differences.
@@ -992,7 +1000,7 @@ function tenantsRows(results) {
       const sc = SCENARIOS[s];
       return [
         s,
-        sc.credential === 'key' ? `x-api-key, cacheSeconds ${sc.expectConfig.apiKeyCacheSeconds}` : 'Bearer (HS256)',
+        sc.credential === 'key' ? `x-api-key, cacheSeconds ${sc.expectConfig.apiKeyCacheSeconds}, ${COUNTER_LABEL[sc.counter]}` : 'Bearer (HS256)',
         fmtInt(x.rps),
         `${fmtInt(x.rpsMin)}–${fmtInt(x.rpsMax)}`,
         fmt(x.p99, 2),
@@ -1008,7 +1016,7 @@ function tenantsRows(results) {
 function tenantsCostLines(costs) {
   return Object.entries(costs).map(
     ([s, c]) =>
-      `key verification, cacheSeconds ${SCENARIOS[s].expectConfig.apiKeyCacheSeconds}: ${c.cpuUs >= 0 ? '+' : ''}${fmt(c.cpuUs, 1)} µs CPU per request over the bearer path (${s} − tenants-bearer, medians; ${c.relative >= 0 ? '+' : ''}${fmt(100 * c.relative, 0)}%; per-round paired differences ${fmt(c.pairedMin, 1)} to ${fmt(c.pairedMax, 1)} µs, median ${fmt(c.pairedMedian, 1)}); req/s ${fmt(c.rpsRatio, 2)}x bearer`,
+      `key verification, cacheSeconds ${SCENARIOS[s].expectConfig.apiKeyCacheSeconds}, ${COUNTER_LABEL[SCENARIOS[s].counter]}: ${c.cpuUs >= 0 ? '+' : ''}${fmt(c.cpuUs, 1)} µs CPU per request over the bearer path (${s} − tenants-bearer, medians; ${c.relative >= 0 ? '+' : ''}${fmt(100 * c.relative, 0)}%; per-round paired differences ${fmt(c.pairedMin, 1)} to ${fmt(c.pairedMax, 1)} µs, median ${fmt(c.pairedMedian, 1)}); req/s ${fmt(c.rpsRatio, 2)}x bearer`,
   );
 }
 
@@ -1167,6 +1175,27 @@ function mergeIntoLatest(run) {
   return { doc };
 }
 
+/**
+ * Starts the Redis and PostgreSQL servers the counter scenarios need (scripts/redis,
+ * scripts/postgres: loopback, throwaway, stopped when the run ends), unless REDIS_URL or
+ * DATABASE_URL points at one already. They run on the load generator's core, as a separate
+ * store would run on another machine; the server's CPU figure is the app's alone.
+ */
+function startCounterServers() {
+  const wants = (counter) => scenarioNames.some((s) => SCENARIOS[s].counter === counter);
+  const start = (script, urlName, dirName, stop) => {
+    const out = execFileSync(join(root, script), { encoding: 'utf8' });
+    const url = new RegExp(`${urlName}=(\\S+)`).exec(out)?.[1];
+    const dir = new RegExp(`${dirName}=(\\S+)`).exec(out)?.[1];
+    process.once('exit', () => spawnSync(join(root, stop), [dir], { stdio: 'ignore' }));
+    return url;
+  };
+  // A run stopped by a signal stops them too ('exit' handlers run only on a normal exit).
+  if (wants('redis') || wants('postgres')) for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
+  if (wants('redis') && !env.REDIS_URL) env.REDIS_URL = start('scripts/redis/start-test-server.sh', 'TEST_REDIS_URL', 'TESSERA_REDIS_DIR', 'scripts/redis/stop-test-server.sh');
+  if (wants('postgres') && !env.DATABASE_URL) env.DATABASE_URL = start('scripts/postgres/start-test-server.sh', 'TEST_DATABASE_URL', 'TESSERA_PG_DIR', 'scripts/postgres/stop-test-server.sh');
+}
+
 async function main() {
   const m = machine();
   const needsTessera = scenarioNames.some((s) => frameworksOf(s).some((f) => baseOf(f) === 'tessera' || FETCH_FRAMEWORKS[f] !== undefined));
@@ -1180,6 +1209,7 @@ async function main() {
   } else {
     mkdirSync(buildDir, { recursive: true });
   }
+  startCounterServers();
   if (pinning) execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' }); // keep the harness off the server's core
   bearer = await makeToken();
 

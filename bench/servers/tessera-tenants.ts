@@ -15,7 +15,25 @@ import { JWT_SECRET } from './shared.mjs';
 /** The bench's public HMAC secret unless AUTH_SECRET is set (avoids the development-secret warning). */
 export const tenantsConfig: TenantsConfig = readTenantsConfig({ ...process.env, AUTH_SECRET: process.env.AUTH_SECRET || JWT_SECRET });
 
-export function tenantsModule(): ModuleDefinition {
+/**
+ * The tenants module with the counter the scenario asks for (BENCH_COUNTER): the example's
+ * in-memory window (`memory`), `RedisRateLimitCounter` on REDIS_URL, or `PostgresRateLimitCounter`
+ * on DATABASE_URL (its table migrated first). The other stores stay in memory.
+ */
+export async function tenantsModule(): Promise<ModuleDefinition> {
+  const counter = process.env.BENCH_COUNTER ?? 'memory';
+  const options = { limit: tenantsConfig.apiKeyRateLimit, windowMs: tenantsConfig.apiKeyRateWindowMs, name: `bench-${process.pid}` };
+  if (counter === 'redis') {
+    const [{ Redis }, { RedisRateLimitCounter }] = await Promise.all([import('ioredis'), import('../../lib/redis/index.js')]);
+    const redis = new Redis(process.env.REDIS_URL as string);
+    return createTenantsModule(tenantsConfig, { rateLimitCounter: (clock) => new RedisRateLimitCounter(redis, { ...options, clock }) });
+  }
+  if (counter === 'postgres') {
+    const [{ default: pg }, { migrate, PostgresRateLimitCounter }] = await Promise.all([import('pg'), import('../../lib/auth/postgres/index.js')]);
+    const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+    await migrate(pool);
+    return createTenantsModule(tenantsConfig, { rateLimitCounter: (clock) => new PostgresRateLimitCounter(pool, { ...options, clock }) });
+  }
   return createTenantsModule(tenantsConfig);
 }
 

@@ -62,6 +62,18 @@ describe('tenants: GET /tenants/:tenantId/live', () => {
     live.ws.close();
   });
 
+  it('opens for an API key with posts:read (a server client), and refuses one restricted to another network with 401', async () => {
+    const { app, url } = await boot();
+    const alice = await tokenOf(app, 'alice@acme.test');
+    const create = (body: object) => send(app, 'POST', '/tenants/acme/api-keys', { json: body, headers: { authorization: `Bearer ${alice}` } });
+    const reader = ((await create({ name: 'live reader', scopes: ['posts:read'] })).json as { key: string }).key;
+    const fenced = ((await create({ name: 'elsewhere', scopes: ['posts:read'], allowedCidrs: ['203.0.113.0/24'] })).json as { key: string }).key;
+    const live = await openSocket(`${url}/tenants/acme/live`, { headers: { 'x-api-key': reader } });
+    live.ws.close();
+    const refused = await openSocket(`${url}/tenants/acme/live`, { headers: { 'x-api-key': fenced } }).catch((error: { status: number }) => error);
+    expect(refused, "the key's network rule applies to the upgrade (the client is 127.0.0.1)").toMatchObject({ status: 401 });
+  });
+
   it('refuses a bad token carried as a subprotocol entry with 401', async () => {
     const { url } = await boot();
     const refused = await openSocket(`${url}/tenants/acme/live`, { protocols: ['tessera', 'tessera.bearer.not-a-token'] }).catch((error: { status: number }) => error);
