@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { checkedClock, ServiceUnavailableException, systemClock, type Clock, type Logger } from '../internal.js';
-import type { RateLimitCounter } from '../auth/postgres/rate-limit-counter.js';
+import { integerAtLeast, type RateLimitCounter } from '../auth/postgres/rate-limit-counter.js';
 import type { RateLimitWindow } from '../auth/postgres/postgres-rate-limit-counter.js';
 
 /**
@@ -52,11 +52,6 @@ return { hits, tostring(start) }`;
 
 const COMMAND = 'tesseraRateLimitHit';
 type WithHit = Redis & { [COMMAND](key: string, now: number, windowMs: number): Promise<[number, string]> };
-
-function integerAtLeast(value: number, min: number, name: string): number {
-  if (!(Number.isSafeInteger(value) && value >= min)) throw new RangeError(`${name} must be an integer >= ${min}`);
-  return value;
-}
 
 /**
  * A fixed-window {@link RateLimitCounter} on Redis (or Valkey), shared by every instance: the

@@ -2,6 +2,7 @@ import type { Logger } from '../common/logger.js';
 import type { RequestContext, StateKey } from '../context/request-context.js';
 import type { WebSocketConnection, WebSocketSpec } from '../routing/web-socket-spec.js';
 import type { WebSocketEvents, WebSocketPort } from './web-socket-port.js';
+import { utf8LengthExceeds } from '../http/incoming-request.js';
 
 /** What a session needs of its app's hub: topics and the registry of open sockets. */
 export interface SessionHub {
@@ -38,23 +39,6 @@ const DRAIN_POLL_MS = 10;
 /** Close codes a handler may send (RFC 6455 7.4: the protocol's own, and 3000-4999 for applications). */
 function sendableCode(code: number): boolean {
   return code === 1000 || code === 1001 || code === 1003 || (code >= 1007 && code <= 1011) || (code >= 3000 && code <= 4999);
-}
-
-/** The UTF-8 length of `text`, or any number over `limit` as soon as it is known to exceed it. */
-function utf8LengthWithin(text: string, limit: number): number {
-  if (text.length > limit) return text.length;
-  if (text.length * 3 <= limit) return text.length;
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0x80) bytes += 1;
-    else if (unit < 0x800) bytes += 2;
-    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
 }
 
 let sessions = 0;
@@ -207,8 +191,7 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket {
     if (this.state !== 'open') return;
     this.seen();
     const spec = this.spec;
-    const size = typeof data === 'string' ? utf8LengthWithin(data, spec.maxMessageBytes) : data.byteLength;
-    if (size > spec.maxMessageBytes) {
+    if (typeof data === 'string' ? utf8LengthExceeds(data, spec.maxMessageBytes) : data.byteLength > spec.maxMessageBytes) {
       this.shut(1009, 'Message too big', CLOSE_TIMEOUT_MS);
       return;
     }

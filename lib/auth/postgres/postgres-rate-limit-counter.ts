@@ -1,6 +1,6 @@
 import { checkedClock, systemClock } from '../../internal.js';
 import type { Clock } from '../../internal.js';
-import type { RateLimitCounter } from './rate-limit-counter.js';
+import { integerAtLeast, type RateLimitCounter } from './rate-limit-counter.js';
 import { createQueryRunner } from './run-query.js';
 import type { PostgresStoreOptions, QueryRunner } from './run-query.js';
 import type { SqlClient } from './sql-client.js';
@@ -49,11 +49,6 @@ export interface RateLimitWindow {
   readonly resetAtMs: number;
   /** 0 when this hit is within the limit, else ms until `resetAtMs`. */
   readonly waitMs: number;
-}
-
-function integerAtLeast(value: number, min: number, name: string): number {
-  if (!(Number.isSafeInteger(value) && value >= min)) throw new RangeError(`${name} must be an integer >= ${min}`);
-  return value;
 }
 
 /**

@@ -12,3 +12,15 @@
 export interface RateLimitCounter {
   hit(key: string): Promise<number>;
 }
+
+/**
+ * A counter option checked at construction: a safe integer of at least `min`, else a RangeError
+ * naming the option. Shared by the PostgreSQL and Redis counters.
+ *
+ * @example
+ * const limit = integerAtLeast(options.limit, 0, 'limit');
+ */
+export function integerAtLeast(value: number, min: number, name: string): number {
+  if (!(Number.isSafeInteger(value) && value >= min)) throw new RangeError(`${name} must be an integer >= ${min}`);
+  return value;
+}
