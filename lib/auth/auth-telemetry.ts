@@ -17,20 +17,25 @@ interface AuthCounters {
   readonly refreshReuse: Counter;
 }
 
-// Made at the first use, not at import: the metrics API has no proxy provider, so instruments
-// made before the SDK registers its meter provider would stay no-ops.
-let counters: AuthCounters | undefined;
+// Made at the first use, not at import, and made again when the global meter provider changes:
+// the metrics API has no proxy provider, so instruments made before an SDK registers its meter
+// provider would stay no-ops for the life of the process.
+let counters: { readonly provider: unknown; readonly counters: AuthCounters } | undefined;
 function authCounters(): AuthCounters {
-  if (counters === undefined) {
-    const meter = metrics.getMeter(SCOPE);
+  const provider = metrics.getMeterProvider();
+  if (counters?.provider !== provider) {
+    const meter = provider.getMeter(SCOPE);
     counters = {
-      tokenRefusals: meter.createCounter('tessera.auth.token.refusals', { description: 'Bearer tokens refused, by reason.', unit: '{request}' }),
-      apiKeyRefusals: meter.createCounter('tessera.auth.api_key.refusals', { description: 'API keys refused, by reason.', unit: '{request}' }),
-      rateLimited: meter.createCounter('tessera.auth.rate_limited', { description: 'Requests refused by a rate limit.', unit: '{request}' }),
-      refreshReuse: meter.createCounter('tessera.auth.refresh_token.reuse', { description: 'Rotated refresh tokens presented again (reuse detected; the family is revoked).', unit: '{event}' }),
+      provider,
+      counters: {
+        tokenRefusals: meter.createCounter('tessera.auth.token.refusals', { description: 'Bearer tokens refused, by reason.', unit: '{request}' }),
+        apiKeyRefusals: meter.createCounter('tessera.auth.api_key.refusals', { description: 'API keys refused, by reason.', unit: '{request}' }),
+        rateLimited: meter.createCounter('tessera.auth.rate_limited', { description: 'Requests refused by a rate limit.', unit: '{request}' }),
+        refreshReuse: meter.createCounter('tessera.auth.refresh_token.reuse', { description: 'Rotated refresh tokens presented again (reuse detected; the family is revoked).', unit: '{event}' }),
+      },
     };
   }
-  return counters;
+  return counters.counters;
 }
 
 /** Puts the auth outcome on the active (request) span: how the caller presented itself, and why it was refused. */
