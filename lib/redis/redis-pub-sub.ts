@@ -58,6 +58,10 @@ export function redisPubSub(client: Redis, options: RedisPubSubOptions = {}): Pu
     if (lost) options.logger?.info({}, 'Redis pub/sub connection back');
     lost = false;
   });
+  // SUBSCRIBE only once the connection is ready: issued while it still connects, it was seen to be
+  // lost now and then (three processes booting together: one of them not subscribed, checked with
+  // PUBSUB NUMSUB), so a revocation never reached that instance.
+  const ready = (): Promise<void> => (subscriber.status === 'ready' ? Promise.resolve() : new Promise((resolve) => subscriber.once('ready', () => resolve())));
   return {
     async publish(topic, message) {
       await client.publish(`${prefix}${topic}`, message);
@@ -68,6 +72,7 @@ export function redisPubSub(client: Redis, options: RedisPubSubOptions = {}): Pu
         topics.set(topic, (handlers = new Set()));
         handlers.add(handler);
         try {
+          await ready();
           await subscriber.subscribe(`${prefix}${topic}`);
         } catch (error) {
           handlers.delete(handler);

@@ -51,14 +51,22 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('PostgreSQL LISTEN/NOTIFY (TEST
 
 describe.skipIf(TEST_REDIS_URL === undefined)('Redis PUBLISH/SUBSCRIBE (TEST_REDIS_URL)', () => {
   describePubSubContract('redis', async () => {
-    const [ca, cb, admin] = [new Redis(TEST_REDIS_URL as string), new Redis(TEST_REDIS_URL as string), new Redis(TEST_REDIS_URL as string)];
+    // b's connections are named, so that the cut kills only its subscriber (other files share this Redis).
+    const name = `contract-b-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    const [ca, cb, admin] = [new Redis(TEST_REDIS_URL as string), new Redis(TEST_REDIS_URL as string, { connectionName: name }), new Redis(TEST_REDIS_URL as string)];
     const a = redisPubSub(ca);
     const b = redisPubSub(cb);
     return {
       a,
       b,
       cut: async () => {
-        await admin.client('KILL', 'TYPE', 'pubsub');
+        const clients = String(await admin.call('CLIENT', 'LIST', 'TYPE', 'pubsub'));
+        let killed = 0;
+        for (const line of clients.split('\n')) {
+          const id = / name=(\S+)/.exec(line)?.[1] === name ? /^id=(\d+)/.exec(line)?.[1] : undefined;
+          if (id !== undefined) killed += Number(await admin.call('CLIENT', 'KILL', 'ID', id));
+        }
+        if (killed === 0) throw new Error(`no subscriber connection named ${name} to cut`);
       },
       close: async () => {
         await Promise.all([a.close(), b.close()]);
