@@ -1,21 +1,23 @@
+import type { Redis } from 'ioredis';
 import type { Logger, PubSub } from '../../lib/index.js';
 
 /**
  * The PubSub engine an example is configured with: Redis (or Valkey) when `REDIS_URL` is set,
  * else PostgreSQL LISTEN/NOTIFY when `DATABASE_URL` is, else none (the app's in-process default).
- * The drivers are loaded only when asked for. `close` ends the engine and its connections.
+ * The drivers are loaded only when asked for. `close` ends the engine and its connections; with
+ * Redis, `redis` is its connection, for whatever else the app keeps there (a rate-limit counter).
  *
  * @example
  * const bus = await pubsubFromEnv(process.env, logger);
  * const app = await createApp(AppModule, { pubsub: bus?.pubsub });
  */
-export async function pubsubFromEnv(env: Readonly<Record<string, string | undefined>>, logger: Logger): Promise<{ readonly pubsub: PubSub; readonly engine: 'redis' | 'postgres'; close(): Promise<void> } | undefined> {
+export async function pubsubFromEnv(env: Readonly<Record<string, string | undefined>>, logger: Logger): Promise<{ readonly pubsub: PubSub; readonly engine: 'redis' | 'postgres'; readonly redis?: Redis; close(): Promise<void> } | undefined> {
   if (env.REDIS_URL) {
     const [{ Redis }, { redisPubSub }] = await Promise.all([import('ioredis'), import('../../lib/redis/index.js')]);
     const redis = new Redis(env.REDIS_URL);
     redis.on('error', (error: Error) => logger.warn({ err: error }, 'Redis connection error'));
     const pubsub = redisPubSub(redis, { logger });
-    return { pubsub, engine: 'redis', close: async () => { await pubsub.close(); await redis.quit(); } };
+    return { pubsub, engine: 'redis', redis, close: async () => { await pubsub.close(); await redis.quit(); } };
   }
   if (env.DATABASE_URL) {
     const [{ default: pg }, { postgresPubSub }] = await Promise.all([import('pg'), import('../../lib/auth/postgres/index.js')]);

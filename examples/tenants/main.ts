@@ -20,7 +20,7 @@ const stores = (clock: Clock) => createPostgresTenantsStores(database, clock, co
 // REDIS_URL: rate limits counted in Redis and pushes carried by it; else DATABASE_URL's LISTEN/NOTIFY
 // carries the pushes; with neither, one embedded instance as before.
 const bus = await pubsubFromEnv(process.env, jsonLogger());
-const redis = process.env.REDIS_URL ? await connectRedis(process.env.REDIS_URL) : undefined;
+const redis = bus?.redis;
 const rateLimitCounter = redis === undefined ? undefined : (clock: Clock) => new RedisRateLimitCounter(redis, { limit: config.apiKeyRateLimit, windowMs: config.apiKeyRateWindowMs, name: 'api-keys', clock, logger: jsonLogger() });
 const app = await createApp(createTenantsModule(config, { stores, ...(rateLimitCounter === undefined ? {} : { rateLimitCounter }) }), {
   ...(bus === undefined ? {} : { pubsub: bus.pubsub }),
@@ -35,15 +35,6 @@ app.logger.info({ pubsub: bus?.engine ?? 'in-process', rateLimits: redis === und
 await runApp(app, 'tenants', {
   onStop: async () => {
     await bus?.close();
-    await redis?.quit();
     await telemetry.stop();
   },
 });
-
-async function connectRedis(url: string) {
-  const { Redis } = await import('ioredis');
-  const client = new Redis(url);
-  // ioredis reconnects by itself; each failed attempt is logged (the counter logs the outage once, and its end).
-  client.on('error', (error: Error) => jsonLogger().warn({ err: error }, 'Redis connection error'));
-  return client;
-}

@@ -1,4 +1,4 @@
-import type { PubSub } from '../internal.js';
+import { unrefTimer, type PubSub } from '../internal.js';
 
 /** The topic revocations travel on between instances. */
 export const INVALIDATION_TOPIC = 'tessera:auth:invalidate';
@@ -52,8 +52,7 @@ export function startCredentialInvalidation(runtime: ForgetsApiKeys, bus: PubSub
   const listen = () => {
     bus.subscribe(INVALIDATION_TOPIC, handler).catch(() => {
       if (stopped) return;
-      retry = setTimeout(listen, RESUBSCRIBE_MS);
-      (retry as { unref?: () => void }).unref?.();
+      retry = unrefTimer(setTimeout(listen, RESUBSCRIBE_MS));
     });
   };
   listen();

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Logger, PubSub, TopicHandler } from '../internal.js';
+import { TopicHandlers, type Logger, type PubSub } from '../internal.js';
 
 /**
  * Options of {@link redisPubSub}.
@@ -33,19 +33,10 @@ export interface RedisPubSubOptions {
 export function redisPubSub(client: Redis, options: RedisPubSubOptions = {}): PubSub {
   const prefix = options.prefix ?? 'tessera:';
   const subscriber = client.duplicate();
-  const topics = new Map<string, Set<TopicHandler>>();
+  const local = new TopicHandlers();
+  const onHandlerError = (error: unknown, topic: string) => options.logger?.error({ err: error, topic }, 'A topic handler failed');
   subscriber.on('message', (channel: string, message: string) => {
-    if (!channel.startsWith(prefix)) return;
-    const topic = channel.slice(prefix.length);
-    const handlers = topics.get(topic);
-    if (handlers === undefined) return;
-    for (const handler of [...handlers]) {
-      try {
-        handler(message);
-      } catch (error) {
-        options.logger?.error({ err: error, topic }, 'A topic handler failed');
-      }
-    }
+    if (channel.startsWith(prefix)) local.deliver(channel.slice(prefix.length), message, onHandlerError);
   });
   // Connection errors are retried by ioredis (without a listener they would be thrown): logged
   // once per outage, and once when the subscriptions are back.
@@ -67,30 +58,20 @@ export function redisPubSub(client: Redis, options: RedisPubSubOptions = {}): Pu
       await client.publish(`${prefix}${topic}`, message);
     },
     async subscribe(topic, handler) {
-      let handlers = topics.get(topic);
-      if (handlers === undefined) {
-        topics.set(topic, (handlers = new Set()));
-        handlers.add(handler);
-        try {
-          await ready();
-          await subscriber.subscribe(`${prefix}${topic}`);
-        } catch (error) {
-          handlers.delete(handler);
-          if (handlers.size === 0) topics.delete(topic);
-          throw error;
-        }
-        return;
+      if (!local.add(topic, handler)) return;
+      try {
+        await ready();
+        await subscriber.subscribe(`${prefix}${topic}`);
+      } catch (error) {
+        local.remove(topic, handler);
+        throw error;
       }
-      handlers.add(handler);
     },
     async unsubscribe(topic, handler) {
-      const handlers = topics.get(topic);
-      if (handlers === undefined || !handlers.delete(handler) || handlers.size > 0) return;
-      topics.delete(topic);
-      await subscriber.unsubscribe(`${prefix}${topic}`);
+      if (local.remove(topic, handler)) await subscriber.unsubscribe(`${prefix}${topic}`);
     },
     async close() {
-      topics.clear();
+      local.clear();
       await subscriber.quit().catch(() => subscriber.disconnect());
     },
   };

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { checkedClock, ServiceUnavailableException, systemClock, type Clock, type Logger } from '../internal.js';
+import { checkedClock, ServiceUnavailableException, systemClock, TIMED_OUT, within, type Clock, type Logger } from '../internal.js';
 import { integerAtLeast, type RateLimitCounter } from '../auth/postgres/rate-limit-counter.js';
 import type { RateLimitWindow } from '../auth/postgres/postgres-rate-limit-counter.js';
 
@@ -105,7 +105,9 @@ export class RedisRateLimitCounter implements RateLimitCounter {
     const now = Math.floor(this.#clock.now());
     let answer: [number, string];
     try {
-      answer = await this.#withinTimeout(this.#redis[COMMAND](`${this.#prefix}${key}`, now, this.#windowMs));
+      const decided = await within(this.#redis[COMMAND](`${this.#prefix}${key}`, now, this.#windowMs), this.#timeoutMs);
+      if (decided === TIMED_OUT) throw new Error(`no answer from Redis within ${this.#timeoutMs} ms`);
+      answer = decided;
     } catch (error) {
       if (!this.#down) this.#logger?.warn({ err: error, failOpen: this.#failOpen }, 'Redis rate-limit counter unavailable');
       this.#down = true;
@@ -117,21 +119,5 @@ export class RedisRateLimitCounter implements RateLimitCounter {
     const hits = Number(answer[0]);
     const resetAtMs = Number(answer[1]) + this.#windowMs;
     return { hits, resetAtMs, waitMs: hits > this.#limit ? resetAtMs - now : 0 };
-  }
-
-  #withinTimeout<T>(work: Promise<T>): Promise<T> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no answer from Redis within ${this.#timeoutMs} ms`)), this.#timeoutMs);
-      work.then(
-        (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      );
-    });
   }
 }

@@ -1,10 +1,7 @@
 import { createToken } from '../common/token.js';
+import { TopicHandlers, type TopicHandler } from './topic-handlers.js';
 
-/**
- * Receives the messages of a topic. Its errors are caught and logged by the engine: a handler that
- * throws never ends its subscription nor stops the other handlers.
- */
-export type TopicHandler = (message: string) => void;
+export type { TopicHandler } from './topic-handlers.js';
 
 /**
  * A publish/subscribe engine: what carries WebSocket topics (and, across instances, whatever an
@@ -48,35 +45,23 @@ export interface InProcessPubSubOptions {
  * const app = await createApp(AppModule, { pubsub: inProcessPubSub() });
  */
 export function inProcessPubSub(options: InProcessPubSubOptions = {}): PubSub {
-  const topics = new Map<string, Set<TopicHandler>>();
+  const local = new TopicHandlers();
+  const onHandlerError = (error: unknown, topic: string) => options.onHandlerError?.(error, topic);
   return {
     publish(topic, message) {
-      const handlers = topics.get(topic);
-      if (handlers !== undefined) {
-        // A copy: a handler may unsubscribe itself (or another) while the message goes round.
-        for (const handler of [...handlers]) {
-          try {
-            handler(message);
-          } catch (error) {
-            options.onHandlerError?.(error, topic);
-          }
-        }
-      }
+      local.deliver(topic, message, onHandlerError);
       return Promise.resolve();
     },
     subscribe(topic, handler) {
-      let handlers = topics.get(topic);
-      if (handlers === undefined) topics.set(topic, (handlers = new Set()));
-      handlers.add(handler);
+      local.add(topic, handler);
       return Promise.resolve();
     },
     unsubscribe(topic, handler) {
-      const handlers = topics.get(topic);
-      if (handlers !== undefined && handlers.delete(handler) && handlers.size === 0) topics.delete(topic);
+      local.remove(topic, handler);
       return Promise.resolve();
     },
     close() {
-      topics.clear();
+      local.clear();
       return Promise.resolve();
     },
   };

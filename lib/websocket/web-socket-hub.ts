@@ -160,13 +160,12 @@ export class WebSocketHub implements WebSockets, SessionHub {
   private whenEmpty(timeoutMs: number): Promise<void> {
     if (this.sessions.size === 0) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(done, timeoutMs);
-      const self = this;
-      function done(): void {
+      const done = (): void => {
         clearTimeout(timer);
-        self.emptied = undefined;
+        this.emptied = undefined;
         resolve();
-      }
+      };
+      const timer = setTimeout(done, timeoutMs);
       this.emptied = done;
     });
   }

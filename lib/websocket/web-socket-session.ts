@@ -3,6 +3,7 @@ import type { RequestContext, StateKey } from '../context/request-context.js';
 import type { WebSocketConnection, WebSocketSpec } from '../routing/web-socket-spec.js';
 import type { WebSocketEvents, WebSocketPort } from './web-socket-port.js';
 import { utf8LengthExceeds } from '../http/incoming-request.js';
+import { unrefTimer } from '../common/unref-timer.js';
 
 /** What a session needs of its app's hub: topics and the registry of open sockets. */
 export interface SessionHub {
@@ -104,7 +105,7 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket {
     this.hub.opened(this);
     if (port.ping !== undefined) {
       const idleMs = this.spec.idleTimeoutSeconds * 1000;
-      this.idleTimer = unref(setInterval(() => this.checkIdle(idleMs), Math.max(10, idleMs / 4)));
+      this.idleTimer = unrefTimer(setInterval(() => this.checkIdle(idleMs), Math.max(10, idleMs / 4)));
     }
     this.run('open', () => this.spec.handlers.open?.(this));
     return {
@@ -147,13 +148,13 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket {
     return new Promise((resolve) => {
       this.drainWaiters.push(resolve);
       // Runtimes without a drain event (Deno, workerd) are polled while someone waits.
-      this.drainTimer ??= unref(setInterval(() => this.checkDrained(), DRAIN_POLL_MS));
+      this.drainTimer ??= unrefTimer(setInterval(() => this.checkDrained(), DRAIN_POLL_MS));
     });
   }
 
   close(code = 1000, reason = ''): void {
     if (!sendableCode(code)) throw new RangeError(`WebSocket close code ${code} cannot be sent: use 1000, 1001, 1003, 1007-1011 or 3000-4999.`);
-    if (new TextEncoder().encode(reason).byteLength > 123) throw new RangeError('A WebSocket close reason is at most 123 bytes of UTF-8.');
+    if (utf8LengthExceeds(reason, 123)) throw new RangeError('A WebSocket close reason is at most 123 bytes of UTF-8.');
     this.shut(code, reason, CLOSE_TIMEOUT_MS);
   }
 
@@ -184,7 +185,7 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket {
     this.state = 'closing';
     const port = this.port;
     port.close(code, reason);
-    this.closeTimer = unref(setTimeout(() => port.terminate(), timeoutMs));
+    this.closeTimer = unrefTimer(setTimeout(() => port.terminate(), timeoutMs));
   }
 
   private receive(data: string | Uint8Array): void {
@@ -301,10 +302,4 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket {
     this.hub.logger.error({ err: error, route: this.where, connection: this.id }, `WebSocket ${name} handler failed`);
     this.shut(1011, 'Internal error', CLOSE_TIMEOUT_MS);
   }
-}
-
-/** Lets a timer not hold the process open where the runtime supports it (Node, Bun, Deno). */
-function unref<T>(timer: T): T {
-  (timer as { unref?: () => void }).unref?.();
-  return timer;
 }

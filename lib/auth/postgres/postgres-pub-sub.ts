@@ -1,4 +1,4 @@
-import type { Logger, PubSub, TopicHandler } from '../../internal.js';
+import { TopicHandlers, unrefTimer, type Logger, type PubSub } from '../../internal.js';
 import type { SqlClient } from './sql-client.js';
 
 /**
@@ -53,7 +53,8 @@ export function postgresPubSub(options: PostgresPubSubOptions): PubSub {
   const channel = options.channel ?? 'tessera_pubsub';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new RangeError('postgresPubSub: channel must be a lowercase SQL identifier of at most 63 characters.');
   const maxDelay = options.maxReconnectDelayMs ?? 5_000;
-  const topics = new Map<string, Set<TopicHandler>>();
+  const local = new TopicHandlers();
+  const onHandlerError = (error: unknown, topic: string) => options.logger?.error({ err: error, topic }, 'A topic handler failed');
   let listener: Promise<ListenConnection> | undefined;
   let closed = false;
   let lost = false;
@@ -66,16 +67,7 @@ export function postgresPubSub(options: PostgresPubSubOptions): PubSub {
     } catch {
       return;
     }
-    if (typeof envelope.t !== 'string' || typeof envelope.m !== 'string') return;
-    const handlers = topics.get(envelope.t);
-    if (handlers === undefined) return;
-    for (const handler of [...handlers]) {
-      try {
-        handler(envelope.m);
-      } catch (error) {
-        options.logger?.error({ err: error, topic: envelope.t }, 'A topic handler failed');
-      }
-    }
+    if (typeof envelope.t === 'string' && typeof envelope.m === 'string') local.deliver(envelope.t, envelope.m, onHandlerError);
   };
 
   const open = (delay: number): Promise<ListenConnection> => {
@@ -108,15 +100,14 @@ export function postgresPubSub(options: PostgresPubSubOptions): PubSub {
     };
     const tryAgain = (wait: number): Promise<ListenConnection> =>
       new Promise((resolve, reject) => {
-        retry = setTimeout(() => {
+        retry = unrefTimer(setTimeout(() => {
           if (closed) return reject(new Error('postgresPubSub is closed'));
           attempt().then(resolve, (error: unknown) => {
             if (!lost) options.logger?.warn({ err: error }, 'PostgreSQL pub/sub listener cannot connect: retrying');
             lost = true;
             tryAgain(Math.min(maxDelay, wait * 2)).then(resolve, reject);
           });
-        }, wait);
-        (retry as { unref?: () => void }).unref?.();
+        }, wait));
       });
     return delay === 0 ? attempt() : tryAgain(delay);
   };
@@ -129,9 +120,7 @@ export function postgresPubSub(options: PostgresPubSubOptions): PubSub {
     },
     async subscribe(topic, handler) {
       if (closed) throw new Error('postgresPubSub is closed');
-      let handlers = topics.get(topic);
-      if (handlers === undefined) topics.set(topic, (handlers = new Set()));
-      handlers.add(handler);
+      local.add(topic, handler);
       // The first subscription opens the listener; later ones wait until it listens.
       listener ??= open(0).catch((error: unknown) => {
         listener = undefined;
@@ -140,14 +129,13 @@ export function postgresPubSub(options: PostgresPubSubOptions): PubSub {
       await listener;
     },
     unsubscribe(topic, handler) {
-      const handlers = topics.get(topic);
-      if (handlers !== undefined && handlers.delete(handler) && handlers.size === 0) topics.delete(topic);
+      local.remove(topic, handler);
       return Promise.resolve();
     },
     async close() {
       closed = true;
       clearTimeout(retry);
-      topics.clear();
+      local.clear();
       const current = listener;
       listener = undefined;
       if (current !== undefined) await current.then((connection) => connection.end(), () => undefined);

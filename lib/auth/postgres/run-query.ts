@@ -1,3 +1,4 @@
+import { TIMED_OUT, within } from '../../internal.js';
 import type { SqlClient } from './sql-client.js';
 import { StoreUnavailableError } from './store-unavailable-error.js';
 
@@ -62,18 +63,6 @@ export interface PostgresStoreOptions {
  * changes state: it is never abandoned at the query timeout while it may still commit.
  */
 export type QueryRunner = <Row>(operation: string, text: string, params: unknown[], kind?: 'read' | 'write') => Promise<Row[]>;
-
-const TIMED_OUT: unique symbol = Symbol('timed out');
-
-/** The promise's value, or TIMED_OUT after `ms` (the timer never outlives the race). */
-async function within<T>(pending: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([pending, new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), ms)))]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /**
  * SQLSTATE class 23: a broken constraint (a duplicate key, a NOT NULL). That is a caller bug or
