@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { defineController, post } from '../../lib/index.js';
+import { defineController, del, post } from '../../lib/index.js';
 import { Public, type AuthService, type TokenPair } from '../../lib/auth/index.js';
 import { auth } from './claims.js';
-import { PUBLIC_OPERATION } from './openapi.js';
+import { ApiTags } from '../../lib/openapi/index.js';
+import { PUBLIC_OPERATION, TOKEN_ONLY, UNAUTHORIZED } from './openapi.js';
 
 const SignIn = z.object({ identifier: z.string().min(1).max(320), password: z.string().min(1).max(1024) });
 const RefreshBody = z.object({ refreshToken: z.string().min(1).max(8192) });
@@ -28,6 +29,24 @@ export const authController = defineController({
     refresh: post('/refresh', { body: RefreshBody }, async (ctx) => toJson(await service.refresh(ctx.body.refreshToken))),
     signOut: post('/sign-out', { body: RefreshBody }, async (ctx) => {
       await service.signOut(ctx.body.refreshToken);
+    }),
+  }),
+});
+
+/**
+ * "Sign out everywhere": ends every session of the signed-in person, on every instance (their
+ * access tokens are refused at once, not when they expire). Bearer tokens only: an API key is not
+ * a session. When the bus cannot tell the other instances the answer is an error (the refresh
+ * tokens are revoked and this instance refuses the access tokens; calling again is safe).
+ */
+export const sessionsController = defineController({
+  name: 'SessionsController',
+  prefix: '/auth',
+  inject: [auth.AUTH_SERVICE],
+  metadata: [ApiTags('Auth'), TOKEN_ONLY, UNAUTHORIZED],
+  routes: (service: AuthService) => ({
+    signOutEverywhere: del('/sessions', { guards: [auth.JwtAuthGuard] }, async (ctx) => {
+      await service.revokeAllSessions(auth.getCurrentUser(ctx)?.sub as string);
     }),
   }),
 });

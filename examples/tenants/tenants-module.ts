@@ -1,7 +1,7 @@
 import { createToken, defineController, defineFactory, defineModule, defineProvider, get, systemClock, type Clock, type ModuleDefinition } from '../../lib/index.js';
 import { InMemoryRefreshTokenStore } from '../../lib/auth/index.js';
 import { apiKeysController } from './api-keys-controller.js';
-import { authController } from './auth-controller.js';
+import { authController, sessionsController } from './auth-controller.js';
 import { auth, Claims } from './claims.js';
 import type { TenantsConfig } from './config.js';
 import { DemoAccounts } from './demo-accounts.js';
@@ -107,6 +107,6 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
     ],
     // Runs after the auth module's guard (modules' app guards run in import order), so only verified keys are counted.
     appGuards: [ApiKeyRateLimitGuard],
-    controllers: [authController, meController, tenantPostsController, tenantLiveController, apiKeysController],
+    controllers: [authController, sessionsController, meController, tenantPostsController, tenantLiveController, apiKeysController],
   });
 }

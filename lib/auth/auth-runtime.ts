@@ -3,8 +3,10 @@ import { systemClock, type RequestContext } from '../internal.js';
 import { ApiKeyAuthenticator, type ApiKeyStore } from './api-keys/index.js';
 import type { AuthModuleOptions } from './auth-options.js';
 import { bearerFailure, bearerTokenOf } from './bearer-token.js';
-import { createBearerTokenVerifier, type BearerTokenVerifier, type VerificationResult } from './jwt/index.js';
+import { createBearerTokenVerifier, readTolerance, type BearerTokenVerifier, type VerificationResult } from './jwt/index.js';
 import { recordAuthenticated, recordTokenRefusal, tracedStore } from './auth-telemetry.js';
+import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS } from './issuing/index.js';
+import { SessionRevocations } from './session-revocations.js';
 
 /**
  * What the guards of one auth module share: the bearer-token verifier, the API-key authenticator
@@ -17,6 +19,15 @@ export interface AuthRuntime<Claims> {
   readonly verifier: BearerTokenVerifier;
   readonly apiKeys: ApiKeyAuthenticator<Claims> | undefined;
   readonly scopedRoutesOnly: boolean;
+  /**
+   * The longest an own access token issued now can still be accepted (ms): its lifetime plus the
+   * clock tolerance. A session revoked now must be remembered this long.
+   */
+  readonly sessionLifetimeMs: number;
+  /** Refuses the own access tokens of one session from now until `untilMs`, and drops their cached verifications. */
+  revokeSession(sessionId: string, untilMs: number): void;
+  /** Refuses, until `untilMs`, the own access tokens of `subject`'s sessions started before `cutoffMs`, and drops their cached verifications. */
+  revokeSubject(subject: string, cutoffMs: number, untilMs: number): void;
   /** The claims of the request's bearer token; a promise only when an outside issuer's signature must be checked. */
   authenticateBearer(ctx: RequestContext): Claims | Promise<Claims>;
 }
@@ -49,6 +60,11 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
     clockToleranceSeconds: options.clockToleranceSeconds,
     clock,
   });
+  const revocations = new SessionRevocations(clock);
+  // Outside issuers' tokens are routed by their `iss`, which never equals the own issuer: only
+  // the app's own tokens belong to sessions it can revoke.
+  const ownIssuer = options.issuer;
+  const isOwnRevoked = (payload: Readonly<Record<string, unknown>>) => payload.iss === ownIssuer && revocations.isRevoked(payload);
   // The verifier's cache hands back the same payload object for a repeated token, so the
   // schema runs once per token rather than once per request.
   const parsed = new WeakMap<object, Claims>();
@@ -68,6 +84,15 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
     verifier,
     apiKeys,
     scopedRoutesOnly: keys?.scopedRoutesOnly ?? false,
+    sessionLifetimeMs: ((options.issuing?.accessTokenTtl ?? DEFAULT_ACCESS_TOKEN_TTL_SECONDS) + readTolerance(options.clockToleranceSeconds)) * 1000,
+    revokeSession(sessionId, untilMs) {
+      revocations.revokeSession(sessionId, untilMs);
+      verifier.forget(isOwnRevoked);
+    },
+    revokeSubject(subject, cutoffMs, untilMs) {
+      revocations.revokeSubject(subject, cutoffMs, untilMs);
+      verifier.forget(isOwnRevoked);
+    },
     authenticateBearer(ctx) {
       const token = bearerTokenOf(ctx);
       if (token === undefined) {
@@ -83,6 +108,11 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
   function claimsOf(result: VerificationResult): Claims {
     if (!result.ok) {
       recordTokenRefusal(result.reason);
+      throw bearerFailure();
+    }
+    // After verification, on cache hits too: a revoked session's tokens still verify.
+    if (isOwnRevoked(result.payload)) {
+      recordTokenRefusal('revoked');
       throw bearerFailure();
     }
     const cached = parsed.get(result.payload);

@@ -1,4 +1,5 @@
-import { unrefTimer, type PubSub } from '../internal.js';
+import { unrefTimer, type Clock, type PubSub } from '../internal.js';
+import type { SessionRevocationListener } from './issuing/index.js';
 
 /** The topic revocations travel on between instances. */
 export const INVALIDATION_TOPIC = 'tessera:auth:invalidate';
@@ -10,14 +11,21 @@ const RESUBSCRIBE_MS = 2_000;
  * Tells every instance that a credential was revoked, so that none keeps accepting it from its
  * cache: the auth module's `CREDENTIAL_INVALIDATION`. Each instance listens on the app's PubSub
  * (`PUB_SUB`; a shared engine such as Redis or PostgreSQL LISTEN/NOTIFY reaches them all) and
- * drops the matching cached record at once, whatever `apiKeys.cacheSeconds` is. When the bus is
- * down, nothing is lost but time: caches fall back to their TTL, and the engine logs its outage.
+ * drops the matching cached record at once, whatever `apiKeys.cacheSeconds` is, or starts
+ * refusing a revoked session's access tokens (which, being stateless JWTs, would otherwise verify
+ * until they expire) and drops their cached verifications. The token-issuing service calls the
+ * session methods itself on sign-out, on a reused refresh token and in `revokeAllSessions`.
+ *
+ * When the bus is down, nothing is lost but time: the revoking instance refuses at once, the
+ * others fall back to the caches' TTL and the tokens' expiry, and the engine logs its outage. An
+ * instance started after a revocation does not hear of it (the bus keeps no history): it accepts
+ * that session's access tokens until they expire, at most `accessTokenTtl` later.
  *
  * @example
  * await store.revoke(id);
  * await invalidation.apiKeyRevoked(id); // every instance refuses the key within the bus's delivery time
  */
-export interface CredentialInvalidation {
+export interface CredentialInvalidation extends SessionRevocationListener {
   /**
    * Drops the API key's cached record on this instance and publishes the revocation. Resolves
    * once published; rejects when the bus refused it (other instances then wait out their TTL).
@@ -25,9 +33,34 @@ export interface CredentialInvalidation {
   apiKeyRevoked(id: string): Promise<void>;
 }
 
-/** What the invalidation needs of the auth runtime: the API-key cache to drop entries from. */
-interface ForgetsApiKeys {
+/** What the invalidation needs of the auth runtime: the API-key cache and the session revocations. */
+interface RevocableRuntime {
   readonly apiKeys: { forget(id: string): void } | undefined;
+  readonly sessionLifetimeMs: number;
+  revokeSession(sessionId: string, untilMs: number): void;
+  revokeSubject(subject: string, cutoffMs: number, untilMs: number): void;
+}
+
+/** One revocation as it travels on the bus; times are the revoking instance's, in Unix ms. */
+type InvalidationEvent =
+  | { readonly kind: 'api-key'; readonly id: string }
+  | { readonly kind: 'session'; readonly id: string; readonly until: number }
+  | { readonly kind: 'subject'; readonly subject: string; readonly cutoff: number; readonly until: number };
+
+/** The event a bus message carries, or undefined for anything malformed (ignored). */
+function parseEvent(message: string): InvalidationEvent | undefined {
+  let event: Record<string, unknown>;
+  try {
+    event = JSON.parse(message) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  if (typeof event !== 'object' || event === null) return undefined;
+  const { kind, id, subject, cutoff, until } = event;
+  if (kind === 'api-key' && typeof id === 'string') return { kind, id };
+  if (kind === 'session' && typeof id === 'string' && Number.isFinite(until)) return { kind, id, until: until as number };
+  if (kind === 'subject' && typeof subject === 'string' && Number.isFinite(cutoff) && Number.isFinite(until)) return { kind, subject, cutoff: cutoff as number, until: until as number };
+  return undefined;
 }
 
 /**
@@ -35,19 +68,24 @@ interface ForgetsApiKeys {
  * once and is retried every 2 s while the bus refuses it; `onModuleDestroy` stops it.
  *
  * @example
- * const invalidation = startCredentialInvalidation(runtime, bus);
+ * const invalidation = startCredentialInvalidation(runtime, bus, clock);
  */
-export function startCredentialInvalidation(runtime: ForgetsApiKeys, bus: PubSub): CredentialInvalidation & { onModuleDestroy(): Promise<void> } {
+export function startCredentialInvalidation(runtime: RevocableRuntime, bus: PubSub, clock: Clock): CredentialInvalidation & { onModuleDestroy(): Promise<void> } {
   let stopped = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
+  const apply = (event: InvalidationEvent) => {
+    if (event.kind === 'api-key') runtime.apiKeys?.forget(event.id);
+    else if (event.kind === 'session') runtime.revokeSession(event.id, event.until);
+    else runtime.revokeSubject(event.subject, event.cutoff, event.until);
+  };
+  // Applied here first, so the revoking instance refuses at once even when the bus is down.
+  const applyAndPublish = async (event: InvalidationEvent) => {
+    apply(event);
+    await bus.publish(INVALIDATION_TOPIC, JSON.stringify(event));
+  };
   const handler = (message: string) => {
-    let event: { kind?: unknown; id?: unknown };
-    try {
-      event = JSON.parse(message) as { kind?: unknown; id?: unknown };
-    } catch {
-      return;
-    }
-    if (event.kind === 'api-key' && typeof event.id === 'string') runtime.apiKeys?.forget(event.id);
+    const event = parseEvent(message);
+    if (event !== undefined) apply(event);
   };
   const listen = () => {
     bus.subscribe(INVALIDATION_TOPIC, handler).catch(() => {
@@ -57,9 +95,11 @@ export function startCredentialInvalidation(runtime: ForgetsApiKeys, bus: PubSub
   };
   listen();
   return {
-    async apiKeyRevoked(id) {
-      runtime.apiKeys?.forget(id);
-      await bus.publish(INVALIDATION_TOPIC, JSON.stringify({ kind: 'api-key', id }));
+    apiKeyRevoked: (id) => applyAndPublish({ kind: 'api-key', id }),
+    sessionRevoked: (sessionId) => applyAndPublish({ kind: 'session', id: sessionId, until: clock.now() + runtime.sessionLifetimeMs }),
+    allSessionsRevoked(subject, cutoffMs) {
+      const cutoff = cutoffMs ?? clock.now();
+      return applyAndPublish({ kind: 'subject', subject, cutoff, until: Math.max(cutoff, clock.now()) + runtime.sessionLifetimeMs });
     },
     async onModuleDestroy() {
       stopped = true;

@@ -50,7 +50,8 @@ export interface AuthDefinitions<Claims> {
   readonly JWKS_HEALTH_CHECK: Token<HealthCheck>;
   /**
    * Revocations told to every instance through the app's PubSub, so that cached API-key records
-   * are dropped everywhere at once (see CredentialInvalidation). Exported by `AuthModule`.
+   * are dropped and ended sessions' access tokens refused everywhere at once (see
+   * CredentialInvalidation). Exported by `AuthModule`; `AUTH_SERVICE` uses it by itself.
    */
   readonly CREDENTIAL_INVALIDATION: Token<CredentialInvalidation>;
 }
@@ -127,7 +128,7 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
         defineProvider(JwtAuthGuard, [AUTH_RUNTIME]),
         defineProvider(AuthGuard, [AUTH_RUNTIME]),
         defineFactory(JWKS_HEALTH_CHECK, [AUTH_RUNTIME], (runtime) => jwksHealthCheck(runtime.verifier)),
-        defineFactory(CREDENTIAL_INVALIDATION, [AUTH_RUNTIME, PUB_SUB], (runtime, bus) => startCredentialInvalidation(runtime, bus)),
+        defineFactory(CREDENTIAL_INVALIDATION, [AUTH_RUNTIME, PUB_SUB], (runtime, bus) => startCredentialInvalidation(runtime, bus, clock)),
       ];
       if (apiKeys) providers.push(toProvider(API_KEY_STORE, apiKeys.store));
       const exported: unknown[] = [JwtAuthGuard, AuthGuard, AUTH_RUNTIME, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION];
@@ -138,7 +139,7 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
         providers.push(
           toProvider(CREDENTIAL_STORE, issuing.credentialStore),
           toProvider(REFRESH_TOKEN_STORE, issuing.refreshTokenStore),
-          defineFactory(AUTH_SERVICE, [CREDENTIAL_STORE, REFRESH_TOKEN_STORE], async (credentialStore, refreshTokenStore) => {
+          defineFactory(AUTH_SERVICE, [CREDENTIAL_STORE, REFRESH_TOKEN_STORE, CREDENTIAL_INVALIDATION], async (credentialStore, refreshTokenStore, invalidation) => {
             // Compute the dummy hash at boot: computed lazily, the first sign-in for an unknown
             // account would take a hash longer than the others and tell that it is unknown.
             await getDummyPasswordHash(issuing.passwordHasher);
@@ -147,13 +148,14 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
               credentialStore: tracedStore(credentialStore, 'CredentialStore'),
               refreshTokenStore: tracedStore(refreshTokenStore, 'RefreshTokenStore'),
               accessTokens: {
-                sign: async (claims, subject) => signer.sign({ ...claims, sub: subject }, { ttlSeconds: accessTokenTtl, type: 'access' }),
+                sign: async (claims, subject, sessionId) => signer.sign({ ...claims, sub: subject, sid: sessionId }, { ttlSeconds: accessTokenTtl, type: 'access' }),
               },
               accessTokenTtl,
               refreshTokenTtl: issuing.refreshTokenTtl,
               refreshReuseGraceSeconds: issuing.refreshReuseGraceSeconds,
               clock,
               passwordHasher: issuing.passwordHasher,
+              sessionRevocations: invalidation,
             });
           }),
         );

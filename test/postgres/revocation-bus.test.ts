@@ -1,11 +1,12 @@
-// Three processes of examples/tenants on one PostgreSQL and no Redis: API-key revocations travel
-// on PostgreSQL LISTEN/NOTIFY (the engine DATABASE_URL selects), so a key revoked through one is
-// refused by the others within a second although each caches records for 60 s.
+// Three processes of examples/tenants on one PostgreSQL and no Redis: revocations (API keys, ended
+// sessions) travel on PostgreSQL LISTEN/NOTIFY (the engine DATABASE_URL selects), so a key or a
+// session revoked through one is refused by the others within a second although each caches
+// API-key records for 60 s and verified access tokens until they expire.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD } from '../../examples/tenants/demo-accounts.js';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './support/test-database.js';
 import { request, startTenantsProcess, type TenantsProcess } from './support/tenants-process.js';
-import { expectRevocationReachesAll } from './support/revocation-check.js';
+import { expectAllSessionsEndEverywhere, expectRevocationReachesAll, expectSignOutReachesAll } from './support/revocation-check.js';
 
 describe.skipIf(TEST_DATABASE_URL === undefined)('three tenants processes, revocations over LISTEN/NOTIFY (TEST_DATABASE_URL, no Redis)', () => {
   let database: TestDatabase;
@@ -18,6 +19,14 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('three tenants processes, revoc
   afterAll(async () => {
     await Promise.all(instances.map((instance) => instance.stop()));
     await database?.drop();
+  });
+
+  it('a session signed out through A is refused by B and C within 1 s, though they cached its access token', async () => {
+    await expectSignOutReachesAll(instances);
+  });
+
+  it('signing out everywhere through C ends every earlier session on all three within 1 s; a new sign-in works', async () => {
+    await expectAllSessionsEndEverywhere(instances);
   });
 
   it('a key revoked through A is refused by B and C within 1 s, though they cache records for 60 s', async () => {

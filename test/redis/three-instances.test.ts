@@ -11,7 +11,7 @@ import { DEMO_PASSWORD } from '../../examples/tenants/demo-accounts.js';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../postgres/support/test-database.js';
 import { request, startTenantsProcess, type TenantsProcess } from '../postgres/support/tenants-process.js';
 import { openSocket } from '../websocket/socket-client.js';
-import { expectRevocationReachesAll } from '../postgres/support/revocation-check.js';
+import { expectAllSessionsEndEverywhere, expectRevocationReachesAll, expectSignOutReachesAll } from '../postgres/support/revocation-check.js';
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 const run = promisify(execFile);
@@ -62,6 +62,14 @@ describe.skipIf(TEST_DATABASE_URL === undefined || TEST_REDIS_URL === undefined)
     expect(statuses.filter((status) => status === 429), 'the rest refused').toHaveLength(290);
     expect(answers.filter((answer) => answer.status === 429).every((answer) => Number(answer.headers.get('retry-after')) > 0), 'every 429 says when to retry').toBe(true);
   }, 60_000);
+
+  it('a session signed out through A is refused by B and C within 1 s, though they cached its access token', async () => {
+    await expectSignOutReachesAll(instances);
+  });
+
+  it('signing out everywhere through C ends every earlier session on all three within 1 s; a new sign-in works', async () => {
+    await expectAllSessionsEndEverywhere(instances);
+  });
 
   it('a key revoked through A is refused by B and C within 1 s, though they cache records for 60 s', async () => {
     await expectRevocationReachesAll(instances, bearer);

@@ -9,6 +9,8 @@ export {
 } from './token-issuing-options.js';
 export type { TokenIssuingServiceOptions, TokenIssuingSettings } from './token-issuing-options.js';
 export type { AccessTokenSigner } from './access-token-signer.js';
+export type { SessionRevocationListener } from './session-revocation-listener.js';
+export { newSessionId, sessionStartOf } from './session-id.js';
 export { createDefaultPasswordVerifier } from './password-verifier.js';
 export type { PasswordVerifier } from './password-verifier.js';
 export { validateLoadedClaims } from './validate-claims.js';

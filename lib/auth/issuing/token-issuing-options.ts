@@ -4,6 +4,7 @@ import type { AccessTokenSigner } from './access-token-signer.js';
 import type { CredentialStore } from './credential-store.js';
 import type { PasswordVerifier } from './password-verifier.js';
 import type { RefreshTokenStore } from './refresh-token-store.js';
+import type { SessionRevocationListener } from './session-revocation-listener.js';
 import type { ClaimsSchema } from './validate-claims.js';
 
 /** Default access-token lifetime, seconds (15 minutes). @example DEFAULT_ACCESS_TOKEN_TTL_SECONDS; // 900 */
@@ -43,6 +44,12 @@ export interface TokenIssuingServiceOptions<Claims> {
   readonly passwordVerifier?: PasswordVerifier | undefined;
   /** A hasher to build the default verifier from; ignored when `passwordVerifier` is given. */
   readonly passwordHasher?: PasswordHasher | undefined;
+  /**
+   * Told when sessions end (sign-out, a reused refresh token, `revokeAllSessions`) so that their
+   * access tokens are refused before they expire; the auth module passes `CREDENTIAL_INVALIDATION`.
+   * Default: nobody is told, and access tokens live out their TTL.
+   */
+  readonly sessionRevocations?: SessionRevocationListener | undefined;
 }
 
 /**

@@ -11,6 +11,8 @@ import type { PasswordVerifier } from './password-verifier.js';
 import type { NewRefreshToken, RefreshTokenRecord } from './refresh-token-record.js';
 import { isWithinReuseGrace, refreshTokenState } from './refresh-token-state.js';
 import type { RefreshTokenStore } from './refresh-token-store.js';
+import { newSessionId } from './session-id.js';
+import type { SessionRevocationListener } from './session-revocation-listener.js';
 import { resolveTokenIssuingSettings } from './token-issuing-options.js';
 import type { TokenIssuingServiceOptions, TokenIssuingSettings } from './token-issuing-options.js';
 import type { TokenPair } from './token-pair.js';
@@ -48,6 +50,7 @@ export class TokenIssuingService<Claims> {
   readonly #accessTokens: AccessTokenSigner<Claims>;
   readonly #clock: Clock;
   readonly #passwords: PasswordVerifier;
+  readonly #sessionRevocations: SessionRevocationListener | undefined;
 
   constructor(options: TokenIssuingServiceOptions<Claims>) {
     this.settings = resolveTokenIssuingSettings(options);
@@ -57,6 +60,7 @@ export class TokenIssuingService<Claims> {
     this.#accessTokens = options.accessTokens;
     this.#clock = checkedClock(options.clock ?? systemClock);
     this.#passwords = options.passwordVerifier ?? createDefaultPasswordVerifier(options.passwordHasher);
+    this.#sessionRevocations = options.sessionRevocations;
   }
 
   /**
@@ -131,26 +135,52 @@ export class TokenIssuingService<Claims> {
   }
 
   /**
-   * Revokes one refresh token. Idempotent: unknown, malformed and already-revoked tokens are a
-   * no-op, and it never reveals which it was.
+   * Revokes one refresh token and ends its session: with `sessionRevocations` (the auth module's
+   * default), the session's access tokens are refused from now on. Idempotent: unknown, malformed
+   * and already-revoked tokens are a no-op, and it never reveals which it was.
    *
    * @example
    * await auth.signOut(pair.refreshToken);
    */
   async signOut(refreshToken: string): Promise<void> {
     if (!isWellFormedRefreshToken(refreshToken)) return;
-    await this.#refreshTokens.revoke(hashRefreshToken(refreshToken));
+    const tokenHash = hashRefreshToken(refreshToken);
+    const record = this.#sessionRevocations === undefined ? undefined : await this.#refreshTokens.find(tokenHash);
+    await this.#refreshTokens.revoke(tokenHash);
+    await this.#tellSessionEnded(record?.familyId);
   }
 
   /**
    * Revokes every refresh token of a subject, e.g. after a password change or when disabling the
-   * account. Access tokens already issued stay valid until they expire.
+   * account. With `sessionRevocations` (the auth module's default) the access tokens of every
+   * session the subject started before this call are refused too, on every instance the bus
+   * reaches; a session started after it (a sign-in with the new password) is not affected.
+   * Rejects when the revocation could not be told (the bus is down): the refresh tokens are
+   * revoked and this instance refuses the access tokens, but other instances accept them until
+   * they expire.
    *
    * @example
    * await auth.revokeAllSessions(user.id);
    */
   async revokeAllSessions(subject: string): Promise<void> {
+    // Taken before the store changes: a session started while it runs may keep its access token
+    // (its refresh token is revoked), rather than a session the store missed losing every token.
+    const cutoffMs = this.#clock.now();
     await this.#refreshTokens.revokeAllForSubject(subject);
+    await this.#sessionRevocations?.allSessionsRevoked(subject, cutoffMs);
+  }
+
+  /**
+   * Tells the listener a session ended. A failure to tell is not the caller's failure (the token is
+   * revoked; other instances fall back to the access tokens' expiry and the bus logs its outage).
+   */
+  async #tellSessionEnded(familyId: string | null | undefined): Promise<void> {
+    if (typeof familyId !== 'string' || familyId === '') return;
+    try {
+      await this.#sessionRevocations?.sessionRevoked(familyId);
+    } catch {
+      // Deliberately ignored; see above.
+    }
   }
 
   /** Validated claims, or undefined when the account cannot sign in now. */
@@ -162,8 +192,9 @@ export class TokenIssuingService<Claims> {
 
   async #startFamily(subject: string, claims: Claims & Record<string, unknown>): Promise<TokenPair> {
     const now = this.#clock.now();
-    const access = await this.#accessTokens.sign(claims, subject);
-    const refresh = this.#newRefreshToken(subject, crypto.randomUUID(), now);
+    const familyId = newSessionId(now);
+    const access = await this.#accessTokens.sign(claims, subject, familyId);
+    const refresh = this.#newRefreshToken(subject, familyId, now);
     await this.#refreshTokens.create(refresh.tokenHash, refresh.record);
     return pairOf(access, refresh);
   }
@@ -171,11 +202,11 @@ export class TokenIssuingService<Claims> {
   async #rotate(tokenHash: string, record: RefreshTokenRecord, now: number): Promise<TokenPair> {
     const claims = await this.#loadClaims(record.subject);
     if (claims === undefined) throw invalidCredentials();
-    // Signed before the store changes, so a signer failure leaves the old token usable.
-    const access = await this.#accessTokens.sign(claims, record.subject);
     // A store that ignores families may return none; the successor then starts one (a store that
     // ignores families also has no revokeFamily, so reuse revokes by subject anyway).
-    const familyId = typeof record.familyId === 'string' && record.familyId !== '' ? record.familyId : crypto.randomUUID();
+    const familyId = typeof record.familyId === 'string' && record.familyId !== '' ? record.familyId : newSessionId(now);
+    // Signed before the store changes, so a signer failure leaves the old token usable.
+    const access = await this.#accessTokens.sign(claims, record.subject, familyId);
     const successor = this.#newRefreshToken(record.subject, familyId, now);
     const store = this.#refreshTokens;
 
@@ -214,9 +245,12 @@ export class TokenIssuingService<Claims> {
     const familyId = record.familyId;
     if (typeof store.revokeFamily === 'function' && typeof familyId === 'string' && familyId !== '') {
       await store.revokeFamily(familyId);
+      await this.#tellSessionEnded(familyId);
     } else {
       // Without family revocation the only safe scope is everything the subject holds.
+      const cutoffMs = this.#clock.now();
       await store.revokeAllForSubject(record.subject);
+      await this.#sessionRevocations?.allSessionsRevoked(record.subject, cutoffMs).catch(() => undefined);
     }
   }
 

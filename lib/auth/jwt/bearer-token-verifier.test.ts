@@ -140,6 +140,20 @@ describe('outside issuers: accepted tokens', () => {
   });
 });
 
+describe('forgetting cached verifications', () => {
+  it('drops exactly the cached tokens whose payload matches, which are then verified afresh', () => {
+    const { verifier } = setup();
+    const revoked = craft({ alg: 'HS256', typ: 'at+jwt' }, { iss: OWN, sub: 'u1', sid: 's1', exp: T0 + 900 });
+    const kept = craft({ alg: 'HS256', typ: 'at+jwt' }, { iss: OWN, sub: 'u1', sid: 's2', exp: T0 + 900 });
+    verifier.verify(revoked);
+    verifier.verify(kept);
+    expect(verifier.forget((payload) => payload.sid === 's1'), 'how many were dropped').toBe(1);
+    expect(verifier.stats().size, 'the other one stays cached').toBe(1);
+    verifier.verify(revoked);
+    expect(verifier.stats().hits, 'the forgotten token was a miss').toBe(0);
+  });
+});
+
 describe('outside issuers: refused tokens', () => {
   it('refuses alg none claiming the issuer, without a JWKS request', async () => {
     const before = server.hits();

@@ -43,6 +43,14 @@ export interface BearerTokenVerifier {
   prepare(): Promise<void>;
   /** The trusted issuers whose keys cannot be had now (empty when all can, or there are none). */
   issuersWithoutKeys(): Promise<string[]>;
+  /**
+   * Drops the cached verifications whose payload matches (a revoked session's tokens) and returns
+   * how many; they are verified from scratch next time.
+   *
+   * @example
+   * verifier.forget((payload) => payload.sid === sessionId);
+   */
+  forget(matches: (payload: Readonly<Record<string, unknown>>) => boolean): number;
   stats(): VerificationCacheStats;
 }
 
@@ -108,6 +116,7 @@ export function createBearerTokenVerifier(options: BearerTokenVerifierOptions): 
       const available = await Promise.all(entries.map(([, issuer]) => issuer.keysAvailable()));
       return entries.filter((_, index) => !available[index]).map(([name]) => name);
     },
+    forget: front.forget,
     stats: front.stats,
   });
 }

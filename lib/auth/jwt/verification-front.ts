@@ -48,6 +48,8 @@ export interface VerificationFront {
   lookup(token: unknown, nowMs: number): VerificationResult | undefined;
   /** Caches a success and returns the result to hand out. */
   settle(token: string, outcome: VerificationOutcome, nowMs: number): VerificationResult;
+  /** Drops the cached successes whose payload matches; returns how many. */
+  forget(matches: (payload: Readonly<Record<string, unknown>>) => boolean): number;
   stats(): VerificationCacheStats;
 }
 
@@ -77,6 +79,9 @@ export function createVerificationFront(option: VerificationCacheOption): Verifi
       if (!('result' in outcome)) return outcome;
       cache?.set(token, outcome, nowMs);
       return outcome.result;
+    },
+    forget(matches) {
+      return cache?.deleteWhere((entry) => matches(entry.result.payload)) ?? 0;
     },
     stats() {
       return cache?.stats() ?? { enabled: false, size: 0, maxEntries: 0, hits: 0, misses: 0 };
