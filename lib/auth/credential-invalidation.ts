@@ -1,5 +1,5 @@
 import { unrefTimer, type Clock, type PubSub } from '../internal.js';
-import type { SessionRevocationListener } from './issuing/index.js';
+import type { RefreshTokenStore, SessionRevocationListener } from './issuing/index.js';
 
 /** The topic revocations travel on between instances. */
 export const INVALIDATION_TOPIC = 'tessera:auth:invalidate';
@@ -18,8 +18,8 @@ const RESUBSCRIBE_MS = 2_000;
  *
  * When the bus is down, nothing is lost but time: the revoking instance refuses at once, the
  * others fall back to the caches' TTL and the tokens' expiry, and the engine logs its outage. An
- * instance started after a revocation does not hear of it (the bus keeps no history): it accepts
- * that session's access tokens until they expire, at most `accessTokenTtl` later.
+ * instance started after a revocation reads the sessions ended since one access-token lifetime
+ * from the refresh-token store (`revokedFamiliesSince`, when the store has it) at boot.
  *
  * @example
  * await store.revoke(id);
@@ -65,12 +65,20 @@ function parseEvent(message: string): InvalidationEvent | undefined {
 
 /**
  * Starts listening for revocations on `bus` and answers the publishing side. Listening starts at
- * once and is retried every 2 s while the bus refuses it; `onModuleDestroy` stops it.
+ * once and is retried every 2 s while the bus refuses it; `onModuleDestroy` stops it. With a
+ * refresh-token store that reports `revokedFamiliesSince` (`history`), the sessions ended within
+ * one access-token lifetime before this instance started are refused too: the bus keeps no
+ * history, the store does. A store that cannot answer fails the boot (fail closed).
  *
  * @example
- * const invalidation = startCredentialInvalidation(runtime, bus, clock);
+ * const invalidation = await startCredentialInvalidation(runtime, bus, clock, refreshTokenStore);
  */
-export function startCredentialInvalidation(runtime: RevocableRuntime, bus: PubSub, clock: Clock): CredentialInvalidation & { onModuleDestroy(): Promise<void> } {
+export async function startCredentialInvalidation(
+  runtime: RevocableRuntime,
+  bus: PubSub,
+  clock: Clock,
+  history?: Pick<RefreshTokenStore, 'revokedFamiliesSince'>,
+): Promise<CredentialInvalidation & { onModuleDestroy(): Promise<void> }> {
   let stopped = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
   const apply = (event: InvalidationEvent) => {
@@ -87,13 +95,19 @@ export function startCredentialInvalidation(runtime: RevocableRuntime, bus: PubS
     const event = parseEvent(message);
     if (event !== undefined) apply(event);
   };
-  const listen = () => {
+  const listen = (): Promise<void> =>
     bus.subscribe(INVALIDATION_TOPIC, handler).catch(() => {
       if (stopped) return;
       retry = unrefTimer(setTimeout(listen, RESUBSCRIBE_MS));
     });
-  };
-  listen();
+  // Listening first, then reading the history: a session ended in between is heard, not missed.
+  await listen();
+  if (history?.revokedFamiliesSince !== undefined) {
+    const lifetimeMs = runtime.sessionLifetimeMs;
+    for (const { familyId, revokedAt } of await history.revokedFamiliesSince(new Date(clock.now() - lifetimeMs))) {
+      runtime.revokeSession(familyId, revokedAt.getTime() + lifetimeMs);
+    }
+  }
   return {
     apiKeyRevoked: (id) => applyAndPublish({ kind: 'api-key', id }),
     sessionRevoked: (sessionId) => applyAndPublish({ kind: 'session', id: sessionId, until: clock.now() + runtime.sessionLifetimeMs }),

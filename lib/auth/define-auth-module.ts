@@ -128,7 +128,11 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
         defineProvider(JwtAuthGuard, [AUTH_RUNTIME]),
         defineProvider(AuthGuard, [AUTH_RUNTIME]),
         defineFactory(JWKS_HEALTH_CHECK, [AUTH_RUNTIME], (runtime) => jwksHealthCheck(runtime.verifier)),
-        defineFactory(CREDENTIAL_INVALIDATION, [AUTH_RUNTIME, PUB_SUB], (runtime, bus) => startCredentialInvalidation(runtime, bus, clock)),
+        // With issuing, the refresh-token store tells a starting instance which sessions ended
+        // before it (untraced: a boot step, not part of any request's trace).
+        options.issuing
+          ? defineFactory(CREDENTIAL_INVALIDATION, [AUTH_RUNTIME, PUB_SUB, REFRESH_TOKEN_STORE], (runtime, bus, refreshTokens) => startCredentialInvalidation(runtime, bus, clock, refreshTokens))
+          : defineFactory(CREDENTIAL_INVALIDATION, [AUTH_RUNTIME, PUB_SUB], (runtime, bus) => startCredentialInvalidation(runtime, bus, clock)),
       ];
       if (apiKeys) providers.push(toProvider(API_KEY_STORE, apiKeys.store));
       const exported: unknown[] = [JwtAuthGuard, AuthGuard, AUTH_RUNTIME, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION];

@@ -57,8 +57,9 @@ async function twoInstances() {
     ],
     controllers: [controller],
   });
-  const [a, b] = await Promise.all([createApp(root, { pubsub: bus }), createApp(root, { pubsub: bus })]);
-  return { a, b, clock };
+  const start = () => createApp(root, { pubsub: bus });
+  const [a, b] = await Promise.all([start(), start()]);
+  return { a, b, clock, start };
 }
 
 async function signIn(app: App): Promise<TokenPair> {
@@ -128,5 +129,23 @@ describe('session revocation', () => {
     expect(await me(b, second), 'the rotated session works').toBe(200);
     expect((await send(b, 'POST', '/refresh', { json: { refreshToken: first.refreshToken } })).status, 'the old token replayed').toBe(401);
     expect([await me(a, second), await me(b, second)]).toEqual([401, 401]);
+  });
+
+  it('an instance started after a sign-out refuses that session: it reads the ended sessions from the refresh-token store', async () => {
+    const { a, start } = await twoInstances();
+    const pair = await signIn(a);
+    await send(a, 'POST', '/sign-out', { json: { refreshToken: pair.refreshToken } });
+    const late = await start();
+    expect(await me(late, pair), 'refused by the late instance').toBe(401);
+  });
+
+  it('an instance started after revoking all sessions refuses every one of them', async () => {
+    const { a, b, clock, start } = await twoInstances();
+    const phone = await signIn(a);
+    const laptop = await signIn(b);
+    clock.advance(1);
+    await send(a, 'DELETE', '/sessions', { headers: { authorization: `Bearer ${laptop.accessToken}` } });
+    const late = await start();
+    expect([await me(late, phone), await me(late, laptop)]).toEqual([401, 401]);
   });
 });

@@ -11,9 +11,10 @@ import { expectAllSessionsEndEverywhere, expectRevocationReachesAll, expectSignO
 describe.skipIf(TEST_DATABASE_URL === undefined)('three tenants processes, revocations over LISTEN/NOTIFY (TEST_DATABASE_URL, no Redis)', () => {
   let database: TestDatabase;
   let instances: TenantsProcess[] = [];
+  let env: Record<string, string> = {};
   beforeAll(async () => {
     database = await createTestDatabase();
-    const env = { DATABASE_URL: database.url, AUTH_SECRET: 'revocation-bus-test-secret-0123456789abcdef', API_KEY_CACHE_SECONDS: '60' };
+    env = { DATABASE_URL: database.url, AUTH_SECRET: 'revocation-bus-test-secret-0123456789abcdef', API_KEY_CACHE_SECONDS: '60' };
     instances = await Promise.all([startTenantsProcess(env), startTenantsProcess(env), startTenantsProcess(env)]);
   }, 120_000);
   afterAll(async () => {
@@ -36,4 +37,14 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('three tenants processes, revoc
       return { authorization: `Bearer ${(res.json as { accessToken: string }).accessToken}` };
     });
   });
+
+  it('a process started after a sign-out refuses that session: it reads the ended sessions from PostgreSQL at boot', async () => {
+    const [a] = instances as [TenantsProcess];
+    const signedIn = await request(a.url, 'POST', '/auth/sign-in', { json: { identifier: 'alice@acme.test', password: DEMO_PASSWORD } });
+    const pair = signedIn.json as { accessToken: string; refreshToken: string };
+    expect((await request(a.url, 'POST', '/auth/sign-out', { json: { refreshToken: pair.refreshToken } })).status).toBe(204);
+    const late = await startTenantsProcess(env);
+    instances.push(late);
+    expect((await request(late.url, 'GET', '/me', { headers: { authorization: `Bearer ${pair.accessToken}` } })).status, late.output().slice(-2_000)).toBe(401);
+  }, 60_000);
 });

@@ -164,5 +164,32 @@ export function describeRefreshTokenStoreContract(name: string, make: RefreshTok
       const revoked = await Promise.all(hashes.map(async (h) => (await store.find(h))?.revokedAt != null));
       expect(revoked).toEqual([true, true, false]);
     });
+
+    it('revokedFamiliesSince (when present) reports each family with a token revoked since then, once, at its latest revocation', async (ctx) => {
+      const { store, clock } = await setup();
+      if (store.revokedFamiliesSince === undefined) return ctx.skip();
+      const [s1, s2, s3] = [uniqueId('s'), uniqueId('s'), uniqueId('s')];
+      const [f1, f2, f3] = [uniqueId('f'), uniqueId('f'), uniqueId('f')];
+      const [a, b, c, d] = [randomHash(), randomHash(), randomHash(), randomHash()];
+      await store.create(a, token(s1, f1));
+      await store.create(b, token(s1, f1));
+      await store.create(c, token(s2, f2));
+      await store.create(d, token(s3, f3));
+      await store.revoke(a); // f1 at T0
+      clock.advance(1_000);
+      await store.revokeAllForSubject(s2); // f2 at T0 + 1 s
+      clock.advance(1_000);
+      await store.revoke(b); // f1 again, at T0 + 2 s
+      // Other tests may share the table: only this test's families count.
+      const ours = async (since: number) =>
+        (await store.revokedFamiliesSince?.(new Date(since)) ?? [])
+          .filter((family) => [f1, f2, f3].includes(family.familyId))
+          .map((family) => [family.familyId, family.revokedAt.getTime()])
+          .sort(([x], [y]) => String(x).localeCompare(String(y)));
+      const expected = (...pairs: [string, number][]) => pairs.sort(([x], [y]) => x.localeCompare(y));
+      expect(await ours(T0), 'since T0: f1 at its latest revocation, f2; never the live f3').toEqual(expected([f1, T0 + 2_000], [f2, T0 + 1_000]));
+      expect(await ours(T0 + 1_500), 'since T0 + 1.5 s: only f1 (revoked again at T0 + 2 s)').toEqual(expected([f1, T0 + 2_000]));
+      expect(await ours(T0 + 2_001), 'since after the last revocation: none').toEqual([]);
+    });
   });
 }

@@ -1,10 +1,10 @@
 import { BasicInMemoryRefreshTokenStore } from './basic-in-memory-refresh-token-store.js';
 import type { RefreshTokenSuccessor } from './refresh-token-record.js';
-import type { RefreshTokenStore } from './refresh-token-store.js';
+import type { RefreshTokenStore, RevokedFamily } from './refresh-token-store.js';
 
 /**
- * The in-memory refresh-token store with every operation, including the atomic `rotate` and
- * `revokeFamily`. Data lives in the process and is lost on restart: for tests, demos and
+ * The in-memory refresh-token store with every operation, including the atomic `rotate`,
+ * `revokeFamily` and `revokedFamiliesSince`. Data lives in the process and is lost on restart: for tests, demos and
  * single-process development.
  *
  * Each operation runs synchronously inside its async method, so it is atomic under concurrent
@@ -21,5 +21,9 @@ export class InMemoryRefreshTokenStore extends BasicInMemoryRefreshTokenStore im
 
   async revokeFamily(familyId: string): Promise<void> {
     this.table.revokeFamily(familyId);
+  }
+
+  async revokedFamiliesSince(since: Date): Promise<readonly RevokedFamily[]> {
+    return [...this.table.revokedFamiliesSince(since.getTime())].map(([familyId, revokedAtMs]) => ({ familyId, revokedAt: new Date(revokedAtMs) }));
   }
 }

@@ -90,6 +90,16 @@ export class InMemoryRefreshTokenTable {
     this.#revokeWhere((row) => row.familyId !== null && row.familyId === familyId);
   }
 
+  /** Each family with a token revoked at or after `sinceMs`, with its latest revocation (ms). */
+  revokedFamiliesSince(sinceMs: number): Map<string, number> {
+    const families = new Map<string, number>();
+    for (const row of this.#rows.values()) {
+      if (row.familyId === null || row.revokedAtMs === null || row.revokedAtMs < sinceMs) continue;
+      families.set(row.familyId, Math.max(families.get(row.familyId) ?? row.revokedAtMs, row.revokedAtMs));
+    }
+    return families;
+  }
+
   /** A frozen copy of every row, in insertion order. */
   records(): readonly StoredRefreshToken[] {
     return Object.freeze([...this.#rows].map(([tokenHash, row]) => toRecord(tokenHash, row)));

@@ -19,7 +19,7 @@ export { INVALID_CREDENTIALS_MESSAGE, invalidCredentials } from './invalid-crede
 export type { TokenPair } from './token-pair.js';
 export type { Awaitable } from './awaitable.js';
 export type { CredentialStore, StoredCredential } from './credential-store.js';
-export type { RefreshTokenStore } from './refresh-token-store.js';
+export type { RefreshTokenStore, RevokedFamily } from './refresh-token-store.js';
 export type { NewRefreshToken, RefreshTokenRecord, RefreshTokenSuccessor } from './refresh-token-record.js';
 export { isWithinReuseGrace, refreshTokenState } from './refresh-token-state.js';
 export type { RefreshTokenState } from './refresh-token-state.js';

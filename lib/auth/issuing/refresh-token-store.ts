@@ -14,6 +14,7 @@ import type { NewRefreshToken, RefreshTokenRecord, RefreshTokenSuccessor } from 
  * | `revokeAllForSubject` | revokes every token of the subject |
  * | `rotate` (optional) | atomically: the `markRotated` compare-and-set on the old token plus `create` of the successor; false having changed nothing when the old token was already rotated or revoked. When present, refresh uses it instead of create + markRotated |
  * | `revokeFamily` (optional) | revokes every token with that `familyId`. When absent, reuse of a rotated token revokes every token of the subject instead |
+ * | `revokedFamiliesSince` (optional) | every `familyId` with a token revoked at or after `since`, each once with its latest `revokedAt`. An instance reads it at boot, so that it refuses the access tokens of sessions ended before it started (the bus keeps no history). Only for a store whose revocations all end a session: one with `rotate`, which never revokes a lost race's orphan successor |
  *
  * The values `create`, `revoke`, `revokeAllForSubject` and `revokeFamily` resolve to are ignored
  * (typed `unknown` so a store can return its driver's result as is).
@@ -39,4 +40,16 @@ export interface RefreshTokenStore {
   revokeAllForSubject(subject: string): Awaitable<unknown>;
   rotate?(oldTokenHash: string, next: RefreshTokenSuccessor): Awaitable<boolean>;
   revokeFamily?(familyId: string): Awaitable<unknown>;
+  revokedFamiliesSince?(since: Date): Awaitable<readonly RevokedFamily[]>;
+}
+
+/**
+ * A session (refresh-token family) that ended, as `revokedFamiliesSince` reports it.
+ *
+ * @example
+ * const ended: RevokedFamily = { familyId: '019ab3c4-5d6e-7f01-8a2b-3c4d5e6f7a8b', revokedAt: new Date() };
+ */
+export interface RevokedFamily {
+  readonly familyId: string;
+  readonly revokedAt: Date;
 }

@@ -71,4 +71,11 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
        )`,
     ],
   },
+  {
+    version: 2,
+    name: 'revoked refresh-token index',
+    // An instance reads the sessions ended within one access-token lifetime at boot
+    // (revokedFamiliesSince): a range over revoked_at, which no index served.
+    statements: [`CREATE INDEX IF NOT EXISTS tessera_refresh_tokens_revoked_idx ON tessera_refresh_tokens (revoked_at) WHERE revoked_at IS NOT NULL`],
+  },
 ]);

@@ -1,7 +1,7 @@
 import { checkedClock, systemClock } from '../../internal.js';
 import type { Clock } from '../../internal.js';
 import type { NewRefreshToken, RefreshTokenRecord, RefreshTokenSuccessor } from '../issuing/refresh-token-record.js';
-import type { RefreshTokenStore } from '../issuing/refresh-token-store.js';
+import type { RefreshTokenStore, RevokedFamily } from '../issuing/refresh-token-store.js';
 import { createQueryRunner } from './run-query.js';
 import type { PostgresStoreOptions, QueryRunner } from './run-query.js';
 import { readTimestamp, requireValidDate, toTimestampParam } from './row-values.js';
@@ -51,6 +51,11 @@ INSERT INTO tessera_refresh_tokens (token_hash, subject, family_id, expires_at)
 SELECT $3::text, $4::text, $5::text, $6::timestamptz FROM old
 RETURNING 1 AS rotated`;
 
+/** Sessions ended since $1, each once; served by the partial index on `revoked_at` (migration 2). */
+const REVOKED_FAMILIES_SQL = `SELECT family_id, max(revoked_at) AS revoked_at FROM tessera_refresh_tokens
+WHERE revoked_at >= $1::timestamptz AND family_id IS NOT NULL
+GROUP BY family_id`;
+
 function checkHash(tokenHash: unknown): asserts tokenHash is string {
   if (typeof tokenHash !== 'string' || tokenHash === '') throw new TypeError('tokenHash must be a non-empty string');
 }
@@ -62,8 +67,8 @@ function checkToken(token: NewRefreshToken): { subject: string; familyId: string
 }
 
 /**
- * A {@link RefreshTokenStore} on the `tessera_refresh_tokens` table (see `migrate`), with both
- * optional operations: an atomic `rotate` and `revokeFamily`. Every operation is one SQL
+ * A {@link RefreshTokenStore} on the `tessera_refresh_tokens` table (see `migrate`), with every
+ * optional operation: an atomic `rotate`, `revokeFamily` and `revokedFamiliesSince`. Every operation is one SQL
  * statement, so it is atomic across connections and processes: `markRotated` is a conditional
  * UPDATE (`... WHERE rotated_at IS NULL AND revoked_at IS NULL RETURNING 1`), and `rotate` is
  * that UPDATE in a CTE feeding the successor's INSERT. Revocation keeps the first `revokedAt`.
@@ -148,6 +153,16 @@ export class PostgresRefreshTokenStore implements RefreshTokenStore {
       familyId,
       this.#now(),
     ], 'write');
+  }
+
+  async revokedFamiliesSince(since: Date): Promise<readonly RevokedFamily[]> {
+    const rows = await this.#run<{ family_id: string; revoked_at: unknown }>('revokedFamiliesSince', REVOKED_FAMILIES_SQL, [toTimestampParam(requireValidDate(since, 'since'))]);
+    const families: RevokedFamily[] = [];
+    for (const row of rows) {
+      const revokedAt = readTimestamp(row.revoked_at);
+      if (revokedAt !== null) families.push({ familyId: row.family_id, revokedAt });
+    }
+    return families;
   }
 
   /**
