@@ -22,6 +22,8 @@ export {
   InMemoryCredentialStore,
   type CredentialStore,
   type RefreshTokenStore,
+  type RevokedFamily,
+  type SessionRevocationListener,
   type RefreshTokenRecord,
   type NewRefreshToken,
   type TokenPair,
