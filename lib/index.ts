@@ -75,6 +75,7 @@ export { problemAnswer, type ProblemDetails } from './http/problem.js';
 export type { Logger, LogFields, LogLevel } from './common/logger.js';
 export { jsonLogger, silentLogger, type JsonLoggerOptions } from './common/json-logger.js';
 export type { HealthCheck, HealthOptions } from './app/health.js';
+export { pubSubHealthCheck } from './app/pub-sub-health-check.js';
 export type { Instrumentation, RequestTelemetry } from './app/instrumentation.js';
 export {
   HttpException,

@@ -1,4 +1,4 @@
-import { createApp, defineModule, defineProvider, systemClock, type App, type Clock, type Instrumentation, type Logger, type Middleware, type PubSub } from '../../lib/index.js';
+import { createApp, defineModule, defineProvider, pubSubHealthCheck, systemClock, type App, type Clock, type Instrumentation, type Logger, type Middleware, type PubSub } from '../../lib/index.js';
 import { compression, cors, etag, requestId, securityHeaders } from '../../lib/middleware/index.js';
 import { brotliEncoder, serveApiReference } from '../../lib/node.js';
 import { AttachmentsStore } from './attachments-store.js';
@@ -48,7 +48,9 @@ export async function createBlogApp(env: BlogEnv, options: { clock?: Clock; logg
     // Created posts reach the event stream and the live socket through it: with a shared engine, on every instance.
     ...(options.pubsub === undefined ? {} : { pubsub: options.pubsub }),
     accessLog: true,
-    health: true,
+    // Readiness reports a shared engine's listening connection: without it, this instance's
+    // clients would miss the posts created on the others.
+    health: options.pubsub === undefined ? true : { checks: [pubSubHealthCheck(options.pubsub)] },
   });
   serveBlogOpenApi(app);
   serveApiReference(app, '/docs', { specUrl: '/openapi.json', title: 'Tessera blog API' });

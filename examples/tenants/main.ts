@@ -1,4 +1,4 @@
-import { createApp, jsonLogger, type Clock } from '../../lib/index.js';
+import { createApp, jsonLogger, pubSubHealthCheck, type Clock } from '../../lib/index.js';
 import { RedisRateLimitCounter, redisHealthCheck } from '../../lib/redis/index.js';
 import { pubsubFromEnv } from '../shared/pubsub-from-env.js';
 import { postgresHealthCheck } from '../../lib/auth/postgres/index.js';
@@ -25,8 +25,16 @@ const rateLimitCounter = redis === undefined ? undefined : (clock: Clock) => new
 const app = await createApp(createTenantsModule(config, { stores, ...(rateLimitCounter === undefined ? {} : { rateLimitCounter }) }), {
   ...(bus === undefined ? {} : { pubsub: bus.pubsub }),
   accessLog: { fields: (ctx) => ({ keyId: auth.getCurrentApiKey(ctx)?.id }) },
-  // Readiness: the database answers, and an identity provider's keys (AUTH_JWKS_URL) were had.
-  health: { checks: [postgresHealthCheck(database), ...(redis === undefined ? [] : [redisHealthCheck(redis)]), ...(config.identityProvider === undefined ? [] : [auth.JWKS_HEALTH_CHECK])] },
+  // Readiness: the database answers, Redis answers and the bus listens (revocations and pushes
+  // from other instances reach this one), and an identity provider's keys (AUTH_JWKS_URL) were had.
+  health: {
+    checks: [
+      postgresHealthCheck(database),
+      ...(redis === undefined ? [] : [redisHealthCheck(redis)]),
+      ...(bus === undefined ? [] : [pubSubHealthCheck(bus.pubsub)]),
+      ...(config.identityProvider === undefined ? [] : [auth.JWKS_HEALTH_CHECK]),
+    ],
+  },
   instrumentation: openTelemetry(),
 });
 serveTenantsOpenApi(app);

@@ -74,5 +74,7 @@ export function redisPubSub(client: Redis, options: RedisPubSubOptions = {}): Pu
       local.clear();
       await subscriber.quit().catch(() => subscriber.disconnect());
     },
+    // 'ready' is reached after ioredis has subscribed the connection again to every channel.
+    listening: () => subscriber.status === 'ready',
   };
 }

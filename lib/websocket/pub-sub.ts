@@ -24,6 +24,12 @@ export interface PubSub {
   unsubscribe(topic: string, handler: TopicHandler): Promise<void>;
   /** Drops every subscription and releases the engine's connections. */
   close(): Promise<void>;
+  /**
+   * Whether this instance hears the others now: false while the engine's listening connection is
+   * lost (until it is back and subscribed again), true otherwise. Engines within one process have
+   * no such connection and leave it out. What `pubSubHealthCheck` reports.
+   */
+  listening?(): boolean;
 }
 
 /**

@@ -107,7 +107,14 @@ export function describePubSubContract(name: string, make: () => Promise<PubSubP
         const t = topic();
         const got = collect(1, 10_000);
         await pair.b.subscribe(t, got.handler);
+        expect(pair.b.listening?.(), 'listening before the cut').not.toBe(false);
         await pair.cut?.();
+        if (pair.b.listening !== undefined) {
+          // The loss shows until the connection is back (the engines wait 50-100 ms before reconnecting).
+          const lossDeadline = Date.now() + 2_000;
+          while (pair.b.listening() && Date.now() < lossDeadline) await quiet(2);
+          expect(pair.b.listening(), 'not listening once the connection is cut').toBe(false);
+        }
         // At most once: what is published while the listener is away is lost, so keep publishing until one arrives.
         const deadline = Date.now() + 9_000;
         let received = false;
@@ -117,6 +124,7 @@ export function describePubSubContract(name: string, make: () => Promise<PubSubP
           await quiet(100);
         }
         expect(await got.done).toEqual(['after the cut']);
+        expect(pair.b.listening?.(), 'listening again').not.toBe(false);
       } finally {
         await pair.close();
       }

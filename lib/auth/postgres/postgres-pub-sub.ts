@@ -58,6 +58,8 @@ export function postgresPubSub(options: PostgresPubSubOptions): PubSub {
   let listener: Promise<ListenConnection> | undefined;
   let closed = false;
   let lost = false;
+  // False from a loss (or a failed first connection) until LISTEN succeeds again.
+  let up = true;
   let retry: ReturnType<typeof setTimeout> | undefined;
 
   const dispatch = (payload: string | undefined): void => {
@@ -80,6 +82,7 @@ export function postgresPubSub(options: PostgresPubSubOptions): PubSub {
         if (closed) return;
         if (!lost) options.logger?.warn({ err: error }, 'PostgreSQL pub/sub listener lost: reconnecting (messages published meanwhile are lost)');
         lost = true;
+        up = false;
         listener = open(100).catch(() => connection);
       };
       connection.on('notification', (message) => {
@@ -96,6 +99,7 @@ export function postgresPubSub(options: PostgresPubSubOptions): PubSub {
       }
       if (lost) options.logger?.info({}, 'PostgreSQL pub/sub listener back');
       lost = false;
+      up = true;
       return connection;
     };
     const tryAgain = (wait: number): Promise<ListenConnection> =>
@@ -124,6 +128,7 @@ export function postgresPubSub(options: PostgresPubSubOptions): PubSub {
       // The first subscription opens the listener; later ones wait until it listens.
       listener ??= open(0).catch((error: unknown) => {
         listener = undefined;
+        up = false;
         throw error;
       });
       await listener;
@@ -140,5 +145,6 @@ export function postgresPubSub(options: PostgresPubSubOptions): PubSub {
       listener = undefined;
       if (current !== undefined) await current.then((connection) => connection.end(), () => undefined);
     },
+    listening: () => up,
   };
 }

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../common/json-logger.js';
+import { defineModule } from '../modules/module.js';
+import { inProcessPubSub, type PubSub } from '../websocket/pub-sub.js';
+import { createApp } from './create-app.js';
+import { pubSubHealthCheck } from './pub-sub-health-check.js';
+
+/** The in-process engine with a listening connection whose state the test sets (the real engines' states are tested in test/pubsub). */
+function engineWithConnection(): { pubsub: PubSub; set(up: boolean): void } {
+  let up = true;
+  return { pubsub: { ...inProcessPubSub(), listening: () => up }, set: (value) => (up = value) };
+}
+
+async function readiness(pubsub: PubSub): Promise<{ status: number; body: unknown }> {
+  const app = await createApp(defineModule({ name: 'M' }), { logger: silentLogger, pubsub, health: { checks: [pubSubHealthCheck(pubsub)] } });
+  const res = await app.request('/health/ready');
+  return { status: res.status, body: await res.json() };
+}
+
+describe('pubSubHealthCheck', () => {
+  it('is up for an engine with no listening connection (the in-process one)', async () => {
+    expect((await readiness(inProcessPubSub())).status).toBe(200);
+  });
+
+  it('is up while the engine listens', async () => {
+    const engine = engineWithConnection();
+    expect((await readiness(engine.pubsub)).status).toBe(200);
+  });
+
+  it('is down, named pubsub, while the engine has lost its listening connection', async () => {
+    const engine = engineWithConnection();
+    engine.set(false);
+    const { status, body } = await readiness(engine.pubsub);
+    expect(status, 'readiness fails').toBe(503);
+    expect(body, 'the failed check is named').toMatchObject({ checks: { pubsub: { status: 'down' } } });
+  });
+});
