@@ -65,20 +65,21 @@ export function livePosts(): WebSocketHandlers<WebSocketConnection<object, unkno
 }
 
 /**
- * The event stream's producer, shared by both blogs: one `post-created` event (JSON data: the
- * post) for each message on the `posts` topic while the client listens.
+ * The event stream's producer, shared by both blogs and the tenants app: one `post-created` event
+ * (JSON data: the post) for each message on `topic` (the blog's `posts` by default) while the
+ * client listens.
  *
  * @example
  * events: get('/events', (ctx) => sse(ctx, streamPosts(bus))),
  */
-export function streamPosts(bus: PubSub): (stream: SseStream) => Promise<void> {
+export function streamPosts(bus: PubSub, topic: string = POSTS_TOPIC): (stream: SseStream) => Promise<void> {
   return async (stream) => {
     const handler = (message: string) => {
       const created = JSON.parse(message) as { id: string };
       void stream.send({ event: 'post-created', id: created.id, data: created });
     };
-    stream.signal.addEventListener('abort', () => void bus.unsubscribe(POSTS_TOPIC, handler), { once: true });
-    await bus.subscribe(POSTS_TOPIC, handler);
+    stream.signal.addEventListener('abort', () => void bus.unsubscribe(topic, handler), { once: true });
+    await bus.subscribe(topic, handler);
   };
 }
 

@@ -80,3 +80,28 @@ describe('tenants: GET /tenants/:tenantId/live', () => {
     expect(refused).toMatchObject({ status: 401 });
   });
 });
+
+describe('tenants: GET /tenants/:tenantId/events', () => {
+  it("streams the tenant's created posts as post-created events, and only that tenant's", async () => {
+    const { app } = await boot();
+    const bob = await tokenOf(app, 'bob@acme.test');
+    const carol = await tokenOf(app, 'carol@globex.test');
+    const events = await app.request('/tenants/acme/events', { headers: { authorization: `Bearer ${bob}` } });
+    expect(events.headers.get('content-type'), 'an event stream').toMatch(/^text\/event-stream/);
+    const reader = (events.body as ReadableStream<Uint8Array>).getReader();
+    await createPost(app, 'globex', carol, 'Not for acme');
+    const created = await createPost(app, 'acme', bob, 'For acme');
+    const { value } = await reader.read();
+    const text = new TextDecoder().decode(value);
+    expect(text, "acme's post, as a post-created event").toContain(`event: post-created\nid: ${(created.json as { id: string }).id}\ndata: ${JSON.stringify(created.json)}`);
+    expect(text, "never globex's").not.toContain('Not for acme');
+    await reader.cancel();
+  });
+
+  it("refuses another tenant's token with 404 and no credential with 401", async () => {
+    const { app } = await boot();
+    const carol = await tokenOf(app, 'carol@globex.test');
+    expect((await app.request('/tenants/acme/events')).status, 'no credential').toBe(401);
+    expect((await app.request('/tenants/acme/events', { headers: { authorization: `Bearer ${carol}` } })).status, 'another tenant').toBe(404);
+  });
+});

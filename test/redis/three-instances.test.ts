@@ -86,6 +86,22 @@ describe.skipIf(TEST_DATABASE_URL === undefined || TEST_REDIS_URL === undefined)
     live.ws.close();
   });
 
+  it('a post created on one process reaches an event-stream subscriber connected to another', async () => {
+    const [a, , c] = instances as [TenantsProcess, TenantsProcess, TenantsProcess];
+    const alice = await bearer(a);
+    const controller = new AbortController();
+    const events = await fetch(`${c.url}/tenants/acme/events`, { headers: alice, signal: controller.signal });
+    expect(events.status).toBe(200);
+    const reader = (events.body as ReadableStream<Uint8Array>).getReader();
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the subscription is confirmed by Redis
+    const created = await request(a.url, 'POST', '/tenants/acme/posts', { headers: alice, json: { title: 'From A to C, streamed' } });
+    expect(created.status).toBe(201);
+    let text = '';
+    while (!text.includes('\n\n')) text += new TextDecoder().decode((await reader.read()).value);
+    expect(text, 'C streamed the post created on A').toContain(`data: ${JSON.stringify(created.json)}`);
+    controller.abort();
+  });
+
   it('while Redis is down, rate-limited requests fail closed with 503 and nothing crashes; all is normal within seconds of its return', async () => {
     const key = await newKey(instances[1] as TenantsProcess, 'outage');
     const on = (i: number) => (instances[i % 3] as TenantsProcess).url;
