@@ -322,12 +322,16 @@ export const CONFORMANCE_CHECKS: readonly ConformanceCheck[] = [
     },
   },
   {
-    name: 'auth: refresh rotates the pair; replaying the old refresh token is refused',
+    name: 'auth: refresh rotates the pair; replaying the old refresh token is refused and ends the session',
     run: async (ctx) => {
       const refreshToken = saved(ctx, 'refresh');
       const rotated = await exchange(ctx, 'tenants', 'POST', '/auth/refresh', { status: 200, type: JSON_TYPE }, { json: { refreshToken } });
       const replayed = await exchange(ctx, 'tenants', 'POST', '/auth/refresh', { status: 401, type: PROBLEM_TYPE }, { json: { refreshToken } });
-      return [rotated.normalised, replayed.normalised];
+      // The replay revoked the family: that session's access tokens, old and rotated, are refused.
+      const ended = await exchange(ctx, 'tenants', 'GET', '/me', { status: 401, type: PROBLEM_TYPE }, { headers: bearer((rotated.answer.json as { accessToken: string }).accessToken) });
+      const signIn = await exchange(ctx, 'tenants', 'POST', '/auth/sign-in', { status: 200, type: JSON_TYPE }, { json: { identifier: 'alice@acme.test', password: DEMO_PASSWORD } });
+      ctx.saved.set('alice', (signIn.answer.json as { accessToken: string }).accessToken);
+      return [rotated.normalised, replayed.normalised, ended.normalised];
     },
   },
   {
