@@ -32,13 +32,6 @@ export class SessionRevocations {
     this.#clock = clock;
   }
 
-  /** How many revocations are remembered (tests, metrics). */
-  get size(): number {
-    let size = this.#sessions.size;
-    for (const cutoffs of this.#subjects.values()) size += cutoffs.length;
-    return size;
-  }
-
   /** Refuses every token whose `sid` is `sessionId` until `untilMs`. */
   revokeSession(sessionId: string, untilMs: number): void {
     const known = this.#sessions.get(sessionId);
@@ -71,11 +64,17 @@ export class SessionRevocations {
     if (typeof sub !== 'string') return false;
     const cutoffs = this.#subjects.get(sub);
     if (cutoffs === undefined) return false;
-    const live = cutoffs.filter((cutoff) => nowMs < cutoff.untilMs);
-    if (live.length === 0) this.#subjects.delete(sub);
-    else if (live.length < cutoffs.length) this.#subjects.set(sub, live);
+    const live = this.#liveCutoffs(sub, cutoffs, nowMs);
     const start = startOf(payload);
     return live.some((cutoff) => start < cutoff.cutoffMs);
+  }
+
+  /** The subject's cutoffs still in force at `nowMs`; the expired ones leave the map (the subject too, when none is left). */
+  #liveCutoffs(subject: string, cutoffs: SubjectCutoff[], nowMs: number): SubjectCutoff[] {
+    const live = cutoffs.filter((cutoff) => nowMs < cutoff.untilMs);
+    if (live.length === 0) this.#subjects.delete(subject);
+    else if (live.length < cutoffs.length) this.#subjects.set(subject, live);
+    return live;
   }
 
   /** Drops expired entries once a map has grown to the sweep size (amortised: the next sweep waits for twice what is left). */
@@ -83,11 +82,7 @@ export class SessionRevocations {
     if (this.#sessions.size + this.#subjects.size < this.#sweepAt) return;
     const now = this.#clock.now();
     for (const [sid, until] of this.#sessions) if (until <= now) this.#sessions.delete(sid);
-    for (const [sub, cutoffs] of this.#subjects) {
-      const live = cutoffs.filter((cutoff) => now < cutoff.untilMs);
-      if (live.length === 0) this.#subjects.delete(sub);
-      else this.#subjects.set(sub, live);
-    }
+    for (const [sub, cutoffs] of this.#subjects) this.#liveCutoffs(sub, cutoffs, now);
     this.#sweepAt = Math.max(FIRST_SWEEP_SIZE, (this.#sessions.size + this.#subjects.size) * 2);
   }
 }
