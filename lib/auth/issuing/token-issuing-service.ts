@@ -163,21 +163,36 @@ export class TokenIssuingService<Claims> {
    * await auth.revokeAllSessions(user.id);
    */
   async revokeAllSessions(subject: string): Promise<void> {
-    // Taken before the store changes: a session started while it runs may keep its access token
-    // (its refresh token is revoked), rather than a session the store missed losing every token.
-    const cutoffMs = this.#clock.now();
-    await this.#refreshTokens.revokeAllForSubject(subject);
+    const cutoffMs = await this.#revokeSubjectInStore(subject);
     await this.#sessionRevocations?.allSessionsRevoked(subject, cutoffMs);
   }
 
   /**
-   * Tells the listener a session ended. A failure to tell is not the caller's failure (the token is
-   * revoked; other instances fall back to the access tokens' expiry and the bus logs its outage).
+   * Revokes every refresh token of `subject` and answers the cutoff for its access tokens: the
+   * moment before the store changed, so a session started while it runs may keep its access token
+   * (its refresh token is revoked), rather than a session the store missed losing every token.
    */
+  async #revokeSubjectInStore(subject: string): Promise<number> {
+    const cutoffMs = this.#clock.now();
+    await this.#refreshTokens.revokeAllForSubject(subject);
+    return cutoffMs;
+  }
+
+  /** Tells the listener a session ended (see {@link #tellQuietly}). */
   async #tellSessionEnded(familyId: string | null | undefined): Promise<void> {
     if (typeof familyId !== 'string' || familyId === '') return;
+    await this.#tellQuietly((listener) => listener.sessionRevoked(familyId));
+  }
+
+  /**
+   * Tells the listener, if any, of an ending the store has already made. A failure to tell is not
+   * the caller's failure (the store revocation stands; other instances fall back to the access
+   * tokens' expiry and the bus logs its outage).
+   */
+  async #tellQuietly(tell: (listener: SessionRevocationListener) => Promise<void>): Promise<void> {
+    if (this.#sessionRevocations === undefined) return;
     try {
-      await this.#sessionRevocations?.sessionRevoked(familyId);
+      await tell(this.#sessionRevocations);
     } catch {
       // Deliberately ignored; see above.
     }
@@ -248,9 +263,8 @@ export class TokenIssuingService<Claims> {
       await this.#tellSessionEnded(familyId);
     } else {
       // Without family revocation the only safe scope is everything the subject holds.
-      const cutoffMs = this.#clock.now();
-      await store.revokeAllForSubject(record.subject);
-      await this.#sessionRevocations?.allSessionsRevoked(record.subject, cutoffMs).catch(() => undefined);
+      const cutoffMs = await this.#revokeSubjectInStore(record.subject);
+      await this.#tellQuietly((listener) => listener.allSessionsRevoked(record.subject, cutoffMs));
     }
   }
 
