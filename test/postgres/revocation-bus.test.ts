@@ -3,10 +3,9 @@
 // session revoked through one is refused by the others within a second although each caches
 // API-key records for 60 s and verified access tokens until they expire.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../../examples/tenants/demo-accounts.js';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from './support/test-database.js';
 import { request, startTenantsProcess, type TenantsProcess } from './support/tenants-process.js';
-import { expectAllSessionsEndEverywhere, expectRevocationReachesAll, expectSignOutReachesAll } from './support/revocation-check.js';
+import { expectAllSessionsEndEverywhere, expectRevocationReachesAll, expectSignOutReachesAll, signIn } from './support/revocation-check.js';
 
 describe.skipIf(TEST_DATABASE_URL === undefined)('three tenants processes, revocations over LISTEN/NOTIFY (TEST_DATABASE_URL, no Redis)', () => {
   let database: TestDatabase;
@@ -31,17 +30,12 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('three tenants processes, revoc
   });
 
   it('a key revoked through A is refused by B and C within 1 s, though they cache records for 60 s', async () => {
-    await expectRevocationReachesAll(instances, async (on) => {
-      const res = await request(on.url, 'POST', '/auth/sign-in', { json: { identifier: 'alice@acme.test', password: DEMO_PASSWORD } });
-      expect(res.status).toBe(200);
-      return { authorization: `Bearer ${(res.json as { accessToken: string }).accessToken}` };
-    });
+    await expectRevocationReachesAll(instances);
   });
 
   it('a process started after a sign-out refuses that session: it reads the ended sessions from PostgreSQL at boot', async () => {
     const [a] = instances as [TenantsProcess];
-    const signedIn = await request(a.url, 'POST', '/auth/sign-in', { json: { identifier: 'alice@acme.test', password: DEMO_PASSWORD } });
-    const pair = signedIn.json as { accessToken: string; refreshToken: string };
+    const pair = await signIn(a);
     expect((await request(a.url, 'POST', '/auth/sign-out', { json: { refreshToken: pair.refreshToken } })).status).toBe(204);
     const late = await startTenantsProcess(env);
     instances.push(late);

@@ -7,11 +7,10 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from '../../examples/tenants/demo-accounts.js';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../postgres/support/test-database.js';
 import { request, startTenantsProcess, type TenantsProcess } from '../postgres/support/tenants-process.js';
 import { openSocket } from '../websocket/socket-client.js';
-import { expectAllSessionsEndEverywhere, expectRevocationReachesAll, expectSignOutReachesAll } from '../postgres/support/revocation-check.js';
+import { expectAllSessionsEndEverywhere, expectRevocationReachesAll, expectSignOutReachesAll, signIn } from '../postgres/support/revocation-check.js';
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 const run = promisify(execFile);
@@ -43,11 +42,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined || TEST_REDIS_URL === undefined)
     await database?.drop();
   });
 
-  const bearer = async (on: TenantsProcess, identifier = 'alice@acme.test') => {
-    const res = await request(on.url, 'POST', '/auth/sign-in', { json: { identifier, password: DEMO_PASSWORD } });
-    expect(res.status, on.output().slice(-2_000)).toBe(200);
-    return { authorization: `Bearer ${(res.json as { accessToken: string }).accessToken}` };
-  };
+  const bearer = async (on: TenantsProcess) => ({ authorization: `Bearer ${(await signIn(on)).accessToken}` });
   const newKey = async (on: TenantsProcess, name: string) => {
     const created = await request(on.url, 'POST', '/tenants/acme/api-keys', { headers: await bearer(on), json: { name, scopes: ['posts:read'] } });
     expect(created.status).toBe(201);
@@ -72,7 +67,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined || TEST_REDIS_URL === undefined)
   });
 
   it('a key revoked through A is refused by B and C within 1 s, though they cache records for 60 s', async () => {
-    await expectRevocationReachesAll(instances, bearer);
+    await expectRevocationReachesAll(instances);
   });
 
   it('a post created on one process reaches a live socket connected to another', async () => {

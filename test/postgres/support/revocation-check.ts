@@ -24,8 +24,13 @@ async function expectRefusedEverywhereWithinOneSecond(instances: readonly Tenant
   expect(Math.max(...refusedAfter)).toBeLessThan(1_000);
 }
 
-/** Signs alice in on `on`: her token pair. */
-async function signIn(on: TenantsProcess): Promise<{ accessToken: string; refreshToken: string }> {
+/**
+ * Signs alice in on `on`: her token pair.
+ *
+ * @example
+ * const { accessToken } = await signIn(instance);
+ */
+export async function signIn(on: TenantsProcess): Promise<{ accessToken: string; refreshToken: string }> {
   const res = await request(on.url, 'POST', '/auth/sign-in', { json: { identifier: 'alice@acme.test', password: DEMO_PASSWORD } });
   expect(res.status, on.output().slice(-2_000)).toBe(200);
   return res.json as { accessToken: string; refreshToken: string };
@@ -38,11 +43,11 @@ const me = async (on: TenantsProcess, accessToken: string) => (await request(on.
  * An API key revoked through the first instance is refused by the others within a second.
  *
  * @example
- * await expectRevocationReachesAll([a, b, c], bearer);
+ * await expectRevocationReachesAll([a, b, c]);
  */
-export async function expectRevocationReachesAll(instances: readonly TenantsProcess[], bearer: (on: TenantsProcess) => Promise<Record<string, string>>): Promise<void> {
+export async function expectRevocationReachesAll(instances: readonly TenantsProcess[]): Promise<void> {
   const [first, ...others] = instances as [TenantsProcess, ...TenantsProcess[]];
-  const alice = await bearer(first);
+  const alice = { authorization: `Bearer ${(await signIn(first)).accessToken}` };
   const created = await request(first.url, 'POST', '/tenants/acme/api-keys', { headers: alice, json: { name: 'to revoke', scopes: ['posts:read'] } });
   expect(created.status).toBe(201);
   const { id, key } = created.json as { id: string; key: string };
