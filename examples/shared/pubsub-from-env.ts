@@ -1,17 +1,20 @@
 import type { Redis } from 'ioredis';
 import type { Logger, PubSub } from '../../lib/index.js';
+import type { SqlClient } from '../../lib/auth/postgres/index.js';
 
 /**
  * The PubSub engine an example is configured with: Redis (or Valkey) when `REDIS_URL` is set,
  * else PostgreSQL LISTEN/NOTIFY when `DATABASE_URL` is, else none (the app's in-process default).
  * The drivers are loaded only when asked for. `close` ends the engine and its connections; with
  * Redis, `redis` is its connection, for whatever else the app keeps there (a rate-limit counter).
+ * An app that already has a pool on `DATABASE_URL` passes it as `publisher`, so NOTIFY goes
+ * through it rather than through a second pool (the listening connection is the engine's own).
  *
  * @example
  * const bus = await pubsubFromEnv(process.env, logger);
  * const app = await createApp(AppModule, { pubsub: bus?.pubsub });
  */
-export async function pubsubFromEnv(env: Readonly<Record<string, string | undefined>>, logger: Logger): Promise<{ readonly pubsub: PubSub; readonly engine: 'redis' | 'postgres'; readonly redis?: Redis; close(): Promise<void> } | undefined> {
+export async function pubsubFromEnv(env: Readonly<Record<string, string | undefined>>, logger: Logger, publisher?: SqlClient): Promise<{ readonly pubsub: PubSub; readonly engine: 'redis' | 'postgres'; readonly redis?: Redis; close(): Promise<void> } | undefined> {
   if (env.REDIS_URL) {
     const [{ Redis }, { redisPubSub }] = await Promise.all([import('ioredis'), import('../../lib/redis/index.js')]);
     const redis = new Redis(env.REDIS_URL);
@@ -22,9 +25,10 @@ export async function pubsubFromEnv(env: Readonly<Record<string, string | undefi
   if (env.DATABASE_URL) {
     const [{ default: pg }, { postgresPubSub }] = await Promise.all([import('pg'), import('../../lib/auth/postgres/index.js')]);
     const url = env.DATABASE_URL;
-    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    // Its own small pool only when the app has none to lend; `close` ends it only then.
+    const own = publisher === undefined ? new pg.Pool({ connectionString: url, max: 2 }) : undefined;
     const pubsub = postgresPubSub({
-      publisher: pool,
+      publisher: own ?? (publisher as SqlClient),
       connect: async () => {
         const client = new pg.Client({ connectionString: url });
         await client.connect();
@@ -32,7 +36,7 @@ export async function pubsubFromEnv(env: Readonly<Record<string, string | undefi
       },
       logger,
     });
-    return { pubsub, engine: 'postgres', close: async () => { await pubsub.close(); await pool.end(); } };
+    return { pubsub, engine: 'postgres', close: async () => { await pubsub.close(); await own?.end(); } };
   }
   return undefined;
 }

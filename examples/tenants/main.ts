@@ -19,7 +19,8 @@ const config = readTenantsConfig(process.env);
 const stores = (clock: Clock) => createPostgresTenantsStores(database, clock, config, { queryTimeoutMs: database.queryTimeoutMs });
 // REDIS_URL: rate limits counted in Redis and pushes carried by it; else DATABASE_URL's LISTEN/NOTIFY
 // carries the pushes; with neither, one embedded instance as before.
-const bus = await pubsubFromEnv(process.env, jsonLogger());
+// With DATABASE_URL, NOTIFY goes through the stores' pool (PGlite, without it, is never a bus).
+const bus = await pubsubFromEnv(process.env, jsonLogger(), database);
 const redis = bus?.redis;
 const rateLimitCounter = redis === undefined ? undefined : (clock: Clock) => new RedisRateLimitCounter(redis, { limit: config.apiKeyRateLimit, windowMs: config.apiKeyRateWindowMs, name: 'api-keys', clock, logger: jsonLogger() });
 const app = await createApp(createTenantsModule(config, { stores, ...(rateLimitCounter === undefined ? {} : { rateLimitCounter }) }), {
