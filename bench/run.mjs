@@ -22,7 +22,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -472,8 +472,8 @@ const bench :Workerd.Worker = (
   return file;
 }
 
-function spawnServer(framework, scenario, { nodeArgs = [], port = takePort(), waitReady = true } = {}) {
-  const child = spawn(...argv([...pin(1), ...serverCommand(framework, scenario, port, nodeArgs)]), {
+function spawnServer(framework, scenario, { nodeArgs = [], port = takePort(), waitReady = true, prefix = [], readyMs = 15_000 } = {}) {
+  const child = spawn(...argv([...pin(1), ...prefix, ...serverCommand(framework, scenario, port, nodeArgs)]), {
     cwd: root,
     env: { ...env, ...SCENARIOS[scenario]?.serverEnv, ...otelEnv(framework), PORT: String(port), BENCH_SCENARIO: scenario, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -486,7 +486,7 @@ function spawnServer(framework, scenario, { nodeArgs = [], port = takePort(), wa
   if (runtimeOf(framework) === 'workerd') return untilAnswering(server, framework, scenario);
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => fail(new Error('no "ready" within 15 s')), 15_000);
+    const timer = setTimeout(() => fail(new Error(`no "ready" within ${readyMs / 1000} s`)), readyMs);
     const fail = (error) => {
       clearTimeout(timer);
       child.kill('SIGKILL');
@@ -1375,7 +1375,93 @@ async function profile() {
   console.log(`\nwrote ${relative(root, join(resultsDir, `profile-${framework}-${scenario}.txt`))}; raw profile: ${relative(root, join(profDir, file))}`);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Instructions per request (`npm run bench:instructions`)
+
+/**
+ * Counts the user-space instructions a server executes per request, under valgrind's callgrind:
+ * unlike CPU time, the count does not move with the neighbours of a VM (two runs of one server
+ * agree within ~2%, where CPU µs per request spreads ±15% on a busy day), so it settles a
+ * 5-10% difference in one run. It leaves out the kernel's share (the socket reads and writes,
+ * the same for every framework of a runtime), so its ratios are larger than the CPU-time ones.
+ * Every server runs ~100x slower under valgrind: after the answers are checked, it is loaded in
+ * windows of BENCH_WINDOW seconds (6) until the last three agree within 4% (its JIT has
+ * settled; at most BENCH_MAX_WINDOWS, 40), and their median is the figure.
+ */
+async function instructions() {
+  if (!has('valgrind') || !has('callgrind_control')) die('bench:instructions needs valgrind (Debian package valgrind)');
+  const frameworks = frameworkFilter ?? FETCH_AVAILABLE.filter((f) => runtimeOf(f) !== 'workerd');
+  const scenarios = list('BENCH_SCENARIOS') ?? ['hello', 'create', 'routes'];
+  await buildTessera();
+  bearer = await makeToken();
+  const windowSeconds = num('BENCH_WINDOW', 6);
+  const maxWindows = num('BENCH_MAX_WINDOWS', 40);
+  // Fewer connections than the timed runs: a server 100x slower would let wrk's 2-s timeout cut
+  // requests it then still serves (counted instructions, uncounted requests).
+  config.connections = num('BENCH_CONNECTIONS', 10);
+  const results = {};
+  for (const scenario of scenarios) {
+    results[scenario] = {};
+    for (const framework of frameworks) {
+      const out = join(buildDir, `callgrind-${framework}-${scenario}`);
+      const prefix = ['valgrind', '--tool=callgrind', '--smc-check=all', '--dump-instr=no', `--callgrind-out-file=${out}.%p`];
+      const server = await startServer(framework, scenario, { prefix, readyMs: 180_000 });
+      try {
+        await checkServer(scenario, server);
+        const once = loader(scenario, server);
+        const perRequest = [];
+        for (let i = 0; i < maxWindows; i++) {
+          await run('callgrind_control', ['-z', String(server.child.pid)]);
+          const r = await once(windowSeconds);
+          await run('callgrind_control', ['-d', String(server.child.pid)]);
+          if (r.non2xx > 0) throw new Error(`${r.non2xx} non-2xx answers`);
+          // A window with timeouts (the JIT still compiling) counts work for requests wrk dropped.
+          perRequest.push(r.errors > 0 ? NaN : (await lastDumpSummary(out, server.child.pid)) / r.total);
+          const last = perRequest.slice(-3);
+          if (last.length === 3 && Math.max(...last) <= 1.04 * Math.min(...last)) break;
+        }
+        const last = perRequest.slice(-3).filter(Number.isFinite);
+        results[scenario][framework] = { instructions: median(last), windows: perRequest.length, settled: last.length === 3 && Math.max(...last) <= 1.04 * Math.min(...last) };
+        console.log(`${scenario} ${LABEL[framework]} (${runtimeOf(framework)}): ${fmtInt(median(last))} instructions per request (${perRequest.map((x) => fmtInt(x)).join(', ')})`);
+      } finally {
+        await stopServer(server);
+      }
+    }
+  }
+  const lines = ['# Instructions per request', '', `_${new Date().toISOString()}, \`npm run bench:instructions\`: user-space instructions per request under callgrind, median of the last three ${windowSeconds}-s windows once they agree within 4%._`, ''];
+  for (const scenario of scenarios) {
+    const row = results[scenario];
+    const peer = (runtime, name) => row[`${runtime}-${name}`]?.instructions;
+    lines.push(`**${SCENARIOS[scenario].title}**`, '', '| runtime | framework | instructions / request | Tessera ÷ this |', '| --- | --- | ---: | ---: |');
+    for (const [framework, r] of Object.entries(row)) {
+      const tessera = peer(runtimeOf(framework), 'tessera');
+      lines.push(`| ${RUNTIME_TITLE[runtimeOf(framework)]} | ${LABEL[framework]} | ${fmtInt(r.instructions)}${r.settled ? '' : ' (not settled)'} | ${tessera === undefined ? '' : fmt(tessera / r.instructions, 2)} |`);
+    }
+    lines.push('');
+  }
+  const md = lines.join('\n');
+  console.log(`\n${md}`);
+  mkdirSync(resultsDir, { recursive: true });
+  const name = env.BENCH_RESULTS ?? 'instructions';
+  writeFileSync(join(resultsDir, `${name}.md`), md);
+  console.log(`wrote ${relative(root, join(resultsDir, `${name}.md`))}`);
+}
+
+/** The `summary:` count of the newest callgrind dump of a process (each `-d` writes the next part). */
+async function lastDumpSummary(out, pid) {
+  const prefix = `${basename(out)}.${pid}.`;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const parts = readdirSync(dirname(out)).filter((f) => f.startsWith(prefix)).sort((a, b) => Number(a.slice(prefix.length)) - Number(b.slice(prefix.length)));
+    const newest = parts.at(-1);
+    const summary = newest === undefined ? undefined : /^summary: (\d+)$/m.exec(readFileSync(join(dirname(out), newest), 'utf8'))?.[1];
+    if (summary !== undefined) return Number(summary);
+    await sleep(100);
+  }
+  throw new Error(`no callgrind dump ${out}.${pid}.*`);
+}
+
 if (process.argv[2] === 'profile') await profile();
+else if (process.argv[2] === 'instructions') await instructions();
 else if (process.argv[2] === 'render') {
   // Re-renders latest.md from latest.json (after a change to the tables or notes; measures nothing).
   const doc = JSON.parse(readFileSync(join(resultsDir, 'latest.json'), 'utf8'));
