@@ -76,6 +76,7 @@ export type { Logger, LogFields, LogLevel } from './common/logger.js';
 export { jsonLogger, silentLogger, type JsonLoggerOptions } from './common/json-logger.js';
 export type { HealthCheck, HealthOptions } from './app/health.js';
 export { pubSubHealthCheck } from './app/pub-sub-health-check.js';
+export type { RateLimitCounter, RateLimitWindow } from './common/rate-limit-counter.js';
 export type { Instrumentation, RequestTelemetry } from './app/instrumentation.js';
 export {
   HttpException,

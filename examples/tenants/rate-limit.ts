@@ -1,5 +1,4 @@
-import { createToken, TooManyRequestsException, type Clock, type Guard, type RequestContext } from '../../lib/index.js';
-import type { RateLimitCounter } from '../../lib/auth/postgres/index.js';
+import { createToken, TooManyRequestsException, type Clock, type Guard, type RateLimitCounter, type RequestContext } from '../../lib/index.js';
 import { recordRateLimited } from '../../lib/auth/index.js';
 import { auth } from './claims.js';
 

@@ -1,4 +1,4 @@
-import { createToken, defineController, defineFactory, defineModule, defineProvider, get, systemClock, type Clock, type ModuleDefinition } from '../../lib/index.js';
+import { createToken, defineController, defineFactory, defineModule, defineProvider, get, systemClock, type Clock, type ModuleDefinition, type RateLimitCounter } from '../../lib/index.js';
 import { InMemoryRefreshTokenStore } from '../../lib/auth/index.js';
 import { apiKeysController } from './api-keys-controller.js';
 import { authController, sessionsController } from './auth-controller.js';
@@ -10,7 +10,6 @@ import { tenantLiveController } from './tenant-live-controller.js';
 import { InMemoryTenantPosts, TENANT_POSTS } from './tenant-posts.js';
 import { TENANT_KEYS, TenantApiKeys } from './tenant-api-keys.js';
 import { ApiKeyRateLimitGuard, FixedWindowCounter, RATE_LIMIT_COUNTER } from './rate-limit.js';
-import type { RateLimitCounter } from '../../lib/auth/postgres/index.js';
 import type { TenantsStores } from './postgres/tenants-stores.js';
 
 const CLOCK = createToken<Clock>('CLOCK');

@@ -1,7 +1,5 @@
 import type { Redis } from 'ioredis';
-import { checkedClock, ServiceUnavailableException, systemClock, TIMED_OUT, within, type Clock, type Logger } from '../internal.js';
-import { integerAtLeast, type RateLimitCounter } from '../auth/postgres/rate-limit-counter.js';
-import type { RateLimitWindow } from '../auth/postgres/postgres-rate-limit-counter.js';
+import { checkedClock, integerAtLeast, ServiceUnavailableException, systemClock, TIMED_OUT, within, type Clock, type Logger, type RateLimitCounter, type RateLimitWindow } from '../internal.js';
 
 /**
  * Options of {@link RedisRateLimitCounter}.

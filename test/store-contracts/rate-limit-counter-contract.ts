@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../../lib/index.js';
-import type { Clock } from '../../lib/index.js';
-import type { RateLimitCounter } from '../../lib/auth/postgres/index.js';
+import type { Clock, RateLimitCounter } from '../../lib/index.js';
 import { T0, uniqueId } from './contract-fixtures.js';
 
 /** Builds a counter allowing `limit` hits per key per `windowMs`, timed by `clock`. */

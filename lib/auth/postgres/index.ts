@@ -16,8 +16,9 @@ export { PostgresRefreshTokenStore } from './postgres-refresh-token-store.js';
 export type { PostgresRefreshTokenStoreOptions } from './postgres-refresh-token-store.js';
 export { PostgresApiKeyStore } from './postgres-api-key-store.js';
 export type { NewPostgresApiKey, StoredApiKey } from './postgres-api-key-store.js';
-export type { RateLimitCounter } from './rate-limit-counter.js';
+// The counter contract lives in the core (RedisRateLimitCounter implements it too); named here as before.
+export type { RateLimitCounter, RateLimitWindow } from '../../index.js';
 export { PostgresRateLimitCounter } from './postgres-rate-limit-counter.js';
-export type { PostgresRateLimitCounterOptions, RateLimitWindow } from './postgres-rate-limit-counter.js';
+export type { PostgresRateLimitCounterOptions } from './postgres-rate-limit-counter.js';
 export { postgresPubSub } from './postgres-pub-sub.js';
 export type { PostgresPubSubOptions, ListenConnection } from './postgres-pub-sub.js';

@@ -1,6 +1,5 @@
-import { checkedClock, systemClock } from '../../internal.js';
-import type { Clock } from '../../internal.js';
-import { integerAtLeast, type RateLimitCounter } from './rate-limit-counter.js';
+import { checkedClock, integerAtLeast, systemClock } from '../../internal.js';
+import type { Clock, RateLimitCounter, RateLimitWindow } from '../../internal.js';
 import { createQueryRunner } from './run-query.js';
 import type { PostgresStoreOptions, QueryRunner } from './run-query.js';
 import type { SqlClient } from './sql-client.js';
@@ -35,21 +34,6 @@ ON CONFLICT (name, key) DO UPDATE SET
   window_start_ms = CASE WHEN $3::bigint - r.window_start_ms >= $4::bigint THEN $3::bigint ELSE r.window_start_ms END,
   hits = CASE WHEN $3::bigint - r.window_start_ms >= $4::bigint THEN 1 ELSE LEAST(r.hits, 2147483646) + 1 END
 RETURNING hits, window_start_ms::float8 AS window_start_ms`;
-
-/**
- * One key's window after a hit.
- *
- * @example
- * const window: RateLimitWindow = { hits: 3, resetAtMs: 1_700_000_060_000, waitMs: 0 };
- */
-export interface RateLimitWindow {
-  /** Hits counted in the current window, this one included. */
-  readonly hits: number;
-  /** When the current window ends (epoch ms); the next hit after it opens a new one. */
-  readonly resetAtMs: number;
-  /** 0 when this hit is within the limit, else ms until `resetAtMs`. */
-  readonly waitMs: number;
-}
 
 /**
  * A fixed-window {@link RateLimitCounter} in the `tessera_rate_limits` table (see `migrate`),

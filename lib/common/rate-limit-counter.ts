@@ -2,8 +2,9 @@
  * A per-key request counter for application rate limits (the auth module has none of its own;
  * see SPEC "Rate limiting"). `hit(key)` counts one request for `key` and answers how many
  * milliseconds the caller must wait before the key is allowed again: 0 when the request is
- * within the limit. Implementations: an in-memory fixed window (one process), and
- * `PostgresRateLimitCounter` (shared by every instance on one database).
+ * within the limit. Implementations: `PostgresRateLimitCounter` (from `tessera-http/auth/postgres`) and
+ * `RedisRateLimitCounter` (from `tessera-http/redis`), shared by every instance on one database or
+ * Redis; the tenants example has an in-memory one for a single process.
  *
  * @example
  * const waitMs = await counter.hit(apiKey.id);
@@ -11,6 +12,21 @@
  */
 export interface RateLimitCounter {
   hit(key: string): Promise<number>;
+}
+
+/**
+ * One key's window after a hit.
+ *
+ * @example
+ * const window: RateLimitWindow = { hits: 3, resetAtMs: 1_700_000_060_000, waitMs: 0 };
+ */
+export interface RateLimitWindow {
+  /** Hits counted in the current window, this one included. */
+  readonly hits: number;
+  /** When the current window ends (epoch ms); the next hit after it opens a new one. */
+  readonly resetAtMs: number;
+  /** 0 when this hit is within the limit, else ms until `resetAtMs`. */
+  readonly waitMs: number;
 }
 
 /**
