@@ -397,14 +397,14 @@ function deepEqual(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-async function checkServer(scenario, server) {
+async function checkServer(scenario, server, timeoutMs = 2000) {
   const expected = SCENARIOS[scenario].expectConfig;
   if (expected) {
     const got = server.credentials?.config ?? {};
     for (const [k, v] of Object.entries(expected)) if (got[k] !== v) throw new Error(`server config ${k}=${got[k]}, expected ${v}`);
   }
   for (const c of SCENARIOS[scenario].checks) {
-    const res = await httpRequest(server.port, { method: c.method, path: c.path, body: c.body, headers: requestHeaders(scenario, server, c) });
+    const res = await httpRequest(server.port, { method: c.method, path: c.path, body: c.body, headers: requestHeaders(scenario, server, c) }, timeoutMs);
     const where = `${c.method ?? 'GET'} ${c.path}`;
     if (res.status !== c.status) throw new Error(`${where}: status ${res.status}, expected ${c.status}: ${res.text.slice(0, 200)}`);
     if (c.json || c.match) {
@@ -1407,7 +1407,7 @@ async function instructions() {
       const prefix = ['valgrind', '--tool=callgrind', '--smc-check=all', '--dump-instr=no', `--callgrind-out-file=${out}.%p`];
       const server = await startServer(framework, scenario, { prefix, readyMs: 180_000 });
       try {
-        await checkServer(scenario, server);
+        await checkServer(scenario, server, 60_000); // a first answer under valgrind can take seconds
         const once = loader(scenario, server);
         const perRequest = [];
         for (let i = 0; i < maxWindows; i++) {
