@@ -74,7 +74,7 @@ export class Router<T> {
   /**
    * `staticLengths[n]` is true when some static route's path has n characters: a request path of
    * another length skips the map lookup, which must hash the path (a new string per request, so
-   * the hash is never cached) and costs a third of a parametric match on Bun.
+   * the hash is never cached): about a fifth of a parametric match on Bun, counted in process.
    */
   private readonly staticLengths: boolean[] = [];
   /** Route shapes (parameter names erased) per method, to refuse duplicates at boot. */
