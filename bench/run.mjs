@@ -397,7 +397,7 @@ function deepEqual(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-async function checkServer(scenario, server, timeoutMs = 2000) {
+async function checkServer(scenario, server, timeoutMs) {
   const expected = SCENARIOS[scenario].expectConfig;
   if (expected) {
     const got = server.credentials?.config ?? {};
@@ -1418,11 +1418,10 @@ async function instructions() {
           if (r.non2xx > 0) throw new Error(`${r.non2xx} non-2xx answers`);
           // A window with timeouts (the JIT still compiling) counts work for requests wrk dropped.
           perRequest.push(r.errors > 0 ? NaN : (await lastDumpSummary(out, server.child.pid)) / r.total);
-          const last = perRequest.slice(-3);
-          if (last.length === 3 && Math.max(...last) <= 1.04 * Math.min(...last)) break;
+          if (settled(perRequest.slice(-3))) break;
         }
         const last = perRequest.slice(-3).filter(Number.isFinite);
-        results[scenario][framework] = { instructions: median(last), windows: perRequest.length, settled: last.length === 3 && Math.max(...last) <= 1.04 * Math.min(...last) };
+        results[scenario][framework] = { instructions: median(last), windows: perRequest.length, settled: settled(last) };
         console.log(`${scenario} ${LABEL[framework]} (${runtimeOf(framework)}): ${fmtInt(median(last))} instructions per request (${perRequest.map((x) => fmtInt(x)).join(', ')})`);
       } finally {
         await stopServer(server);
@@ -1447,6 +1446,9 @@ async function instructions() {
   writeFileSync(join(resultsDir, `${name}.md`), md);
   console.log(`wrote ${relative(root, join(resultsDir, `${name}.md`))}`);
 }
+
+/** Whether three windows' counts agree within 4% (a window with socket errors, NaN, never does). */
+const settled = (windows) => windows.length === 3 && Math.max(...windows) <= 1.04 * Math.min(...windows);
 
 /** The `summary:` count of the newest callgrind dump of a process (each `-d` writes the next part). */
 async function lastDumpSummary(out, pid) {
