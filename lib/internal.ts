@@ -12,7 +12,7 @@ export { controllerFromParts } from './routing/controller.js';
 export { routeFromParts, type RouteHelper, type RouteParts } from './routing/route.js';
 export { webSocketRoute } from './routing/web-socket-route.js';
 export type { WebSocketSpec } from './routing/web-socket-spec.js';
-export { takeWebSocketUpgrade } from './websocket/web-socket-hub.js';
+export { takeWebSocketUpgrade } from './websocket/upgrade-answer.js';
 export type { PendingWebSocket } from './websocket/web-socket-session.js';
 export type { WebSocketPort, WebSocketEvents } from './websocket/web-socket-port.js';
 export { ALLOWED_ORIGINS } from './context/allowed-origins.js';

@@ -11,7 +11,7 @@ import type { Schema } from '../routing/route.js';
 import { arrayQueryKeys, withListKeys } from '../schema/query-arrays.js';
 import type { QueryRecord } from '../http/query.js';
 import { deliver, isPromiseLike, type Recover, type Reply } from './reply.js';
-import { isUpgradeAnswer } from '../websocket/web-socket-hub.js';
+import { isUpgradeAnswer } from '../websocket/upgrade-answer.js';
 
 /**
  * A route ready to serve: guards, validation, interceptors and handler in one function. It is

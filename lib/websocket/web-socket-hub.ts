@@ -1,13 +1,14 @@
 import type { Logger } from '../common/logger.js';
 import { createToken } from '../common/token.js';
 import type { RequestContext } from '../context/request-context.js';
-import type { Answer, PlainAnswer } from '../http/answer.js';
+import type { PlainAnswer } from '../http/answer.js';
 import { ServiceUnavailableException } from '../http/http-exception.js';
 import type { IncomingRequest } from '../http/incoming-request.js';
 import type { WebSocketSpec } from '../routing/web-socket-spec.js';
 import { checkHandshake } from './handshake.js';
 import type { PubSub, TopicHandler } from './pub-sub.js';
-import { WebSocketSession, type PendingWebSocket, type SessionHub } from './web-socket-session.js';
+import { acceptedUpgrade } from './upgrade-answer.js';
+import { WebSocketSession, type SessionHub } from './web-socket-session.js';
 
 /**
  * The app's open WebSockets, as `app.webSockets` shows them: how many, broadcast to a topic from
@@ -39,38 +40,6 @@ export interface WebSockets {
  */
 export const WEB_SOCKETS = createToken<WebSockets>('WebSockets');
 
-/** The answer that accepts an upgrade: 101 with the chosen subprotocol; the adapter does the rest. */
-class UpgradeAnswer implements PlainAnswer {
-  readonly status = 101;
-  readonly body = null;
-  constructor(readonly headers: Readonly<Record<string, string>>) {}
-}
-
-/** Upgrades accepted and not yet taken by their adapter, by request. */
-const pending = new WeakMap<IncomingRequest, WebSocketSession>();
-
-/**
- * The accepted upgrade behind an answer, for the adapter that serves `incoming`: present when the
- * answer is still the 101 a WebSocket route gave (a middleware may have replaced it with another
- * answer, which is then written as usual). Taken once.
- *
- * @example
- * const upgrade = takeWebSocketUpgrade(incoming, answer);
- * if (upgrade !== undefined) wss.handleUpgrade(req, socket, head, (ws) => bindSocket(ws, upgrade.pending));
- */
-export function takeWebSocketUpgrade(incoming: IncomingRequest, answer: Answer): { readonly pending: PendingWebSocket; readonly headers: Readonly<Record<string, string>> } | undefined {
-  if (answer instanceof Response || answer.status !== 101) return undefined;
-  const session = pending.get(incoming);
-  if (session === undefined) return undefined;
-  pending.delete(incoming);
-  return { pending: session, headers: answer.headers };
-}
-
-/** Whether an answer accepts a WebSocket upgrade (for the pipeline, which passes it through). */
-export function isUpgradeAnswer(value: unknown): value is PlainAnswer {
-  return value instanceof UpgradeAnswer;
-}
-
 /**
  * One app's WebSocket registry and topics. Topics go through the app's PubSub once per topic
  * (not once per connection): a message is encoded once and written to each local subscriber.
@@ -98,8 +67,7 @@ export class WebSocketHub implements WebSockets, SessionHub {
   accept(ctx: RequestContext & { readonly incoming: IncomingRequest }, spec: WebSocketSpec, where: string): PlainAnswer {
     if (this.closing !== undefined) throw new ServiceUnavailableException('The server is shutting down.');
     const protocol = checkHandshake(ctx, spec);
-    pending.set(ctx.incoming, new WebSocketSession(spec, ctx, this, protocol, where));
-    return new UpgradeAnswer(protocol === undefined ? {} : { 'sec-websocket-protocol': protocol });
+    return acceptedUpgrade(ctx.incoming, new WebSocketSession(spec, ctx, this, protocol, where), protocol);
   }
 
   opened(session: WebSocketSession): void {
