@@ -13,6 +13,7 @@ export default defineConfig({
     facade: 'facade/index.ts',
     auth: 'lib/auth/index.ts',
     'auth-postgres': 'lib/auth/postgres/index.ts',
+    postgres: 'lib/postgres/index.ts',
     redis: 'lib/redis/index.ts',
     openapi: 'lib/openapi/index.ts',
     node: 'lib/node.ts',

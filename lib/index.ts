@@ -61,7 +61,7 @@ export type {
   WebSocketRouteTypes,
 } from './routing/web-socket-spec.js';
 export { WEB_SOCKETS, type WebSockets } from './websocket/web-socket-hub.js';
-export { inProcessPubSub, PUB_SUB, type PubSub, type TopicHandler, type InProcessPubSubOptions } from './websocket/pub-sub.js';
+export { inProcessPubSub, PUB_SUB, type PubSub, type TopicHandler, type InProcessPubSubOptions } from './pubsub/pub-sub.js';
 export { TESSERA_PROTOCOL, BEARER_PROTOCOL_PREFIX } from './websocket/handshake.js';
 
 export { createMetadataKey, readMetadata, readRouteMetadata, type MetadataKey, type MetadataEntry, type MetadataCombine } from './common/metadata.js';
@@ -74,8 +74,9 @@ export type { QueryRecord } from './http/query.js';
 export { problemAnswer, type ProblemDetails } from './http/problem.js';
 export type { Logger, LogFields, LogLevel } from './common/logger.js';
 export { jsonLogger, silentLogger, type JsonLoggerOptions } from './common/json-logger.js';
-export type { HealthCheck, HealthOptions } from './app/health.js';
-export { pubSubHealthCheck } from './app/pub-sub-health-check.js';
+export type { HealthCheck } from './common/health-check.js';
+export type { HealthOptions } from './app/health.js';
+export { pubSubHealthCheck } from './pubsub/pub-sub-health-check.js';
 export type { RateLimitCounter, RateLimitWindow } from './common/rate-limit-counter.js';
 export type { Instrumentation, RequestTelemetry } from './app/instrumentation.js';
 export {

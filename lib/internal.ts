@@ -16,7 +16,7 @@ export { takeWebSocketUpgrade } from './websocket/upgrade-answer.js';
 export type { PendingWebSocket } from './websocket/web-socket-session.js';
 export type { WebSocketPort, WebSocketEvents } from './websocket/web-socket-port.js';
 export { ALLOWED_ORIGINS } from './context/allowed-origins.js';
-export { TopicHandlers } from './websocket/topic-handlers.js';
+export { TopicHandlers } from './pubsub/topic-handlers.js';
 export { unrefTimer } from './common/unref-timer.js';
 export { within, TIMED_OUT } from './common/within.js';
 export type { RouteShape } from './context/route-info.js';

@@ -29,7 +29,7 @@ export async function tenantsModule(): Promise<ModuleDefinition> {
     return createTenantsModule(tenantsConfig, { rateLimitCounter: (clock) => new RedisRateLimitCounter(redis, { ...options, clock }) });
   }
   if (counter === 'postgres') {
-    const [{ default: pg }, { migrate, PostgresRateLimitCounter }] = await Promise.all([import('pg'), import('../../lib/auth/postgres/index.js')]);
+    const [{ default: pg }, { migrate, PostgresRateLimitCounter }] = await Promise.all([import('pg'), import('../../lib/postgres/index.js')]);
     const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
     await migrate(pool);
     return createTenantsModule(tenantsConfig, { rateLimitCounter: (clock) => new PostgresRateLimitCounter(pool, { ...options, clock }) });

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger, PubSub } from '../../lib/index.js';
-import type { SqlClient } from '../../lib/auth/postgres/index.js';
+import type { SqlClient } from '../../lib/postgres/index.js';
 
 /**
  * The PubSub engine an example is configured with: Redis (or Valkey) when `REDIS_URL` is set,
@@ -23,7 +23,7 @@ export async function pubsubFromEnv(env: Readonly<Record<string, string | undefi
     return { pubsub, engine: 'redis', redis, close: async () => { await pubsub.close(); await redis.quit(); } };
   }
   if (env.DATABASE_URL) {
-    const [{ default: pg }, { postgresPubSub }] = await Promise.all([import('pg'), import('../../lib/auth/postgres/index.js')]);
+    const [{ default: pg }, { postgresPubSub }] = await Promise.all([import('pg'), import('../../lib/postgres/index.js')]);
     const url = env.DATABASE_URL;
     // Its own small pool only when the app has none to lend; `close` ends it only then.
     const own = publisher === undefined ? new pg.Pool({ connectionString: url, max: 2 }) : undefined;

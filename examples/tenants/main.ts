@@ -1,7 +1,7 @@
 import { createApp, jsonLogger, pubSubHealthCheck, type Clock } from '../../lib/index.js';
 import { RedisRateLimitCounter, redisHealthCheck } from '../../lib/redis/index.js';
 import { pubsubFromEnv } from '../shared/pubsub-from-env.js';
-import { postgresHealthCheck } from '../../lib/auth/postgres/index.js';
+import { postgresHealthCheck } from '../../lib/postgres/index.js';
 import { openTelemetry } from '../../lib/otel/index.js';
 import { runApp } from '../shared/run-app.js';
 import { startTelemetry } from '../shared/telemetry.js';

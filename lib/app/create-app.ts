@@ -15,14 +15,15 @@ import { runHooks } from './lifecycle.js';
 import { compilePipeline } from './pipeline.js';
 import type { ResponseObserver } from './response-observer.js';
 import { createAccessLog, type AccessLogOptions } from './access-log.js';
-import { createHealth, type HealthCheck, type HealthOptions } from './health.js';
+import type { HealthCheck } from '../common/health-check.js';
+import { createHealth, type HealthOptions } from './health.js';
 import type { Instrumentation } from './instrumentation.js';
 import { createRecover } from './answer-error.js';
 import { createDispatch } from './dispatch.js';
 import { deliver, responseOf } from './reply.js';
 import { compileRouteTable } from './route-table.js';
 import { WebSocketHub, WEB_SOCKETS } from '../websocket/web-socket-hub.js';
-import { inProcessPubSub, PUB_SUB, type PubSub } from '../websocket/pub-sub.js';
+import { inProcessPubSub, PUB_SUB, type PubSub } from '../pubsub/pub-sub.js';
 
 /**
  * Options of {@link createApp}.

@@ -6,7 +6,7 @@ import { defineModule } from '../modules/module.js';
 import { defineController } from '../routing/controller.js';
 import { get } from '../routing/route.js';
 import { createApp, type AppOptions } from './create-app.js';
-import type { HealthCheck } from './health.js';
+import type { HealthCheck } from '../common/health-check.js';
 
 class DenyAll implements Guard {
   canActivate(): boolean {

@@ -1,19 +1,7 @@
 import type { Logger } from '../common/logger.js';
 import type { InjectionToken } from '../common/token.js';
+import type { HealthCheck } from '../common/health-check.js';
 import type { PlainAnswer } from '../http/answer.js';
-
-/**
- * One readiness check: resolves when what it checks can serve (a database answers `select 1`,
- * an identity provider's keys can be fetched), throws or rejects when not. It receives a signal
- * aborted at the check's timeout. Its error is logged, never shown: the endpoint is public.
- *
- * @example
- * const database: HealthCheck = { name: 'database', check: async () => void (await pool.query('select 1')) };
- */
-export interface HealthCheck {
-  readonly name: string;
-  check(signal: AbortSignal): void | Promise<void>;
-}
 
 /**
  * Options of the health endpoints: `createApp(root, { health: { checks: [...] } })`, or

@@ -2,7 +2,7 @@
  * A per-key request counter for application rate limits (the auth module has none of its own;
  * see SPEC "Rate limiting"). `hit(key)` counts one request for `key` and answers how many
  * milliseconds the caller must wait before the key is allowed again: 0 when the request is
- * within the limit. Implementations: `PostgresRateLimitCounter` (from `tessera-http/auth/postgres`) and
+ * within the limit. Implementations: `PostgresRateLimitCounter` (from `tessera-http/postgres`) and
  * `RedisRateLimitCounter` (from `tessera-http/redis`), shared by every instance on one database or
  * Redis; the tenants example has an in-memory one for a single process.
  *

@@ -6,7 +6,7 @@ import { ServiceUnavailableException } from '../http/http-exception.js';
 import type { IncomingRequest } from '../http/incoming-request.js';
 import type { WebSocketSpec } from '../routing/web-socket-spec.js';
 import { checkHandshake } from './handshake.js';
-import type { PubSub, TopicHandler } from './pub-sub.js';
+import type { PubSub, TopicHandler } from '../pubsub/pub-sub.js';
 import { acceptedUpgrade } from './upgrade-answer.js';
 import { WebSocketSession, type SessionHub } from './web-socket-session.js';
 

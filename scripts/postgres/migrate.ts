@@ -5,7 +5,7 @@
 //
 // Idempotent and safe to run while instances are starting (an advisory lock serialises every
 // migrate call). Applications on the published package call `migrate(pool)` the same way.
-import { migrate } from '../../lib/auth/postgres/index.js';
+import { migrate } from '../../lib/postgres/index.js';
 
 /** The server and database of a URL, never its user name or password. */
 function describeUrl(url: string): string {

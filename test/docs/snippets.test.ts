@@ -17,6 +17,7 @@ const ENTRIES: Readonly<Record<string, string>> = {
   'tessera-http/facade': 'facade/index.ts',
   'tessera-http/auth': 'lib/auth/index.ts',
   'tessera-http/auth/postgres': 'lib/auth/postgres/index.ts',
+  'tessera-http/postgres': 'lib/postgres/index.ts',
   'tessera-http/redis': 'lib/redis/index.ts',
   'tessera-http/openapi': 'lib/openapi/index.ts',
   'tessera-http/node': 'lib/node.ts',

@@ -7,7 +7,8 @@ import { createApp, defineController, defineModule, defineProvider, post } from 
 import type { App } from '../../lib/index.js';
 import { defineAuthModule, hashPassword, Public } from '../../lib/auth/index.js';
 import type { AuthService } from '../../lib/auth/index.js';
-import { PostgresApiKeyStore, PostgresCredentialStore, PostgresRefreshTokenStore, SQL_CLIENT } from '../../lib/auth/postgres/index.js';
+import { PostgresApiKeyStore, PostgresCredentialStore, PostgresRefreshTokenStore } from '../../lib/auth/postgres/index.js';
+import { SQL_CLIENT } from '../../lib/postgres/index.js';
 import { send } from '../http-helpers.js';
 import { createMigratedPGlite } from './support/pglite.js';
 

@@ -3,8 +3,8 @@
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { migrate, MIGRATIONS } from '../../lib/auth/postgres/index.js';
-import type { SqlClient } from '../../lib/auth/postgres/index.js';
+import { migrate, MIGRATIONS } from '../../lib/postgres/index.js';
+import type { SqlClient } from '../../lib/postgres/index.js';
 import { createMigratedPGlite } from './support/pglite.js';
 import { createTestDatabase, TEST_DATABASE_URL, createTestPool } from './support/test-database.js';
 

@@ -8,7 +8,7 @@ import { createManualClock } from '../../lib/index.js';
 import { InMemoryCredentialStore, TokenIssuingService } from '../../lib/auth/issuing/index.js';
 import type { RefreshTokenStore } from '../../lib/auth/issuing/index.js';
 import { PostgresRefreshTokenStore } from '../../lib/auth/postgres/index.js';
-import type { SqlClient } from '../../lib/auth/postgres/index.js';
+import type { SqlClient } from '../../lib/postgres/index.js';
 import { ContractClaims, fakeAccessTokens, T0 } from '../store-contracts/contract-fixtures.js';
 import { createMigratedPGlite } from './support/pglite.js';
 

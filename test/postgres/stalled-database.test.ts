@@ -7,7 +7,8 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isHttpException, systemClock } from '../../lib/index.js';
 import { InMemoryCredentialStore, TokenIssuingService } from '../../lib/auth/issuing/index.js';
-import { migrate, PostgresRefreshTokenStore } from '../../lib/auth/postgres/index.js';
+import { PostgresRefreshTokenStore } from '../../lib/auth/postgres/index.js';
+import { migrate } from '../../lib/postgres/index.js';
 import { ContractClaims, fakeAccessTokens, uniqueId } from '../store-contracts/contract-fixtures.js';
 import { createTestDatabase, createTestPool, TEST_DATABASE_URL, type TestDatabase } from './support/test-database.js';
 

@@ -5,8 +5,9 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createApp, isHttpException, ServiceUnavailableException, silentLogger } from '../../lib/index.js';
-import { PostgresApiKeyStore, PostgresRefreshTokenStore, StoreUnavailableError } from '../../lib/auth/postgres/index.js';
-import type { SqlClient, StoreFailure } from '../../lib/auth/postgres/index.js';
+import { PostgresApiKeyStore, PostgresRefreshTokenStore } from '../../lib/auth/postgres/index.js';
+import { StoreUnavailableError } from '../../lib/postgres/index.js';
+import type { SqlClient, StoreFailure } from '../../lib/postgres/index.js';
 import { readTenantsConfig } from '../../examples/tenants/config.js';
 import { DEMO_PASSWORD } from '../../examples/tenants/demo-accounts.js';
 import { createPostgresTenantsStores } from '../../examples/tenants/postgres/tenants-stores.js';

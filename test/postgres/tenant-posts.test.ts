@@ -5,7 +5,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManualClock, HttpException } from '../../lib/index.js';
-import { migrate } from '../../lib/auth/postgres/index.js';
+import { migrate } from '../../lib/postgres/index.js';
 import { PostgresTenantPosts } from '../../examples/tenants/postgres/postgres-tenant-posts.js';
 import { migrateTenantPosts } from '../../examples/tenants/postgres/tenant-posts-schema.js';
 import { InMemoryTenantPosts } from '../../examples/tenants/tenant-posts.js';

@@ -4,7 +4,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../lib/auth/api-keys/index.js';
-import { migrate, PostgresApiKeyStore } from '../../lib/auth/postgres/index.js';
+import { PostgresApiKeyStore } from '../../lib/auth/postgres/index.js';
+import { migrate } from '../../lib/postgres/index.js';
 import { connectClients, createTestDatabase, TEST_DATABASE_URL } from './support/test-database.js';
 import type { TestDatabase } from './support/test-database.js';
 

@@ -4,7 +4,7 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { postgresPubSub } from '../../lib/auth/postgres/index.js';
+import { postgresPubSub } from '../../lib/postgres/index.js';
 import { inProcessPubSub } from '../../lib/index.js';
 import { redisPubSub } from '../../lib/redis/index.js';
 import { createTestDatabase, createTestPool, TEST_DATABASE_URL, type TestDatabase } from '../postgres/support/test-database.js';

@@ -3,7 +3,8 @@
 // instances would. Without TEST_DATABASE_URL the suites are reported as skipped, with the reason.
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { migrate, PostgresRefreshTokenStore } from '../../lib/auth/postgres/index.js';
+import { PostgresRefreshTokenStore } from '../../lib/auth/postgres/index.js';
+import { migrate } from '../../lib/postgres/index.js';
 import { apiKeyHandle, credentialHandle, familyTokens, rateLimitCounter } from '../postgres/support/store-handles.js';
 import { connectClients, createTestDatabase, TEST_DATABASE_URL, createTestPool } from '../postgres/support/test-database.js';
 import type { TestDatabase } from '../postgres/support/test-database.js';

@@ -1,7 +1,8 @@
 import type { Clock } from '../../../lib/index.js';
 import type { ApiKeyRecord } from '../../../lib/auth/index.js';
 import { PostgresApiKeyStore } from '../../../lib/auth/postgres/index.js';
-import type { PostgresStoreOptions, SqlClient, StoredApiKey } from '../../../lib/auth/postgres/index.js';
+import type { StoredApiKey } from '../../../lib/auth/postgres/index.js';
+import type { PostgresStoreOptions, SqlClient } from '../../../lib/postgres/index.js';
 import { newTenantKey } from '../tenant-api-keys.js';
 import type { ApiKeySummary, NewTenantApiKey, TenantKeyDirectory } from '../tenant-api-keys.js';
 

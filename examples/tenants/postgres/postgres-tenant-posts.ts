@@ -1,7 +1,7 @@
 import { NotFoundException } from '../../../lib/index.js';
 import type { Clock, OnModuleInit } from '../../../lib/index.js';
-import { createQueryRunner } from '../../../lib/auth/postgres/index.js';
-import type { PostgresStoreOptions, QueryRunner, SqlClient } from '../../../lib/auth/postgres/index.js';
+import { createQueryRunner } from '../../../lib/postgres/index.js';
+import type { PostgresStoreOptions, QueryRunner, SqlClient } from '../../../lib/postgres/index.js';
 import type { CreatePost, Post, UpdatePost } from '../../blog/post-schemas.js';
 import type { TenantPostsRepository } from '../tenant-posts.js';
 import { migrateTenantPosts } from './tenant-posts-schema.js';

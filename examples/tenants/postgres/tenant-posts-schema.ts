@@ -1,4 +1,4 @@
-import type { SqlClient } from '../../../lib/auth/postgres/index.js';
+import type { SqlClient } from '../../../lib/postgres/index.js';
 
 /**
  * The example's own tables, next to the library's `tessera_*` ones (the library's version table

@@ -2,8 +2,8 @@ import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import type { OnApplicationShutdown } from '../../../lib/index.js';
-import { migrate } from '../../../lib/auth/postgres/index.js';
-import type { SqlClient, SqlResult } from '../../../lib/auth/postgres/index.js';
+import { migrate } from '../../../lib/postgres/index.js';
+import type { SqlClient, SqlResult } from '../../../lib/postgres/index.js';
 import { migrateTenantPosts } from './tenant-posts-schema.js';
 
 /**

@@ -1,8 +1,9 @@
 import { createToken, defineFactory, defineModule } from '../../../lib/index.js';
 import type { Clock, ModuleDefinition } from '../../../lib/index.js';
 import type { CredentialStore, RefreshTokenStore, StoreClass } from '../../../lib/auth/index.js';
-import { PostgresRateLimitCounter, PostgresRefreshTokenStore, SQL_CLIENT } from '../../../lib/auth/postgres/index.js';
-import type { PostgresStoreOptions, SqlClient } from '../../../lib/auth/postgres/index.js';
+import { PostgresRefreshTokenStore } from '../../../lib/auth/postgres/index.js';
+import { PostgresRateLimitCounter, SQL_CLIENT } from '../../../lib/postgres/index.js';
+import type { PostgresStoreOptions, SqlClient } from '../../../lib/postgres/index.js';
 import type { Claims } from '../claims.js';
 import type { TenantsConfig } from '../config.js';
 import { RATE_LIMIT_COUNTER } from '../rate-limit.js';

@@ -1,9 +1,9 @@
 import type { ApiKeyRecord } from '../api-keys/api-key-record.js';
 import type { ApiKeyStore } from '../api-keys/api-key-store.js';
-import { createQueryRunner } from './run-query.js';
-import type { PostgresStoreOptions, QueryRunner } from './run-query.js';
+import { createQueryRunner } from '../../postgres/index.js';
+import type { PostgresStoreOptions, QueryRunner } from '../../postgres/index.js';
 import { readJson, readTimestamp, requireValidDate, toTimestampParam } from './row-values.js';
-import type { SqlClient } from './sql-client.js';
+import type { SqlClient } from '../../postgres/index.js';
 
 /**
  * A key as {@link PostgresApiKeyStore.add} takes it: the record plus management fields the

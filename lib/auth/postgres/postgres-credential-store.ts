@@ -1,8 +1,8 @@
 import type { CredentialStore, StoredCredential } from '../issuing/credential-store.js';
-import { createQueryRunner } from './run-query.js';
-import type { PostgresStoreOptions, QueryRunner } from './run-query.js';
+import { createQueryRunner } from '../../postgres/index.js';
+import type { PostgresStoreOptions, QueryRunner } from '../../postgres/index.js';
 import { readJson } from './row-values.js';
-import type { SqlClient } from './sql-client.js';
+import type { SqlClient } from '../../postgres/index.js';
 
 /**
  * An account as {@link PostgresCredentialStore.addAccount} takes it (the same shape as the

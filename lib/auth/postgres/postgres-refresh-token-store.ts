@@ -2,10 +2,10 @@ import { checkedClock, systemClock } from '../../internal.js';
 import type { Clock } from '../../internal.js';
 import type { NewRefreshToken, RefreshTokenRecord, RefreshTokenSuccessor } from '../issuing/refresh-token-record.js';
 import type { RefreshTokenStore, RevokedFamily } from '../issuing/refresh-token-store.js';
-import { createQueryRunner } from './run-query.js';
-import type { PostgresStoreOptions, QueryRunner } from './run-query.js';
+import { createQueryRunner } from '../../postgres/index.js';
+import type { PostgresStoreOptions, QueryRunner } from '../../postgres/index.js';
 import { readTimestamp, requireValidDate, toTimestampParam } from './row-values.js';
-import type { SqlClient } from './sql-client.js';
+import type { SqlClient } from '../../postgres/index.js';
 
 /**
  * Options of {@link PostgresRefreshTokenStore}.

@@ -4,7 +4,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { migrate, MIGRATIONS } from '../../../lib/auth/postgres/index.js';
+import { migrate, MIGRATIONS } from '../../../lib/postgres/index.js';
 
 // Its package.json is not in its `exports`, so it is read by path.
 const pgliteVersion = (JSON.parse(readFileSync(new URL('../../../node_modules/@electric-sql/pglite/package.json', import.meta.url), 'utf8')) as { version: string }).version;

@@ -1,7 +1,8 @@
 import type { Clock } from '../../../lib/index.js';
 import type { RefreshTokenRecord } from '../../../lib/auth/issuing/index.js';
-import { PostgresApiKeyStore, PostgresCredentialStore, PostgresRateLimitCounter, PostgresRefreshTokenStore } from '../../../lib/auth/postgres/index.js';
-import type { SqlClient } from '../../../lib/auth/postgres/index.js';
+import { PostgresApiKeyStore, PostgresCredentialStore, PostgresRefreshTokenStore } from '../../../lib/auth/postgres/index.js';
+import { PostgresRateLimitCounter } from '../../../lib/postgres/index.js';
+import type { SqlClient } from '../../../lib/postgres/index.js';
 import type { ApiKeyStoreHandle } from '../../store-contracts/api-key-store-contract.js';
 import type { ContractClaims } from '../../store-contracts/contract-fixtures.js';
 import type { CredentialStoreHandle } from '../../store-contracts/credential-store-contract.js';

@@ -1,4 +1,4 @@
-import type { HealthCheck } from '../../internal.js';
+import type { HealthCheck } from '../internal.js';
 import type { SqlClient } from './sql-client.js';
 
 /**

@@ -1,4 +1,4 @@
-import { TIMED_OUT, within } from '../../internal.js';
+import { TIMED_OUT, within } from '../internal.js';
 import type { SqlClient } from './sql-client.js';
 import { StoreUnavailableError } from './store-unavailable-error.js';
 

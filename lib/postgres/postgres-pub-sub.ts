@@ -1,4 +1,4 @@
-import { TopicHandlers, unrefTimer, type Logger, type PubSub } from '../../internal.js';
+import { TopicHandlers, unrefTimer, type Logger, type PubSub } from '../internal.js';
 import type { SqlClient } from './sql-client.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { PubSub } from '../websocket/pub-sub.js';
-import type { HealthCheck } from './health.js';
+import type { PubSub } from './pub-sub.js';
+import type { HealthCheck } from '../common/health-check.js';
 
 /**
  * A readiness check for the app's PubSub engine: down while the engine's listening connection is

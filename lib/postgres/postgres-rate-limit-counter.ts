@@ -1,5 +1,5 @@
-import { checkedClock, integerAtLeast, systemClock } from '../../internal.js';
-import type { Clock, RateLimitCounter, RateLimitWindow } from '../../internal.js';
+import { checkedClock, integerAtLeast, systemClock } from '../internal.js';
+import type { Clock, RateLimitCounter, RateLimitWindow } from '../internal.js';
 import { createQueryRunner } from './run-query.js';
 import type { PostgresStoreOptions, QueryRunner } from './run-query.js';
 import type { SqlClient } from './sql-client.js';

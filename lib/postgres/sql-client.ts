@@ -1,4 +1,4 @@
-import { createToken } from '../../internal.js';
+import { createToken } from '../internal.js';
 
 /**
  * What a query answers: the rows, and (for drivers that report it) how many rows the statement
@@ -16,7 +16,7 @@ export interface SqlResult<Row> {
 /**
  * The one thing the PostgreSQL stores need from a driver: run ONE parameterised statement.
  * `pg`'s `Pool`, `Client` and `PoolClient` and PGlite's `PGlite` satisfy it as they are, so
- * `tessera-http/auth/postgres` imports no driver. Give a pool (not a single client) in production:
+ * `tessera-http/postgres` imports no driver. Give a pool (not a single client) in production:
  * every store operation is one self-contained statement, so any connection may run it.
  *
  * @example

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../common/json-logger.js';
 import { defineModule } from '../modules/module.js';
-import { inProcessPubSub, type PubSub } from '../websocket/pub-sub.js';
-import { createApp } from './create-app.js';
+import { inProcessPubSub, type PubSub } from './pub-sub.js';
+import { createApp } from '../app/create-app.js';
 import { pubSubHealthCheck } from './pub-sub-health-check.js';
 
 /** The in-process engine with a listening connection whose state the test sets (the real engines' states are tested in test/pubsub). */
