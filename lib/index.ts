@@ -61,7 +61,8 @@ export type {
   WebSocketRouteTypes,
 } from './routing/web-socket-spec.js';
 export { WEB_SOCKETS, type WebSockets } from './websocket/web-socket-hub.js';
-export { inProcessPubSub, PUB_SUB, type PubSub, type TopicHandler, type InProcessPubSubOptions } from './pubsub/pub-sub.js';
+export { inProcessPubSub, PUB_SUB, type PubSub, type TopicHandler, type InProcessPubSubOptions, type PublishOptions } from './pubsub/pub-sub.js';
+export type { BusStats } from './pubsub/app-bus.js';
 export { TESSERA_PROTOCOL, BEARER_PROTOCOL_PREFIX } from './websocket/handshake.js';
 
 export { createMetadataKey, readMetadata, readRouteMetadata, type MetadataKey, type MetadataEntry, type MetadataCombine } from './common/metadata.js';

@@ -23,6 +23,7 @@ import { createDispatch } from './dispatch.js';
 import { deliver, responseOf } from './reply.js';
 import { compileRouteTable } from './route-table.js';
 import { WebSocketHub, WEB_SOCKETS } from '../websocket/web-socket-hub.js';
+import { createAppBus } from '../pubsub/app-bus.js';
 import { inProcessPubSub, PUB_SUB, type PubSub } from '../pubsub/pub-sub.js';
 
 /**
@@ -68,6 +69,15 @@ export interface AppOptions {
    * the caller's to close. Give a shared engine to reach the subscribers of every instance.
    */
   readonly pubsub?: PubSub;
+  /**
+   * The longest a publish on the app's bus (`PUB_SUB`, `app.webSockets.publish`, revocations)
+   * holds its caller, ms: telling other instances never makes an answer slow or an error. What
+   * the engine could not take in time is kept for a retry or dropped, by the message's
+   * `retry` option. Default 250.
+   */
+  readonly publishTimeoutMs?: number;
+  /** How many messages published with `retry: true` the bus keeps while its engine refuses them. Default 10 000. */
+  readonly publishRetryLimit?: number;
   /** WebSocket shutdown: how long `close` waits for clients to answer 1001 before dropping them. Default 5 000 ms. */
   readonly webSockets?: { readonly closeGraceMs?: number };
   /**
@@ -90,7 +100,8 @@ export interface AppOptions {
 export async function createApp(root: ModuleInput, options: AppOptions = {}): Promise<App> {
   const logger = options.logger ?? jsonLogger();
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const pubsub = options.pubsub ?? inProcessPubSub({ onHandlerError: (error, topic) => logger.error({ err: error, topic }, 'A topic handler failed') });
+  const engine = options.pubsub ?? inProcessPubSub({ onHandlerError: (error, topic) => logger.error({ err: error, topic }, 'A topic handler failed') });
+  const pubsub = createAppBus(engine, { logger, publishTimeoutMs: options.publishTimeoutMs, publishRetryLimit: options.publishRetryLimit });
   const webSockets = new WebSocketHub(logger, pubsub, options.webSockets?.closeGraceMs ?? 5_000);
   const container = new Container(root, options.overrides, [
     { provide: PUB_SUB, useValue: pubsub },
@@ -191,7 +202,8 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
     async close() {
       await app.drain();
       await webSockets.close();
-      if (options.pubsub === undefined) await pubsub.close();
+      pubsub.stop();
+      if (options.pubsub === undefined) await engine.close();
       const order = [...container.instances, ...controllerInstances].reverse();
       await runHooks(order, 'onModuleDestroy');
       await runHooks(order, 'onApplicationShutdown');

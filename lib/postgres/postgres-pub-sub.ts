@@ -1,4 +1,4 @@
-import { TopicHandlers, unrefTimer, type Logger, type PubSub } from '../internal.js';
+import { callHandler, EngineOutage, jsonLogger, TIMED_OUT, TopicTable, unrefTimer, within, type Logger, type PubSub, type TopicHandler } from '../internal.js';
 import type { SqlClient } from './sql-client.js';
 
 /**
@@ -29,8 +29,17 @@ export interface PostgresPubSubOptions {
   readonly connect: () => Promise<ListenConnection>;
   /** The PostgreSQL channel every topic travels on. Default `tessera_pubsub`. */
   readonly channel?: string;
-  /** Told when the listener is lost and when it is back, once each time, and of handler errors. Default: silent. */
+  /**
+   * Told when the listener is lost and when it is back, once each time (JSON lines
+   * `engine.lost` / `engine.back`), and of handler errors. Default: a JSON logger on stdout.
+   */
   readonly logger?: Logger;
+  /**
+   * How often the listening connection is asked `SELECT 1`, ms; unanswered for as long, it counts
+   * as lost and is reopened (a stalled server or network keeps the TCP connection open, so only
+   * an answer tells it is alive). Default 1 000; 0 turns the heartbeat off.
+   */
+  readonly heartbeatMs?: number;
   /** Longest wait between reconnection attempts, ms. Default 5 000 (attempts start at 100 ms and double). */
   readonly maxReconnectDelayMs?: number;
 }
@@ -53,14 +62,26 @@ export function postgresPubSub(options: PostgresPubSubOptions): PubSub {
   const channel = options.channel ?? 'tessera_pubsub';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new RangeError('postgresPubSub: channel must be a lowercase SQL identifier of at most 63 characters.');
   const maxDelay = options.maxReconnectDelayMs ?? 5_000;
-  const local = new TopicHandlers();
-  const onHandlerError = (error: unknown, topic: string) => options.logger?.error({ err: error, topic }, 'A topic handler failed');
+  const heartbeatMs = options.heartbeatMs ?? 1_000;
+  const logger = options.logger ?? jsonLogger();
+  const onHandlerError = (error: unknown, topic: string) => logger.error({ err: error, topic }, 'A topic handler failed');
+  // Down until the first LISTEN holds; a first connection that fails is logged as a loss.
+  const outage = new EngineOutage('postgres pub/sub listener', logger, { startsDown: true });
   let listener: Promise<ListenConnection> | undefined;
   let closed = false;
-  let lost = false;
-  // False from a loss (or a failed first connection) until LISTEN succeeds again.
-  let up = true;
   let retry: ReturnType<typeof setTimeout> | undefined;
+  // Every topic travels on the one channel: a topic's upstream subscription is the listener itself.
+  const local = new TopicTable<TopicHandler>({
+    subscribe: async () => {
+      // The first subscription opens the listener; later ones wait until it listens.
+      listener ??= open(0).catch((error: unknown) => {
+        listener = undefined;
+        throw error;
+      });
+      await listener;
+    },
+    unsubscribe: () => Promise.resolve(),
+  });
 
   const dispatch = (payload: string | undefined): void => {
     let envelope: { t?: unknown; m?: unknown };
@@ -69,20 +90,22 @@ export function postgresPubSub(options: PostgresPubSubOptions): PubSub {
     } catch {
       return;
     }
-    if (typeof envelope.t === 'string' && typeof envelope.m === 'string') local.deliver(envelope.t, envelope.m, onHandlerError);
+    if (typeof envelope.t === 'string' && typeof envelope.m === 'string') local.deliver(envelope.t, envelope.m, callHandler, onHandlerError);
   };
 
   const open = (delay: number): Promise<ListenConnection> => {
     const attempt = async (): Promise<ListenConnection> => {
       const connection = await options.connect();
       let gone = false;
-      const onLost = (error?: Error) => {
+      let beat: ReturnType<typeof setInterval> | undefined;
+      const onLost = (error?: unknown) => {
         if (gone) return;
         gone = true;
+        clearInterval(beat);
         if (closed) return;
-        if (!lost) options.logger?.warn({ err: error }, 'PostgreSQL pub/sub listener lost: reconnecting (messages published meanwhile are lost)');
-        lost = true;
-        up = false;
+        outage.lost(error);
+        // A connection that still looks open (a stall) is let go: the next one listens instead.
+        connection.end().catch(() => undefined);
         listener = open(100).catch(() => connection);
       };
       connection.on('notification', (message) => {
@@ -97,9 +120,19 @@ export function postgresPubSub(options: PostgresPubSubOptions): PubSub {
         await connection.end().catch(() => undefined);
         throw error;
       }
-      if (lost) options.logger?.info({}, 'PostgreSQL pub/sub listener back');
-      lost = false;
-      up = true;
+      if (heartbeatMs > 0) {
+        let asking = false;
+        beat = unrefTimer(setInterval(() => {
+          if (asking) return;
+          asking = true;
+          void within(connection.query('SELECT 1'), heartbeatMs)
+            .then((answer) => {
+              if (answer === TIMED_OUT) onLost(new Error(`no answer to SELECT 1 within ${heartbeatMs} ms`));
+            }, onLost)
+            .finally(() => (asking = false));
+        }, heartbeatMs));
+      }
+      outage.back();
       return connection;
     };
     const tryAgain = (wait: number): Promise<ListenConnection> =>
@@ -107,8 +140,7 @@ export function postgresPubSub(options: PostgresPubSubOptions): PubSub {
         retry = unrefTimer(setTimeout(() => {
           if (closed) return reject(new Error('postgresPubSub is closed'));
           attempt().then(resolve, (error: unknown) => {
-            if (!lost) options.logger?.warn({ err: error }, 'PostgreSQL pub/sub listener cannot connect: retrying');
-            lost = true;
+            outage.lost(error);
             tryAgain(Math.min(maxDelay, wait * 2)).then(resolve, reject);
           });
         }, wait));
@@ -122,29 +154,17 @@ export function postgresPubSub(options: PostgresPubSubOptions): PubSub {
       if (new TextEncoder().encode(payload).byteLength > MAX_PAYLOAD_BYTES) throw new RangeError(`postgresPubSub: a message on ${topic} is over the ${MAX_PAYLOAD_BYTES} bytes NOTIFY carries.`);
       await options.publisher.query('SELECT pg_notify($1, $2)', [channel, payload]);
     },
-    async subscribe(topic, handler) {
-      if (closed) throw new Error('postgresPubSub is closed');
-      local.add(topic, handler);
-      // The first subscription opens the listener; later ones wait until it listens.
-      listener ??= open(0).catch((error: unknown) => {
-        listener = undefined;
-        up = false;
-        throw error;
-      });
-      await listener;
-    },
-    unsubscribe(topic, handler) {
-      local.remove(topic, handler);
-      return Promise.resolve();
-    },
+    subscribe: (topic, handler) => local.add(topic, handler),
+    unsubscribe: (topic, handler) => local.remove(topic, handler),
     async close() {
       closed = true;
       clearTimeout(retry);
-      local.clear();
+      local.close();
       const current = listener;
       listener = undefined;
       if (current !== undefined) await current.then((connection) => connection.end(), () => undefined);
     },
-    listening: () => up,
+    listening: () => outage.up,
+    onListeningChange: (listener) => outage.onChange(listener),
   };
 }

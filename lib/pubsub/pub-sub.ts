@@ -1,7 +1,27 @@
 import { createToken } from '../common/token.js';
-import { TopicHandlers, type TopicHandler } from './topic-handlers.js';
+import { TopicTable } from './topic-table.js';
 
-export type { TopicHandler } from './topic-handlers.js';
+/**
+ * Receives the messages of a topic. Its errors are caught and logged by the engine: a handler that
+ * throws never ends its subscription nor stops the other handlers.
+ */
+export type TopicHandler = (message: string) => void;
+
+/**
+ * How a message that the engine could not take is treated by the app's bus (`PUB_SUB`); engines
+ * themselves ignore it.
+ *
+ * @example
+ * await bus.publish('tessera:auth:invalidate', event, { retry: true }); // a revocation: never silently lost
+ */
+export interface PublishOptions {
+  /**
+   * true: kept in bounded memory and published again once the engine takes messages (for
+   * messages whose loss would be wrong, such as revocations). Default false: dropped, counted and
+   * logged once per outage (a push to sockets that would be stale by the time it arrived).
+   */
+  readonly retry?: boolean;
+}
 
 /**
  * A publish/subscribe engine: what carries WebSocket topics (and, across instances, whatever an
@@ -16,9 +36,17 @@ export type { TopicHandler } from './topic-handlers.js';
  * await bus.publish('posts', JSON.stringify({ id: '1' }));
  */
 export interface PubSub {
-  /** Sends `message` to every handler subscribed to `topic` (on every instance, for a shared engine). */
-  publish(topic: string, message: string): Promise<void>;
-  /** Adds `handler` to `topic`; resolves once messages published after it will reach the handler. */
+  /**
+   * Sends `message` to every handler subscribed to `topic` (on every instance, for a shared
+   * engine). An engine rejects when it cannot take the message; the app's bus (`PUB_SUB`) never
+   * holds its caller longer than its publish bound and never rejects for an engine's fault (see
+   * {@link PublishOptions}).
+   */
+  publish(topic: string, message: string, options?: PublishOptions): Promise<void>;
+  /**
+   * Adds `handler` to `topic`; resolves once messages published after it will reach the handler
+   * (the engine's subscription holds), rejects (the handler not added) when that failed.
+   */
   subscribe(topic: string, handler: TopicHandler): Promise<void>;
   /** Removes `handler` from `topic`; unknown pairs are ignored. */
   unsubscribe(topic: string, handler: TopicHandler): Promise<void>;
@@ -30,6 +58,8 @@ export interface PubSub {
    * no such connection and leave it out. What `pubSubHealthCheck` reports.
    */
   listening?(): boolean;
+  /** Calls `listener` whenever `listening()` changes; returns the function that stops it. Engines with `listening` have it. */
+  onListeningChange?(listener: (listening: boolean) => void): () => void;
 }
 
 /**
@@ -51,32 +81,39 @@ export interface InProcessPubSubOptions {
  * const app = await createApp(AppModule, { pubsub: inProcessPubSub() });
  */
 export function inProcessPubSub(options: InProcessPubSubOptions = {}): PubSub {
-  const local = new TopicHandlers();
+  // Nothing upstream: every topic is carried as soon as it has a member.
+  const local = new TopicTable<TopicHandler>({ subscribe: () => Promise.resolve(), unsubscribe: () => Promise.resolve() });
   const onHandlerError = (error: unknown, topic: string) => options.onHandlerError?.(error, topic);
   return {
     publish(topic, message) {
-      local.deliver(topic, message, onHandlerError);
+      local.deliver(topic, message, callHandler, onHandlerError);
       return Promise.resolve();
     },
-    subscribe(topic, handler) {
-      local.add(topic, handler);
-      return Promise.resolve();
-    },
-    unsubscribe(topic, handler) {
-      local.remove(topic, handler);
-      return Promise.resolve();
-    },
+    subscribe: (topic, handler) => local.add(topic, handler),
+    unsubscribe: (topic, handler) => local.remove(topic, handler),
     close() {
-      local.clear();
+      local.close();
       return Promise.resolve();
     },
   };
 }
 
 /**
- * The app's PubSub (the `pubsub` option of createApp, else its in-process engine), injectable in
- * every module without an import: what a service publishes to reaches the WebSocket
- * connections subscribed to the topic (and, through a shared engine, those of other instances).
+ * Gives a message to a topic handler: what every engine's {@link TopicTable} delivers with.
+ *
+ * @example
+ * table.deliver(topic, message, callHandler, onHandlerError);
+ */
+export function callHandler(handler: TopicHandler, message: string): void {
+  handler(message);
+}
+
+/**
+ * The app's bus: its PubSub engine (the `pubsub` option of createApp, else the in-process one)
+ * behind the publish bound (see `createApp`'s `publishTimeoutMs`), injectable in every module
+ * without an import: what a service publishes to reaches the WebSocket connections subscribed to
+ * the topic (and, through a shared engine, those of other instances). Publishing never holds a
+ * request longer than the bound and never rejects for the engine's fault.
  *
  * @example
  * defineFactory(PostEvents, [PUB_SUB], (bus) => new PostEvents(bus));

@@ -7,6 +7,7 @@ import type { IncomingRequest } from '../http/incoming-request.js';
 import type { WebSocketSpec } from '../routing/web-socket-spec.js';
 import { checkHandshake } from './handshake.js';
 import type { PubSub, TopicHandler } from '../pubsub/pub-sub.js';
+import { TopicTable } from '../pubsub/topic-table.js';
 import { acceptedUpgrade } from './upgrade-answer.js';
 import { WebSocketSession, type SessionHub } from './web-socket-session.js';
 
@@ -46,7 +47,9 @@ export const WEB_SOCKETS = createToken<WebSockets>('WebSockets');
  */
 export class WebSocketHub implements WebSockets, SessionHub {
   private readonly sessions = new Set<WebSocketSession>();
-  private readonly topics = new Map<string, { readonly sessions: Set<WebSocketSession>; readonly handler: TopicHandler }>();
+  /** The sockets of each topic; a topic's upstream subscription is one handler on the app's bus. */
+  private readonly topics: TopicTable<WebSocketSession>;
+  private readonly handlers = new Map<string, TopicHandler>();
   private closing: Promise<void> | undefined;
   private emptied: (() => void) | undefined;
 
@@ -54,7 +57,24 @@ export class WebSocketHub implements WebSockets, SessionHub {
     readonly logger: Logger,
     private readonly pubsub: PubSub,
     private readonly closeGraceMs: number,
-  ) {}
+  ) {
+    this.topics = new TopicTable({
+      subscribe: (topic) => {
+        const handler: TopicHandler = (message) => this.topics.deliver(topic, message, sendTo, (error) => this.logger.error({ err: error, topic }, 'A WebSocket send failed'));
+        this.handlers.set(topic, handler);
+        return this.pubsub.subscribe(topic, handler).catch((error: unknown) => {
+          if (this.handlers.get(topic) === handler) this.handlers.delete(topic);
+          throw error;
+        });
+      },
+      unsubscribe: (topic) => {
+        const handler = this.handlers.get(topic);
+        if (handler === undefined) return Promise.resolve();
+        this.handlers.delete(topic);
+        return this.pubsub.unsubscribe(topic, handler);
+      },
+    });
+  }
 
   get size(): number {
     return this.sessions.size;
@@ -82,27 +102,11 @@ export class WebSocketHub implements WebSockets, SessionHub {
   }
 
   subscribe(topic: string, session: WebSocketSession): Promise<void> {
-    const existing = this.topics.get(topic);
-    if (existing !== undefined) {
-      existing.sessions.add(session);
-      return Promise.resolve();
-    }
-    const subscribers = new Set([session]);
-    const handler: TopicHandler = (message) => {
-      for (const subscriber of subscribers) subscriber.sendFrame(message);
-    };
-    this.topics.set(topic, { sessions: subscribers, handler });
-    return this.pubsub.subscribe(topic, handler).catch((error: unknown) => {
-      if (this.topics.get(topic)?.handler === handler) this.topics.delete(topic);
-      throw error;
-    });
+    return this.topics.add(topic, session);
   }
 
   unsubscribe(topic: string, session: WebSocketSession): Promise<void> {
-    const entry = this.topics.get(topic);
-    if (entry === undefined || !entry.sessions.delete(session) || entry.sessions.size > 0) return Promise.resolve();
-    this.topics.delete(topic);
-    return this.pubsub.unsubscribe(topic, entry.handler);
+    return this.topics.remove(topic, session);
   }
 
   publish(topic: string, data: unknown): Promise<void> {
@@ -137,4 +141,9 @@ export class WebSocketHub implements WebSockets, SessionHub {
       this.emptied = done;
     });
   }
+}
+
+/** Writes one topic message to one socket (encoded once by the publisher, written to each). */
+function sendTo(session: WebSocketSession, message: string): void {
+  session.sendFrame(message);
 }

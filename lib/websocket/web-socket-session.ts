@@ -167,7 +167,11 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket {
   subscribe(topic: string): Promise<void> {
     if (this.state !== 'open' || this.topics.has(topic)) return Promise.resolve();
     this.topics.add(topic);
-    return this.hub.subscribe(topic, this);
+    return this.hub.subscribe(topic, this).catch((error: unknown) => {
+      // The hub dropped it too: this socket hears nothing on the topic, and says so.
+      this.topics.delete(topic);
+      throw error;
+    });
   }
 
   unsubscribe(topic: string): Promise<void> {
