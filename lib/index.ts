@@ -78,7 +78,8 @@ export { jsonLogger, silentLogger, type JsonLoggerOptions } from './common/json-
 export type { HealthCheck } from './common/health-check.js';
 export type { HealthOptions } from './app/health.js';
 export { pubSubHealthCheck } from './pubsub/pub-sub-health-check.js';
-export type { RateLimitCounter, RateLimitWindow } from './common/rate-limit-counter.js';
+export type { RateLimitCounter, RateLimitCounterOptions, RateLimitWindow } from './common/rate-limit-counter.js';
+export { InMemoryRateLimitCounter } from './common/in-memory-rate-limit-counter.js';
 export type { Instrumentation, RequestTelemetry } from './app/instrumentation.js';
 export {
   HttpException,

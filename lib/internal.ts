@@ -31,6 +31,7 @@ export { parseRequestTarget, normalizeHost, type RequestTarget } from './http/re
 export { toResponse, type SharedHeadersForm } from './http/answer.js';
 export { checkedClock, ClockError } from './common/clock.js';
 export { integerAtLeast } from './common/rate-limit-counter.js';
+export { FixedWindowRule } from './common/fixed-window-rule.js';
 export { encodeBase64, decodeBase64, type Base64Alphabet } from './common/base64.js';
 export { BoundedCache, type BoundedCacheOptions } from './common/bounded-cache.js';
 export type { SchemaSide, ZodNode, ZodDef, ZodBag, ZodInternals } from './schema/zod-internals.js';

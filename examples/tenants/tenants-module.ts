@@ -1,4 +1,4 @@
-import { createToken, defineController, defineFactory, defineModule, defineProvider, get, systemClock, type Clock, type ModuleDefinition, type RateLimitCounter } from '../../lib/index.js';
+import { createToken, defineController, defineFactory, defineModule, defineProvider, get, InMemoryRateLimitCounter, systemClock, type Clock, type ModuleDefinition, type RateLimitCounter } from '../../lib/index.js';
 import { InMemoryRefreshTokenStore } from '../../lib/auth/index.js';
 import { apiKeysController } from './api-keys-controller.js';
 import { authController, sessionsController } from './auth-controller.js';
@@ -9,7 +9,7 @@ import { tenantPostsController } from './tenant-posts-controller.js';
 import { tenantLiveController } from './tenant-live-controller.js';
 import { InMemoryTenantPosts, TENANT_POSTS } from './tenant-posts.js';
 import { TENANT_KEYS, TenantApiKeys } from './tenant-api-keys.js';
-import { ApiKeyRateLimitGuard, FixedWindowCounter, RATE_LIMIT_COUNTER } from './rate-limit.js';
+import { ApiKeyRateLimitGuard, RATE_LIMIT_COUNTER } from './rate-limit.js';
 import type { TenantsStores } from './postgres/tenants-stores.js';
 
 const CLOCK = createToken<Clock>('CLOCK');
@@ -51,7 +51,7 @@ function createInMemoryTenantsStores(ClockModule: ModuleDefinition, config: Tena
       // One key store shared by the auth module (verification) and the key routes (management).
       defineFactory(TenantApiKeys, [CLOCK], (c) => new TenantApiKeys().useClock(c)),
       { provide: TENANT_KEYS, useExisting: TenantApiKeys },
-      defineFactory(RATE_LIMIT_COUNTER, [CLOCK], (c) => new FixedWindowCounter(config.apiKeyRateLimit, config.apiKeyRateWindowMs, c)),
+      defineFactory(RATE_LIMIT_COUNTER, [CLOCK], (clock) => new InMemoryRateLimitCounter({ limit: config.apiKeyRateLimit, windowMs: config.apiKeyRateWindowMs, clock })),
       defineFactory(TENANT_POSTS, [CLOCK], (c) => new InMemoryTenantPosts(c)),
     ],
     exports: [TENANT_KEYS, RATE_LIMIT_COUNTER, TENANT_POSTS],

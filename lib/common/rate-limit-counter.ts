@@ -1,10 +1,13 @@
+import type { Clock } from './clock.js';
+
 /**
  * A per-key request counter for application rate limits (the auth module has none of its own;
  * see SPEC "Rate limiting"). `hit(key)` counts one request for `key` and answers how many
  * milliseconds the caller must wait before the key is allowed again: 0 when the request is
- * within the limit. Implementations: `PostgresRateLimitCounter` (from `tessera-http/postgres`) and
- * `RedisRateLimitCounter` (from `tessera-http/redis`), shared by every instance on one database or
- * Redis; the tenants example has an in-memory one for a single process.
+ * within the limit. Implementations, all with the same fixed window (`FixedWindowRule`):
+ * `InMemoryRateLimitCounter` for one process, and `PostgresRateLimitCounter` (from
+ * `tessera-http/postgres`) and `RedisRateLimitCounter` (from `tessera-http/redis`), shared by every
+ * instance on one database or Redis.
  *
  * @example
  * const waitMs = await counter.hit(apiKey.id);
@@ -30,8 +33,23 @@ export interface RateLimitWindow {
 }
 
 /**
+ * What every counter is built with; the PostgreSQL and Redis counters add their own options.
+ *
+ * @example
+ * const options: RateLimitCounterOptions = { limit: 100, windowMs: 60_000 };
+ */
+export interface RateLimitCounterOptions {
+  /** Requests allowed per key per window (0 refuses every request). */
+  readonly limit: number;
+  /** Window length, ms. */
+  readonly windowMs: number;
+  /** Default the system clock. Tests drive it; the engines are sent its time, not their own. */
+  readonly clock?: Clock | undefined;
+}
+
+/**
  * A counter option checked at construction: a safe integer of at least `min`, else a RangeError
- * naming the option. Shared by the PostgreSQL and Redis counters.
+ * naming the option. `FixedWindowRule` checks `limit` and `windowMs` with it; the Redis counter its `timeoutMs`.
  *
  * @example
  * const limit = integerAtLeast(options.limit, 0, 'limit');

@@ -1,5 +1,5 @@
-import { checkedClock, integerAtLeast, systemClock } from '../internal.js';
-import type { Clock, RateLimitCounter, RateLimitWindow } from '../internal.js';
+import { FixedWindowRule } from '../internal.js';
+import type { RateLimitCounter, RateLimitCounterOptions, RateLimitWindow } from '../internal.js';
 import { createQueryRunner } from './run-query.js';
 import type { PostgresStoreOptions, QueryRunner } from './run-query.js';
 import type { SqlClient } from './sql-client.js';
@@ -10,23 +10,18 @@ import type { SqlClient } from './sql-client.js';
  * @example
  * const options: PostgresRateLimitCounterOptions = { limit: 100, windowMs: 60_000, name: 'api-keys' };
  */
-export interface PostgresRateLimitCounterOptions extends PostgresStoreOptions {
-  /** Requests allowed per key per window (0 refuses every request). */
-  readonly limit: number;
-  /** Window length, ms. */
-  readonly windowMs: number;
+export interface PostgresRateLimitCounterOptions extends PostgresStoreOptions, RateLimitCounterOptions {
   /** Separates limiters sharing the table; default `default`. */
   readonly name?: string | undefined;
-  /** Default the system clock. Its time is sent as a parameter, so tests can drive it. */
-  readonly clock?: Clock | undefined;
 }
 
 /**
  * One statement counts the hit and reads the window back. The upsert takes the row lock, so
  * concurrent hits from any number of processes queue on it and each sees the previous count: no
  * hit is lost and no two callers get the same count. In `DO UPDATE SET`, `r.*` is the row as it
- * was, so both CASEs test the same (old) window: a window that has ended restarts at `now` with
- * one hit, else the count goes up.
+ * was, so both CASEs test the same (old) window with `FixedWindowRule.ended` in SQL ($3 the hit's
+ * time, $4 the window length): a window that has ended restarts at `now` with one hit, else the
+ * count goes up.
  */
 const HIT_SQL = `INSERT INTO tessera_rate_limits AS r (name, key, window_start_ms, hits)
 VALUES ($1, $2, $3::bigint, 1)
@@ -39,7 +34,7 @@ RETURNING hits, window_start_ms::float8 AS window_start_ms`;
  * A fixed-window {@link RateLimitCounter} in the `tessera_rate_limits` table (see `migrate`),
  * shared by every process on the database: the first hit of a key opens a window of `windowMs`;
  * up to `limit` hits in it are allowed (0); later ones answer the time left in the window. The
- * window restarts with the first hit after it ended. Same semantics as the in-memory counter.
+ * window restarts with the first hit after it ended: the rule of every counter (`FixedWindowRule`).
  *
  * A database failure throws a `StoreUnavailableError` (503): the request fails closed rather
  * than going unlimited.
@@ -50,17 +45,13 @@ RETURNING hits, window_start_ms::float8 AS window_start_ms`;
  */
 export class PostgresRateLimitCounter implements RateLimitCounter {
   readonly #run: QueryRunner;
-  readonly #clock: Clock;
+  readonly #rule: FixedWindowRule;
   readonly #name: string;
-  readonly #limit: number;
-  readonly #windowMs: number;
 
   constructor(client: SqlClient, options: PostgresRateLimitCounterOptions) {
     this.#run = createQueryRunner(client, 'rate-limit', options);
-    this.#clock = checkedClock(options.clock ?? systemClock);
+    this.#rule = new FixedWindowRule(options);
     this.#name = options.name ?? 'default';
-    this.#limit = integerAtLeast(options.limit, 0, 'limit');
-    this.#windowMs = integerAtLeast(options.windowMs, 1, 'windowMs');
   }
 
   async hit(key: string): Promise<number> {
@@ -74,13 +65,11 @@ export class PostgresRateLimitCounter implements RateLimitCounter {
    * const { hits, resetAtMs, waitMs } = await counter.hitWindow(keyId);
    */
   async hitWindow(key: string): Promise<RateLimitWindow> {
-    const now = Math.floor(this.#clock.now());
-    const rows = await this.#run<{ hits: number; window_start_ms: number }>('hit', HIT_SQL, [this.#name, key, now, this.#windowMs]);
+    const now = this.#rule.now();
+    const rows = await this.#run<{ hits: number; window_start_ms: number }>('hit', HIT_SQL, [this.#name, key, now, this.#rule.windowMs]);
     const row = rows[0];
     if (row === undefined) throw new Error('rate-limit store: the upsert returned no row');
-    const hits = Number(row.hits);
-    const resetAtMs = Number(row.window_start_ms) + this.#windowMs;
-    return { hits, resetAtMs, waitMs: hits > this.#limit ? resetAtMs - now : 0 };
+    return this.#rule.windowAfter(Number(row.hits), Number(row.window_start_ms), now);
   }
 
   /**
@@ -95,7 +84,7 @@ export class PostgresRateLimitCounter implements RateLimitCounter {
       'sweep',
       `WITH gone AS (DELETE FROM tessera_rate_limits WHERE name = $1 AND $2::bigint - window_start_ms >= $3::bigint RETURNING 1)
        SELECT count(*)::int AS swept FROM gone`,
-      [this.#name, Math.floor(this.#clock.now()), this.#windowMs],
+      [this.#name, this.#rule.now(), this.#rule.windowMs],
     );
     return Number(rows[0]?.swept ?? 0);
   }

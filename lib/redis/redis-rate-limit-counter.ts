@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { checkedClock, integerAtLeast, ServiceUnavailableException, systemClock, TIMED_OUT, within, type Clock, type Logger, type RateLimitCounter, type RateLimitWindow } from '../internal.js';
+import { FixedWindowRule, integerAtLeast, ServiceUnavailableException, TIMED_OUT, within, type Logger, type RateLimitCounter, type RateLimitCounterOptions, type RateLimitWindow } from '../internal.js';
 
 /**
  * Options of {@link RedisRateLimitCounter}.
@@ -7,15 +7,9 @@ import { checkedClock, integerAtLeast, ServiceUnavailableException, systemClock,
  * @example
  * const options: RedisRateLimitCounterOptions = { limit: 100, windowMs: 60_000, name: 'api-keys', timeoutMs: 500 };
  */
-export interface RedisRateLimitCounterOptions {
-  /** Requests allowed per key per window (0 refuses every request). */
-  readonly limit: number;
-  /** Window length, ms. */
-  readonly windowMs: number;
+export interface RedisRateLimitCounterOptions extends RateLimitCounterOptions {
   /** Separates limiters sharing the Redis; default `default`. */
   readonly name?: string | undefined;
-  /** Default the system clock. Its time is sent to the script, so tests can drive it. */
-  readonly clock?: Clock | undefined;
   /** How long a decision may wait for Redis, ms; past it the `whenUnavailable` policy applies. Default 500. */
   readonly timeoutMs?: number | undefined;
   /**
@@ -30,8 +24,8 @@ export interface RedisRateLimitCounterOptions {
 
 /**
  * The decision in one round trip, atomic in Redis: the window's start and count in one hash,
- * restarted by the first hit at or after its end (the same fixed window as the in-memory and
- * PostgreSQL counters), kept for two windows of real time.
+ * restarted by the first hit at or after its end (`FixedWindowRule.ended` in Lua, on the hit's
+ * time and the window length the counter sends), kept for two windows of real time.
  */
 const HIT_SCRIPT = `
 local now = tonumber(ARGV[1])
@@ -67,20 +61,16 @@ type WithHit = Redis & { [COMMAND](key: string, now: number, windowMs: number): 
  */
 export class RedisRateLimitCounter implements RateLimitCounter {
   readonly #redis: WithHit;
-  readonly #clock: Clock;
+  readonly #rule: FixedWindowRule;
   readonly #prefix: string;
-  readonly #limit: number;
-  readonly #windowMs: number;
   readonly #timeoutMs: number;
   readonly #failOpen: boolean;
   readonly #logger: Logger | undefined;
   #down = false;
 
   constructor(redis: Redis, options: RedisRateLimitCounterOptions) {
-    this.#limit = integerAtLeast(options.limit, 0, 'limit');
-    this.#windowMs = integerAtLeast(options.windowMs, 1, 'windowMs');
+    this.#rule = new FixedWindowRule(options);
     this.#timeoutMs = integerAtLeast(options.timeoutMs ?? 500, 1, 'timeoutMs');
-    this.#clock = checkedClock(options.clock ?? systemClock);
     this.#prefix = `tessera:rl:${options.name ?? 'default'}:`;
     this.#failOpen = options.whenUnavailable === 'fail-open';
     this.#logger = options.logger;
@@ -100,22 +90,20 @@ export class RedisRateLimitCounter implements RateLimitCounter {
    * const { hits, resetAtMs, waitMs } = await counter.hitWindow(keyId);
    */
   async hitWindow(key: string): Promise<RateLimitWindow> {
-    const now = Math.floor(this.#clock.now());
+    const now = this.#rule.now();
     let answer: [number, string];
     try {
-      const decided = await within(this.#redis[COMMAND](`${this.#prefix}${key}`, now, this.#windowMs), this.#timeoutMs);
+      const decided = await within(this.#redis[COMMAND](`${this.#prefix}${key}`, now, this.#rule.windowMs), this.#timeoutMs);
       if (decided === TIMED_OUT) throw new Error(`no answer from Redis within ${this.#timeoutMs} ms`);
       answer = decided;
     } catch (error) {
       if (!this.#down) this.#logger?.warn({ err: error, failOpen: this.#failOpen }, 'Redis rate-limit counter unavailable');
       this.#down = true;
-      if (this.#failOpen) return { hits: 0, resetAtMs: now + this.#windowMs, waitMs: 0 };
+      if (this.#failOpen) return { hits: 0, resetAtMs: now + this.#rule.windowMs, waitMs: 0 };
       throw new ServiceUnavailableException('The rate-limit store is unavailable', undefined, { 'retry-after': '1' });
     }
     if (this.#down) this.#logger?.info({}, 'Redis rate-limit counter back');
     this.#down = false;
-    const hits = Number(answer[0]);
-    const resetAtMs = Number(answer[1]) + this.#windowMs;
-    return { hits, resetAtMs, waitMs: hits > this.#limit ? resetAtMs - now : 0 };
+    return this.#rule.windowAfter(Number(answer[0]), Number(answer[1]), now);
   }
 }

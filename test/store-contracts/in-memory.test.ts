@@ -1,9 +1,9 @@
 // The shared store contracts, run against the in-memory reference stores (every refresh-token
-// variant) and the example's in-memory rate-limit counter. The same suites run against the
+// variant) and the in-memory rate-limit counter. The same suites run against the
 // PostgreSQL stores in postgres-pglite.test.ts and postgres-server.test.ts.
 import { createInMemoryRefreshTokenStore, InMemoryCredentialStore } from '../../lib/auth/issuing/index.js';
 import { InMemoryApiKeyStore } from '../../lib/auth/api-keys/index.js';
-import { FixedWindowCounter } from '../../examples/tenants/rate-limit.js';
+import { InMemoryRateLimitCounter } from '../../lib/index.js';
 import { describeApiKeyStoreContract } from './api-key-store-contract.js';
 import type { ContractClaims } from './contract-fixtures.js';
 import { describeCredentialStoreContract } from './credential-store-contract.js';
@@ -36,4 +36,4 @@ describeApiKeyStoreContract('in-memory', async () => {
   return { store, add: (r) => store.add(r), revoke: (id, at) => store.revoke(id, at), lastUsedAt: (id) => store.lastUsedAt(id) };
 });
 
-describeRateLimitCounterContract('in-memory (examples/tenants)', async (limit, windowMs, clock) => new FixedWindowCounter(limit, windowMs, clock));
+describeRateLimitCounterContract('in-memory', async (limit, windowMs, clock) => new InMemoryRateLimitCounter({ limit, windowMs, clock }));

@@ -1,18 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../../lib/index.js';
-import type { Clock, RateLimitCounter } from '../../lib/index.js';
+import type { Clock, RateLimitCounter, RateLimitWindow } from '../../lib/index.js';
 import { T0, uniqueId } from './contract-fixtures.js';
 
+/** A counter that also answers the whole window (every counter Tessera ships does). */
+export type WindowedRateLimitCounter = RateLimitCounter & { hitWindow(key: string): Promise<RateLimitWindow> };
+
 /** Builds a counter allowing `limit` hits per key per `windowMs`, timed by `clock`. */
-export type RateLimitCounterFactory = (limit: number, windowMs: number, clock: Clock) => Promise<RateLimitCounter>;
+export type RateLimitCounterFactory = (limit: number, windowMs: number, clock: Clock) => Promise<WindowedRateLimitCounter>;
 
 /**
- * The fixed-window counter contract shared by the in-memory and the PostgreSQL counters: the
+ * The fixed-window counter contract shared by the in-memory, PostgreSQL and Redis counters: the
  * first hit of a key opens a window; `limit` hits in it answer 0, later ones the ms left in it;
  * the first hit after the window ended opens a new one.
  *
  * @example
- * describeRateLimitCounterContract('in-memory', async (limit, windowMs, clock) => new FixedWindowCounter(limit, windowMs, clock));
+ * describeRateLimitCounterContract('in-memory', async (limit, windowMs, clock) => new InMemoryRateLimitCounter({ limit, windowMs, clock }));
  */
 export function describeRateLimitCounterContract(name: string, make: RateLimitCounterFactory): void {
   describe(`RateLimitCounter contract: ${name}`, () => {
@@ -41,6 +44,27 @@ export function describeRateLimitCounterContract(name: string, make: RateLimitCo
       expect(await counter.hit(key)).toBe(0);
       clock.advance(3_000);
       expect(await counter.hit(key)).toBe(7_000);
+    });
+
+    it('hitWindow reports the count and when the window resets', async () => {
+      const clock = createManualClock(T0);
+      const counter = await make(2, 10_000, clock);
+      const key = uniqueId('key');
+      expect(await counter.hitWindow(key), 'the first hit opens the window').toEqual({ hits: 1, resetAtMs: T0 + 10_000, waitMs: 0 });
+      clock.advance(4_000);
+      expect(await counter.hitWindow(key)).toEqual({ hits: 2, resetAtMs: T0 + 10_000, waitMs: 0 });
+      expect(await counter.hitWindow(key), 'over the limit: wait for the reset').toEqual({ hits: 3, resetAtMs: T0 + 10_000, waitMs: 6_000 });
+      clock.advance(6_000);
+      expect(await counter.hitWindow(key), 'the hit at the reset opens the next window').toEqual({ hits: 1, resetAtMs: T0 + 20_000, waitMs: 0 });
+    });
+
+    it('counts in whole milliseconds: a fractional clock reading is floored', async () => {
+      const clock = createManualClock(T0 + 0.75);
+      const counter = await make(1, 10_000, clock);
+      const key = uniqueId('key');
+      expect(await counter.hitWindow(key)).toEqual({ hits: 1, resetAtMs: T0 + 10_000, waitMs: 0 });
+      clock.advance(9_999);
+      expect(await counter.hitWindow(key), 'T0 + 9,999.75 is still in the window').toEqual({ hits: 2, resetAtMs: T0 + 10_000, waitMs: 1 });
     });
 
     it('concurrent hits are all counted: exactly `limit` of them are allowed', async () => {
