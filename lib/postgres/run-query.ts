@@ -1,6 +1,8 @@
 import { TIMED_OUT, within } from '../internal.js';
 import type { SqlClient } from './sql-client.js';
+import { lendsConnections } from './sql-pool.js';
 import { StoreUnavailableError } from './store-unavailable-error.js';
+import { storeTimeout, writeInTransaction } from './write-in-transaction.js';
 
 /**
  * Default bound on one store query, ms. Sign-in and refresh wait for the store, so a database
@@ -13,11 +15,12 @@ import { StoreUnavailableError } from './store-unavailable-error.js';
 export const DEFAULT_QUERY_TIMEOUT_MS = 5_000;
 
 /**
- * Default time a statement that changes state may still take after `queryTimeoutMs`, ms. The
- * driver cannot take a statement back once it is sent, so a store that answered 503 at the
- * timeout while the statement went on to commit would lie: a refresh answered 503 whose rotation
- * committed anyway turns the client's retry into token reuse and logs the user out. Waiting for
- * the real outcome keeps "503" meaning "nothing changed".
+ * Default time a write's outcome may still take after `queryTimeoutMs`, ms, once it can no longer
+ * be taken back. A store that answered 503 at the timeout while the write went on to commit would
+ * lie: a refresh answered 503 whose rotation committed anyway turns the client's retry into token
+ * reuse and logs the user out. On a pool (see `SqlPool`) a write that has not answered by the
+ * timeout is rolled back, so only a COMMIT already sent waits here; on a client with `query`
+ * alone (PGlite), every write that outlives the timeout does.
  *
  * @example
  * new PostgresRefreshTokenStore(pool, { settleTimeoutMs: DEFAULT_SETTLE_TIMEOUT_MS });
@@ -49,8 +52,9 @@ export interface PostgresStoreOptions {
   /** Bound on one query, ms; default {@link DEFAULT_QUERY_TIMEOUT_MS}. 0 turns the bound off. */
   readonly queryTimeoutMs?: number | undefined;
   /**
-   * For statements that change state: how much longer than `queryTimeoutMs` to wait for the
-   * statement's real outcome before answering 503 with the outcome unknown, ms; default
+   * For statements that change state: how much longer than `queryTimeoutMs` to wait for the real
+   * outcome of a write that can no longer be taken back (a COMMIT sent, or on a client that lends
+   * no connection, the statement sent) before answering 503 with the outcome unknown, ms; default
    * {@link DEFAULT_SETTLE_TIMEOUT_MS}. Reads give up at `queryTimeoutMs`.
    */
   readonly settleTimeoutMs?: number | undefined;
@@ -60,7 +64,8 @@ export interface PostgresStoreOptions {
 
 /**
  * Runs one statement for a store; see {@link createQueryRunner}. `write` marks a statement that
- * changes state: it is never abandoned at the query timeout while it may still commit.
+ * changes state: a 503 for it means it did not commit, nor will (or, past both bounds, that its
+ * outcome is unknown, logged as OUTCOME_UNKNOWN).
  */
 export type QueryRunner = <Row>(operation: string, text: string, params: unknown[], kind?: 'read' | 'write') => Promise<Row[]>;
 
@@ -83,8 +88,10 @@ function logFailure(failure: StoreFailure): void {
 }
 
 /**
- * Wraps a {@link SqlClient} for one store: every read is bounded by the timeout, every write by
- * its real outcome (see {@link DEFAULT_SETTLE_TIMEOUT_MS}), and every
+ * Wraps a {@link SqlClient} for one store: every read is bounded by the timeout; every write
+ * either answers within it or is rolled back (on a client that lends connections, as pg's Pool
+ * does: the write runs in a transaction whose COMMIT is sent only in time) or waits for its real
+ * outcome (see {@link DEFAULT_SETTLE_TIMEOUT_MS}); and every
  * failure is reported to `onError` and rethrown as a {@link StoreUnavailableError} (503), except a
  * constraint violation, which becomes `onConstraint(operation)` (a plain Error by default).
  * The library's stores use it, and so can an application's own PostgreSQL stores, so that a
@@ -107,10 +114,11 @@ export function createQueryRunner(
   const settleMs = options.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS;
   if (!(Number.isFinite(settleMs) && settleMs >= 0)) throw new RangeError('settleTimeoutMs must be a number of milliseconds >= 0');
 
-  const timedOut = (message: string, code: string) => Object.assign(new Error(message), { code });
+  const pool = lendsConnections(client) ? client : undefined;
 
   return async <Row>(operation: string, text: string, params: unknown[], kind: 'read' | 'write' = 'read'): Promise<Row[]> => {
     try {
+      if (kind === 'write' && pool !== undefined) return await writeInTransaction<Row>(pool, text, params, timeoutMs, settleMs);
       const pending = client.query<Row>(text, params);
       let result = timeoutMs === 0 ? await pending : await within(pending, timeoutMs);
       if (result === TIMED_OUT && kind === 'write') {
@@ -120,12 +128,12 @@ export function createQueryRunner(
           // Still running: if it commits later, nothing in this process will know. Rare by design
           // (a database stalled for longer than both bounds) and said loudly in the log.
           pending.catch(() => undefined);
-          throw timedOut(`statement still running after ${timeoutMs + settleMs} ms; its outcome is unknown`, 'OUTCOME_UNKNOWN');
+          throw storeTimeout(`statement still running after ${timeoutMs + settleMs} ms; its outcome is unknown`, 'OUTCOME_UNKNOWN');
         }
       }
       if (result === TIMED_OUT) {
         pending.catch(() => undefined);
-        throw timedOut(`query timed out after ${timeoutMs} ms`, 'TIMEOUT');
+        throw storeTimeout(`query timed out after ${timeoutMs} ms`, 'TIMEOUT');
       }
       return result.rows;
     } catch (error) {

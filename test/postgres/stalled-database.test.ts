@@ -2,13 +2,16 @@
 // refresh-token table locked for longer than the store's query timeout, three times, while
 // refresh chains run (each retrying a 503 with the same token, as a client does). A store that
 // answered 503 at the timeout while its rotation went on to commit would turn that retry into
-// token reuse and revoke the family; a 503 must mean nothing was committed.
+// token reuse and revoke the family; a 503 must mean nothing was committed. On a pool the writes
+// run in a transaction whose COMMIT is never sent late; on a client with query() alone they wait
+// for their outcome (settle). Hangs of the whole server process: server-hang.test.ts.
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isHttpException, systemClock } from '../../lib/index.js';
 import { InMemoryCredentialStore, TokenIssuingService } from '../../lib/auth/issuing/index.js';
 import { PostgresRefreshTokenStore } from '../../lib/auth/postgres/index.js';
 import { migrate } from '../../lib/postgres/index.js';
+import type { SqlClient } from '../../lib/postgres/index.js';
 import { ContractClaims, fakeAccessTokens, uniqueId } from '../store-contracts/contract-fixtures.js';
 import { createTestDatabase, createTestPool, TEST_DATABASE_URL, type TestDatabase } from './support/test-database.js';
 
@@ -25,8 +28,13 @@ interface ChainsOutcome {
   readonly completed: number;
 }
 
-async function runChains(pool: pg.Pool, lockPool: pg.Pool, settleTimeoutMs: number | undefined): Promise<ChainsOutcome> {
-  const store = new PostgresRefreshTokenStore(pool, { queryTimeoutMs: QUERY_TIMEOUT_MS, settleTimeoutMs, onError: () => undefined });
+/** The pool without its connect(): one statement per query, as PGlite runs them. */
+function queryOnly(client: SqlClient): SqlClient {
+  return { query: (text, params) => client.query(text, params) };
+}
+
+async function runChains(client: SqlClient, lockPool: pg.Pool, settleTimeoutMs: number | undefined): Promise<ChainsOutcome> {
+  const store = new PostgresRefreshTokenStore(client, { queryTimeoutMs: QUERY_TIMEOUT_MS, settleTimeoutMs, onError: () => undefined });
   const subjects = Array.from({ length: CHAINS }, () => uniqueId('stall'));
   const service = new TokenIssuingService<ContractClaims>({
     claimsSchema: ContractClaims,
@@ -96,17 +104,25 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('a database that stalls mid-ref
     await database?.drop();
   });
 
-  it('logs nobody out: every chain completes, retrying its 503s with the same token', async () => {
+  it('logs nobody out on a pool (writes in transactions): every chain completes, retrying its 503s with the same token', async () => {
     const outcome = await runChains(pool, lockPool, undefined);
-    console.log(`[stall] settling writes: ${JSON.stringify(outcome)}`);
+    console.log(`[stall] pool, writes in transactions: ${JSON.stringify(outcome)}`);
+    expect(outcome.killed, `chains logged out (503s retried: ${outcome.unavailable})`).toBe(0);
+    expect(outcome.completed).toBe(CHAINS);
+    expect(outcome.unavailable, 'writes and reads gave up at the query timeout during the stalls').toBeGreaterThan(0);
+  }, 60_000);
+
+  it('logs nobody out on a client with query() alone (writes settle): every chain completes', async () => {
+    const outcome = await runChains(queryOnly(pool), lockPool, undefined);
+    console.log(`[stall] query() alone, settling writes: ${JSON.stringify(outcome)}`);
     expect(outcome.killed, `chains logged out (503s retried: ${outcome.unavailable})`).toBe(0);
     expect(outcome.completed).toBe(CHAINS);
     // The scenario really stalled the store: reads timed out while the table was locked.
     expect(outcome.unavailable, 'reads gave up at the query timeout during the stalls').toBeGreaterThan(0);
   }, 60_000);
 
-  it('control: abandoning writes at the query timeout (the old behaviour, settleTimeoutMs 0) does log users out', async () => {
-    const outcome = await runChains(pool, lockPool, 0);
+  it('control: abandoning writes at the query timeout (query() alone, settleTimeoutMs 0) does log users out', async () => {
+    const outcome = await runChains(queryOnly(pool), lockPool, 0);
     console.log(`[stall] writes abandoned at the timeout: ${JSON.stringify(outcome)}`);
     expect(outcome.killed, 'the scenario reproduces the bug this guards against').toBeGreaterThan(0);
   }, 60_000);
