@@ -61,6 +61,7 @@ export type {
   WebSocketRouteTypes,
 } from './routing/web-socket-spec.js';
 export { WEB_SOCKETS, type WebSockets } from './websocket/web-socket-hub.js';
+export { CREDENTIAL_EXPIRES_AT } from './websocket/credential-expiry.js';
 export { inProcessPubSub, PUB_SUB, type PubSub, type TopicHandler, type InProcessPubSubOptions, type PublishOptions } from './pubsub/pub-sub.js';
 export type { BusStats } from './pubsub/app-bus.js';
 export { TESSERA_PROTOCOL, BEARER_PROTOCOL_PREFIX } from './websocket/handshake.js';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApp, createManualClock, silentLogger, type App } from '../../lib/index.js';
+import { createApp, createManualClock, silentLogger, type App, type ManualClock } from '../../lib/index.js';
 import { serve, type NodeServer } from '../../lib/node.js';
 import { send } from '../../test/http-helpers.js';
-import { openSocket } from '../../test/websocket/socket-client.js';
+import { openSocket, type SocketRecord } from '../../test/websocket/socket-client.js';
 import { readTenantsConfig } from './config.js';
 import { DEMO_PASSWORD } from './demo-accounts.js';
 import { createTenantsModule } from './tenants-module.js';
@@ -13,17 +13,25 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function boot(): Promise<{ app: App; url: string }> {
+async function boot(): Promise<{ app: App; url: string; clock: ManualClock }> {
   const config = readTenantsConfig({ AUTH_SECRET: 'tenants-test-secret-0123456789abcdef' }, () => undefined);
-  const app = await createApp(createTenantsModule(config, { clock: createManualClock(Date.parse('2026-11-21T12:00:00Z')) }), { logger: silentLogger });
+  const clock = createManualClock(Date.parse('2026-11-21T12:00:00Z'));
+  const app = await createApp(createTenantsModule(config, { clock }), { logger: silentLogger });
   server = await serve(app, { port: 0 });
-  return { app, url: server.url.replace('http://', 'ws://') };
+  return { app, url: server.url.replace('http://', 'ws://'), clock };
+}
+
+async function pairOf(app: App, identifier: string): Promise<{ accessToken: string; refreshToken: string }> {
+  const res = await send(app, 'POST', '/auth/sign-in', { json: { identifier, password: DEMO_PASSWORD } });
+  return res.json as { accessToken: string; refreshToken: string };
 }
 
 async function tokenOf(app: App, identifier: string): Promise<string> {
-  const res = await send(app, 'POST', '/auth/sign-in', { json: { identifier, password: DEMO_PASSWORD } });
-  return (res.json as { accessToken: string }).accessToken;
+  return (await pairOf(app, identifier)).accessToken;
 }
+
+/** The close a socket received, or 'still open' after `ms`. */
+const closeWithin = (socket: SocketRecord, ms: number) => Promise.race([socket.closed, new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), ms))]);
 
 const createPost = (app: App, tenant: string, token: string, title: string) => send(app, 'POST', `/tenants/${tenant}/posts`, { json: { title }, headers: { authorization: `Bearer ${token}` } });
 
@@ -77,6 +85,58 @@ describe('tenants: GET /tenants/:tenantId/live', () => {
   it('refuses a bad token carried as a subprotocol entry with 401', async () => {
     const { url } = await boot();
     const refused = await openSocket(`${url}/tenants/acme/live`, { protocols: ['tessera', 'tessera.bearer.not-a-token'] }).catch((error: { status: number }) => error);
+    expect(refused).toMatchObject({ status: 401 });
+  });
+});
+
+describe('tenants: a live socket ends with its credential', () => {
+  it('closes with 1008 when its session signs out, and the socket of another session stays open', async () => {
+    const { app, url } = await boot();
+    const ending = await pairOf(app, 'bob@acme.test');
+    const staying = await pairOf(app, 'bob@acme.test');
+    const live = await openSocket(`${url}/tenants/acme/live`, { headers: { authorization: `Bearer ${ending.accessToken}` } });
+    const other = await openSocket(`${url}/tenants/acme/live`, { headers: { authorization: `Bearer ${staying.accessToken}` } });
+    expect((await send(app, 'POST', '/auth/sign-out', { json: { refreshToken: ending.refreshToken } })).status).toBe(204);
+    expect(await closeWithin(live, 1_000), 'the signed-out session\'s socket').toEqual({ code: 1008, reason: 'Session ended' });
+    expect(await closeWithin(other, 200), 'another session of the same user').toBe('still open');
+    other.ws.close();
+  });
+
+  it('closes every socket of the user on "sign out everywhere"', async () => {
+    const { app, url, clock } = await boot();
+    const first = await pairOf(app, 'bob@acme.test');
+    const second = await pairOf(app, 'bob@acme.test');
+    clock.advance(1); // sessions end when they started before the sign-out, as on a real clock
+    const sockets = await Promise.all([first, second].map((pair) => openSocket(`${url}/tenants/acme/live`, { headers: { authorization: `Bearer ${pair.accessToken}` } })));
+    expect((await send(app, 'DELETE', '/auth/sessions', { headers: { authorization: `Bearer ${first.accessToken}` } })).status).toBe(204);
+    for (const socket of sockets) expect(await closeWithin(socket, 1_000)).toEqual({ code: 1008, reason: 'Session ended' });
+    expect((await send(app, 'GET', '/me', { headers: { authorization: `Bearer ${second.accessToken}` } })).status, 'the same rule refuses the token over HTTP').toBe(401);
+  });
+
+  it('closes with 1008 when the API key that opened it is revoked', async () => {
+    const { app, url } = await boot();
+    const alice = await tokenOf(app, 'alice@acme.test');
+    const created = (await send(app, 'POST', '/tenants/acme/api-keys', { json: { name: 'live reader', scopes: ['posts:read'] }, headers: { authorization: `Bearer ${alice}` } })).json as { id: string; key: string };
+    const live = await openSocket(`${url}/tenants/acme/live`, { headers: { 'x-api-key': created.key } });
+    expect((await send(app, 'DELETE', `/tenants/acme/api-keys/${created.id}`, { headers: { authorization: `Bearer ${alice}` } })).status).toBe(204);
+    expect(await closeWithin(live, 1_000)).toEqual({ code: 1008, reason: 'API key revoked' });
+  });
+
+  it('closes with 1008 when the access token that opened it expires', async () => {
+    const { app, url, clock } = await boot();
+    const bob = await tokenOf(app, 'bob@acme.test');
+    // The token (15 minutes) has 300 ms left by the app's clock when the socket opens.
+    clock.advance(900_000 - 300);
+    const live = await openSocket(`${url}/tenants/acme/live`, { headers: { authorization: `Bearer ${bob}` } });
+    expect(await closeWithin(live, 100), 'not before the token expires').toBe('still open');
+    expect(await closeWithin(live, 1_000)).toEqual({ code: 1008, reason: 'Credential expired' });
+  });
+
+  it('refuses an upgrade with a signed-out session\'s token with 401', async () => {
+    const { app, url } = await boot();
+    const ended = await pairOf(app, 'bob@acme.test');
+    await send(app, 'POST', '/auth/sign-out', { json: { refreshToken: ended.refreshToken } });
+    const refused = await openSocket(`${url}/tenants/acme/live`, { headers: { authorization: `Bearer ${ended.accessToken}` } }).catch((error: { status: number }) => error);
     expect(refused).toMatchObject({ status: 401 });
   });
 });

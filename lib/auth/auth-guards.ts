@@ -1,4 +1,4 @@
-import { CREDENTIAL_EXPIRES_AT, ForbiddenException, readRouteMetadata, ServiceUnavailableException, UnauthorizedException, type Guard, type RequestContext, type StateKey } from '../internal.js';
+import { ForbiddenException, readRouteMetadata, ServiceUnavailableException, UnauthorizedException, type Guard, type RequestContext, type StateKey } from '../internal.js';
 import { readAccessRules, SCOPES_KEY, type AccessRules } from './auth-metadata.js';
 import { checkScopes, type ApiKeyAuthenticator, type AuthenticatedApiKey } from './api-keys/index.js';
 import type { AuthRuntime } from './auth-runtime.js';
@@ -92,7 +92,7 @@ export function createAuthGuards<Claims>(keys: AuthStateKeys<Claims>): AuthGuard
     ctx.set(CURRENT_USER, result.claims);
     ctx.set(CURRENT_API_KEY, result.apiKey);
     // A socket opened with the key closes when the key expires.
-    if (ctx.route?.webSocket !== undefined && Number.isFinite(result.expiresAtMs)) ctx.set(CREDENTIAL_EXPIRES_AT, result.expiresAtMs);
+    runtime.expireSocketAt(ctx, result.expiresAtMs);
     requireRole(result.claims, rules);
     const route = ctx.route;
     const verdict = checkScopes({

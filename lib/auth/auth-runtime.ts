@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { systemClock, type RequestContext } from '../internal.js';
-import { ApiKeyAuthenticator, type ApiKeyStore } from './api-keys/index.js';
+import { createStateKey, CREDENTIAL_EXPIRES_AT, systemClock, type RequestContext, type StateKey, type WebSockets } from '../internal.js';
+import { ApiKeyAuthenticator, type ApiKeyStore, type AuthenticatedApiKey } from './api-keys/index.js';
 import type { AuthModuleOptions } from './auth-options.js';
 import { bearerFailure, bearerTokenOf } from './bearer-token.js';
 import { createBearerTokenVerifier, readTolerance, type BearerTokenVerifier, type VerificationResult } from './jwt/index.js';
@@ -24,10 +24,16 @@ export interface AuthRuntime<Claims> {
    * clock tolerance. A session revoked now must be remembered this long.
    */
   readonly sessionLifetimeMs: number;
-  /** Refuses the own access tokens of one session from now until `untilMs`, and drops their cached verifications. */
+  /** Refuses the own access tokens of one session from now until `untilMs`, drops their cached verifications and closes their sockets. */
   revokeSession(sessionId: string, untilMs: number): void;
-  /** Refuses, until `untilMs`, the own access tokens of `subject`'s sessions started before `cutoffMs`, and drops their cached verifications. */
+  /** Refuses, until `untilMs`, the own access tokens of `subject`'s sessions started before `cutoffMs`, drops their cached verifications and closes their sockets. */
   revokeSubject(subject: string, cutoffMs: number, untilMs: number): void;
+  /** Drops the API key's cached record and closes the sockets it opened. */
+  revokeApiKey(id: string): void;
+  /** The ids of the API keys that hold open sockets now (to check them against the store). */
+  apiKeysHoldingSockets(): Set<string>;
+  /** On a WebSocket upgrade: the socket closes when the credential expires (`expiresAtMs` on the auth clock). */
+  expireSocketAt(ctx: RequestContext, expiresAtMs: number): void;
   /** The claims of the request's bearer token; a promise only when an outside issuer's signature must be checked. */
   authenticateBearer(ctx: RequestContext): Claims | Promise<Claims>;
 }
@@ -39,13 +45,29 @@ export interface AuthRuntime<Claims> {
  * @example
  * defineFactory(AUTH_RUNTIME, [], () => startAuthRuntime(Claims, options, undefined));
  */
-export async function startAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: AuthModuleOptions<Claims>, apiKeyStore: ApiKeyStore | undefined): Promise<AuthRuntime<Claims>> {
-  const runtime = createAuthRuntime(claimsSchema, options, apiKeyStore);
+export async function startAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: AuthModuleOptions<Claims>, apiKeyStore: ApiKeyStore | undefined, sockets: SocketLinks): Promise<AuthRuntime<Claims>> {
+  const runtime = createAuthRuntime(claimsSchema, options, apiKeyStore, sockets);
   await runtime.verifier.prepare();
   return runtime;
 }
 
-function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: AuthModuleOptions<Claims>, apiKeyStore: ApiKeyStore | undefined): AuthRuntime<Claims> {
+/**
+ * What ties credentials to the sockets they opened: the app's WebSockets, and the state key the
+ * guards record the authenticating API key under.
+ */
+export interface SocketLinks {
+  readonly webSockets: WebSockets;
+  readonly currentApiKey: StateKey<AuthenticatedApiKey>;
+}
+
+/**
+ * The verified payload of the own token that opened a WebSocket, kept on the upgrade's context
+ * (WebSocket routes only) so that a later revocation can tell which sockets it ends, by the same
+ * rule that refuses the token.
+ */
+const SOCKET_TOKEN_PAYLOAD = createStateKey<Readonly<Record<string, unknown>>>('auth:socket-token-payload');
+
+function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: AuthModuleOptions<Claims>, apiKeyStore: ApiKeyStore | undefined, sockets: SocketLinks): AuthRuntime<Claims> {
   // forRoot has checked it already and passes the checked clock in.
   const clock = options.clock ?? systemClock;
   const verifier = createBearerTokenVerifier({
@@ -86,13 +108,26 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
     scopedRoutesOnly: keys?.scopedRoutesOnly ?? false,
     sessionLifetimeMs: ((options.issuing?.accessTokenTtl ?? DEFAULT_ACCESS_TOKEN_TTL_SECONDS) + readTolerance(options.clockToleranceSeconds)) * 1000,
     revokeSession(sessionId, untilMs) {
-      revocations.revokeSession(sessionId, untilMs);
-      verifier.forget(isOwnRevoked);
+      // Read again and again while the bus is down: only news closes anything.
+      if (revocations.revokeSession(sessionId, untilMs)) sessionsEnded();
     },
     revokeSubject(subject, cutoffMs, untilMs) {
       revocations.revokeSubject(subject, cutoffMs, untilMs);
-      verifier.forget(isOwnRevoked);
+      sessionsEnded();
     },
+    revokeApiKey(id) {
+      apiKeys?.forget(id);
+      sockets.webSockets.closeWhere((ctx) => ctx.get(sockets.currentApiKey)?.id === id, 1008, 'API key revoked');
+    },
+    apiKeysHoldingSockets() {
+      const ids = new Set<string>();
+      for (const ctx of sockets.webSockets.contexts()) {
+        const id = ctx.get(sockets.currentApiKey)?.id;
+        if (id !== undefined) ids.add(id);
+      }
+      return ids;
+    },
+    expireSocketAt,
     authenticateBearer(ctx) {
       const token = bearerTokenOf(ctx);
       if (token === undefined) {
@@ -100,9 +135,38 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
         throw bearerFailure();
       }
       const result = verifier.verify(token);
-      return result instanceof Promise ? result.then(claimsOf) : claimsOf(result);
+      return result instanceof Promise ? result.then((settled) => claimsFor(ctx, settled)) : claimsFor(ctx, result);
     },
   };
+
+  /** After a revocation: cached verifications of revoked sessions go, and so do their sockets. */
+  function sessionsEnded(): void {
+    verifier.forget(isOwnRevoked);
+    sockets.webSockets.closeWhere((ctx) => {
+      const payload = ctx.get(SOCKET_TOKEN_PAYLOAD);
+      return payload !== undefined && isOwnRevoked(payload);
+    }, 1008, 'Session ended');
+  }
+
+  /**
+   * The socket's deadline on the wall clock its timer runs on: the time left by the auth clock
+   * (which tests drive), counted from now.
+   */
+  function expireSocketAt(ctx: RequestContext, expiresAtMs: number): void {
+    if (ctx.route?.webSocket === undefined || !Number.isFinite(expiresAtMs)) return;
+    ctx.set(CREDENTIAL_EXPIRES_AT, Date.now() + (expiresAtMs - clock.now()));
+  }
+
+  /** The claims, and for a WebSocket upgrade what its socket must close with: the token's expiry and session. */
+  function claimsFor(ctx: RequestContext, result: VerificationResult): Claims {
+    const claims = claimsOf(result);
+    if (result.ok && ctx.route?.webSocket !== undefined) {
+      ctx.set(SOCKET_TOKEN_PAYLOAD, result.payload);
+      const exp = result.payload.exp;
+      if (typeof exp === 'number') expireSocketAt(ctx, exp * 1000);
+    }
+    return claims;
+  }
 
   /** Own and outside tokens alike: the claims schema decides, and any failure is the one 401. */
   function claimsOf(result: VerificationResult): Claims {

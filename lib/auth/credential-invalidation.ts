@@ -1,4 +1,5 @@
-import { unrefTimer, type Clock, type PubSub } from '../internal.js';
+import { unrefTimer, type Clock, type Logger, type PubSub } from '../internal.js';
+import { RevocationCatchUp } from './revocation-catch-up.js';
 import type { RefreshTokenStore, SessionRevocationListener } from './issuing/index.js';
 
 /** The topic revocations travel on between instances. */
@@ -13,13 +14,16 @@ const RESUBSCRIBE_MS = 2_000;
  * (`PUB_SUB`; a shared engine such as Redis or PostgreSQL LISTEN/NOTIFY reaches them all) and
  * drops the matching cached record at once, whatever `apiKeys.cacheSeconds` is, or starts
  * refusing a revoked session's access tokens (which, being stateless JWTs, would otherwise verify
- * until they expire) and drops their cached verifications. The token-issuing service calls the
- * session methods itself on sign-out, on a reused refresh token and in `revokeAllSessions`.
+ * until they expire) and drops their cached verifications; either way the sockets the credential
+ * opened close (1008). The token-issuing service calls the session methods itself on sign-out, on
+ * a reused refresh token and in `revokeAllSessions`.
  *
- * When the bus is down, nothing is lost but time: the revoking instance refuses at once, the
- * others fall back to the caches' TTL and the tokens' expiry, and the engine logs its outage. An
- * instance started after a revocation reads the sessions ended since one access-token lifetime
- * from the refresh-token store (`revokedFamiliesSince`, when the store has it) at boot.
+ * Faults: the revoking instance refuses at once, whatever the bus does; publishing holds the
+ * caller at most the bus's bound and never fails (a revocation the bus refused is kept and
+ * published again when it can). An instance whose own listening connection is down does not
+ * trust its caches until it is back and has caught up from the stores: API keys are read from
+ * the store on every request, and the sessions ended meanwhile are read from the refresh-token
+ * store every second (see {@link startCredentialInvalidation}).
  *
  * @example
  * await store.revoke(id);
@@ -27,18 +31,20 @@ const RESUBSCRIBE_MS = 2_000;
  */
 export interface CredentialInvalidation extends SessionRevocationListener {
   /**
-   * Drops the API key's cached record on this instance and publishes the revocation. Resolves
-   * once published; rejects when the bus refused it (other instances then wait out their TTL).
+   * Drops the API key's cached record on this instance, closes its sockets and publishes the
+   * revocation. Resolves within the bus's publish bound and never rejects for the bus's fault.
    */
   apiKeyRevoked(id: string): Promise<void>;
 }
 
 /** What the invalidation needs of the auth runtime: the API-key cache and the session revocations. */
 interface RevocableRuntime {
-  readonly apiKeys: { forget(id: string): void } | undefined;
+  readonly apiKeys: { trustCache(trusted: boolean): void; isUsable(id: string): Promise<boolean | undefined> } | undefined;
   readonly sessionLifetimeMs: number;
   revokeSession(sessionId: string, untilMs: number): void;
   revokeSubject(subject: string, cutoffMs: number, untilMs: number): void;
+  revokeApiKey(id: string): void;
+  apiKeysHoldingSockets(): Set<string>;
 }
 
 /** One revocation as it travels on the bus; times are the revoking instance's, in Unix ms. */
@@ -70,6 +76,10 @@ function parseEvent(message: string): InvalidationEvent | undefined {
  * one access-token lifetime before this instance started are refused too: the bus keeps no
  * history, the store does. A store that cannot answer fails the boot (fail closed).
  *
+ * While the bus's listening connection is down (`listening()` false), the instance stops
+ * trusting its caches (see {@link RevocationCatchUp}) until it is back and has read what it
+ * missed from the stores.
+ *
  * @example
  * const invalidation = await startCredentialInvalidation(runtime, bus, clock, refreshTokenStore);
  */
@@ -78,46 +88,59 @@ export async function startCredentialInvalidation(
   bus: PubSub,
   clock: Clock,
   history?: Pick<RefreshTokenStore, 'revokedFamiliesSince'>,
+  logger?: Logger,
 ): Promise<CredentialInvalidation & { onModuleDestroy(): Promise<void> }> {
   let stopped = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
   const apply = (event: InvalidationEvent) => {
-    if (event.kind === 'api-key') runtime.apiKeys?.forget(event.id);
+    if (event.kind === 'api-key') runtime.revokeApiKey(event.id);
     else if (event.kind === 'session') runtime.revokeSession(event.id, event.until);
     else runtime.revokeSubject(event.subject, event.cutoff, event.until);
   };
-  // Applied here first, so the revoking instance refuses at once even when the bus is down.
+  // Applied here first, so the revoking instance refuses at once even when the bus is down; kept
+  // by the bus for a retry when refused (a revocation is never silently lost).
   const applyAndPublish = async (event: InvalidationEvent) => {
     apply(event);
-    await bus.publish(INVALIDATION_TOPIC, JSON.stringify(event));
+    await bus.publish(INVALIDATION_TOPIC, JSON.stringify(event), { retry: true });
   };
   const handler = (message: string) => {
     const event = parseEvent(message);
     if (event !== undefined) apply(event);
   };
+  let listeningNow = false;
   const listen = (): Promise<void> =>
-    bus.subscribe(INVALIDATION_TOPIC, handler).catch(() => {
-      if (stopped) return;
-      retry = unrefTimer(setTimeout(listen, RESUBSCRIBE_MS));
-    });
+    bus.subscribe(INVALIDATION_TOPIC, handler).then(
+      () => {
+        listeningNow = true;
+      },
+      () => {
+        if (stopped) return;
+        retry = unrefTimer(setTimeout(() => void listen(), RESUBSCRIBE_MS));
+      },
+    );
   // Listening first, then reading the history: a session ended in between is heard, not missed.
   await listen();
-  if (history?.revokedFamiliesSince !== undefined) {
-    const lifetimeMs = runtime.sessionLifetimeMs;
-    for (const { familyId, revokedAt } of await history.revokedFamiliesSince(new Date(clock.now() - lifetimeMs))) {
+  const lifetimeMs = runtime.sessionLifetimeMs;
+  const readEndedSessions = async (since: number): Promise<void> => {
+    if (history?.revokedFamiliesSince === undefined) return;
+    for (const { familyId, revokedAt } of await history.revokedFamiliesSince(new Date(since))) {
       runtime.revokeSession(familyId, revokedAt.getTime() + lifetimeMs);
     }
-  }
+  };
+  await readEndedSessions(clock.now() - lifetimeMs);
+  const catchUp = new RevocationCatchUp(runtime, bus, clock, readEndedSessions, logger, () => listeningNow);
+  catchUp.start();
   return {
     apiKeyRevoked: (id) => applyAndPublish({ kind: 'api-key', id }),
-    sessionRevoked: (sessionId) => applyAndPublish({ kind: 'session', id: sessionId, until: clock.now() + runtime.sessionLifetimeMs }),
+    sessionRevoked: (sessionId) => applyAndPublish({ kind: 'session', id: sessionId, until: clock.now() + lifetimeMs }),
     allSessionsRevoked(subject, cutoffMs) {
       const cutoff = cutoffMs ?? clock.now();
-      return applyAndPublish({ kind: 'subject', subject, cutoff, until: Math.max(cutoff, clock.now()) + runtime.sessionLifetimeMs });
+      return applyAndPublish({ kind: 'subject', subject, cutoff, until: Math.max(cutoff, clock.now()) + lifetimeMs });
     },
     async onModuleDestroy() {
       stopped = true;
       clearTimeout(retry);
+      catchUp.stop();
       await bus.unsubscribe(INVALIDATION_TOPIC, handler).catch(() => undefined);
     },
   };

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { checkedClock, systemClock, defineModule, defineFactory, defineProvider, createToken, createStateKey, PUB_SUB, type ClassToken, type Guard, type HealthCheck, type ModuleDefinition, type ProviderInput, type RequestContext, type Token } from '../internal.js';
+import { checkedClock, systemClock, defineModule, defineFactory, defineProvider, createToken, createStateKey, PUB_SUB, WEB_SOCKETS, type ClassToken, type Guard, type HealthCheck, type ModuleDefinition, type ProviderInput, type RequestContext, type Token } from '../internal.js';
 import type { ApiKeyStore, AuthenticatedApiKey } from './api-keys/index.js';
 import { createAuthGuards } from './auth-guards.js';
 import { jwksHealthCheck } from './jwks-health-check.js';
@@ -123,8 +123,8 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
       const apiKeys = options.apiKeys;
       const providers: ProviderInput[] = [
         apiKeys
-          ? defineFactory(AUTH_RUNTIME, [API_KEY_STORE], (store) => startAuthRuntime<Claims>(claimsSchema as z.ZodType<Claims>, checked, store))
-          : defineFactory(AUTH_RUNTIME, [], () => startAuthRuntime<Claims>(claimsSchema as z.ZodType<Claims>, checked, undefined)),
+          ? defineFactory(AUTH_RUNTIME, [API_KEY_STORE, WEB_SOCKETS], (store, webSockets) => startAuthRuntime<Claims>(claimsSchema as z.ZodType<Claims>, checked, store, { webSockets, currentApiKey: CURRENT_API_KEY }))
+          : defineFactory(AUTH_RUNTIME, [WEB_SOCKETS], (webSockets) => startAuthRuntime<Claims>(claimsSchema as z.ZodType<Claims>, checked, undefined, { webSockets, currentApiKey: CURRENT_API_KEY })),
         defineProvider(JwtAuthGuard, [AUTH_RUNTIME]),
         defineProvider(AuthGuard, [AUTH_RUNTIME]),
         defineFactory(JWKS_HEALTH_CHECK, [AUTH_RUNTIME], (runtime) => jwksHealthCheck(runtime.verifier)),

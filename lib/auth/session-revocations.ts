@@ -32,11 +32,13 @@ export class SessionRevocations {
     this.#clock = clock;
   }
 
-  /** Refuses every token whose `sid` is `sessionId` until `untilMs`. */
-  revokeSession(sessionId: string, untilMs: number): void {
+  /** Refuses every token whose `sid` is `sessionId` until `untilMs`; false when that was known already (nothing changed). */
+  revokeSession(sessionId: string, untilMs: number): boolean {
     const known = this.#sessions.get(sessionId);
-    this.#sessions.set(sessionId, known === undefined ? untilMs : Math.max(known, untilMs));
+    if (known !== undefined && known >= untilMs) return false;
+    this.#sessions.set(sessionId, untilMs);
     this.#sweepIfLarge();
+    return true;
   }
 
   /** Refuses, until `untilMs`, every token of `subject` from a session started before `cutoffMs`. */

@@ -30,6 +30,23 @@ export interface WebSockets {
    * drops what is left. Resolves once none is open; calling it again returns the same promise.
    */
   close(graceMs?: number): Promise<void>;
+  /**
+   * Closes (with `code` and `reason`) every open socket whose upgrade request's context matches,
+   * and answers how many: what an auth module does when a credential is revoked, so that a socket
+   * never outlives the session or key that opened it.
+   *
+   * @example
+   * app.webSockets.closeWhere((ctx) => ctx.get(TENANT) === tenantId, 1008, 'Tenant suspended');
+   */
+  closeWhere(match: (ctx: RequestContext) => boolean, code: number, reason: string): number;
+  /**
+   * The request contexts of the open sockets (each socket's upgrade request): for a check that
+   * must look at each, such as which API keys hold sockets now.
+   *
+   * @example
+   * for (const ctx of app.webSockets.contexts()) console.log(ctx.params);
+   */
+  contexts(): IterableIterator<RequestContext>;
 }
 
 /**
@@ -107,6 +124,20 @@ export class WebSocketHub implements WebSockets, SessionHub {
 
   unsubscribe(topic: string, session: WebSocketSession): Promise<void> {
     return this.topics.remove(topic, session);
+  }
+
+  *contexts(): IterableIterator<RequestContext> {
+    for (const session of this.sessions) if (session.isOpen) yield session.context;
+  }
+
+  closeWhere(match: (ctx: RequestContext) => boolean, code: number, reason: string): number {
+    let closed = 0;
+    for (const session of this.sessions) {
+      if (!session.isOpen || !match(session.context)) continue;
+      session.close(code, reason);
+      closed++;
+    }
+    return closed;
   }
 
   publish(topic: string, data: unknown): Promise<void> {

@@ -4,6 +4,7 @@ import type { WebSocketConnection, WebSocketSpec } from '../routing/web-socket-s
 import type { WebSocketEvents, WebSocketPort } from './web-socket-port.js';
 import { utf8LengthExceeds } from '../http/incoming-request.js';
 import { unrefTimer } from '../common/unref-timer.js';
+import { CREDENTIAL_EXPIRES_AT } from './credential-expiry.js';
 
 /** What a session needs of its app's hub: topics and the registry of open sockets. */
 export interface SessionHub {
@@ -36,6 +37,8 @@ const CLOSE_TIMEOUT_MS = 5_000;
 /** A client that let the send queue overflow is not reading: it gets this long for the close frame. */
 const OVERFLOW_CLOSE_TIMEOUT_MS = 1_000;
 const DRAIN_POLL_MS = 10;
+/** setTimeout's longest delay; a later expiry is checked again then. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Close codes a handler may send (RFC 6455 7.4: the protocol's own, and 3000-4999 for applications). */
 function sendableCode(code: number): boolean {
@@ -60,6 +63,7 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket {
   private idleTimer: ReturnType<typeof setInterval> | undefined;
   private closeTimer: ReturnType<typeof setTimeout> | undefined;
   private drainTimer: ReturnType<typeof setInterval> | undefined;
+  private expiryTimer: ReturnType<typeof setTimeout> | undefined;
   private drainWaiters: (() => void)[] = [];
 
   constructor(
@@ -108,6 +112,8 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket {
       this.idleTimer = unrefTimer(setInterval(() => this.checkIdle(idleMs), Math.max(10, idleMs / 4)));
     }
     this.run('open', () => this.spec.handlers.open?.(this));
+    const expiresAt = this.context.get(CREDENTIAL_EXPIRES_AT);
+    if (expiresAt !== undefined) this.expireAt(expiresAt);
     return {
       message: (data) => this.receive(data),
       pong: () => this.seen(),
@@ -181,6 +187,16 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket {
 
   publish(topic: string, data: unknown): Promise<void> {
     return this.hub.publish(topic, data);
+  }
+
+  /** Closes the socket (1008) when the credential that opened it expires. */
+  private expireAt(expiresAtMs: number): void {
+    const wait = expiresAtMs - Date.now();
+    if (wait <= 0) {
+      this.shut(1008, 'Credential expired', CLOSE_TIMEOUT_MS);
+      return;
+    }
+    this.expiryTimer = unrefTimer(setTimeout(() => this.expireAt(expiresAtMs), Math.min(wait, MAX_TIMER_MS)));
   }
 
   /** Starts the closing handshake (any code: the core's own include 1008 and 1009), dropping the socket if it does not finish in time. */
@@ -284,6 +300,7 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket {
     this.state = 'closed';
     clearInterval(this.idleTimer);
     clearTimeout(this.closeTimer);
+    clearTimeout(this.expiryTimer);
     this.checkDrained();
     this.aborter.abort();
     for (const topic of this.topics) void this.hub.unsubscribe(topic, this).catch((error: unknown) => this.hub.logger.warn({ err: error, topic }, 'WebSocket unsubscribe failed'));

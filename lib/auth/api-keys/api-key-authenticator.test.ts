@@ -29,7 +29,7 @@ describe('ApiKeyAuthenticator: success', () => {
     const { store, authenticator } = setup();
     const generated = addKey(store, { scopes: ['posts:read', 'posts:write'] });
     const result = await authenticator.authenticate({ key: generated.key, ...noAddress });
-    expect(result).toEqual({ ok: true, claims: validClaims, apiKey: { id: generated.id, scopes: ['posts:read', 'posts:write'] } });
+    expect(result).toEqual({ ok: true, claims: validClaims, apiKey: { id: generated.id, scopes: ['posts:read', 'posts:write'] }, expiresAtMs: Number.POSITIVE_INFINITY });
   });
 
   it('gives a key without scopes an empty scope list', async () => {

@@ -113,6 +113,7 @@ export class ApiKeyAuthenticator<Claims> {
   readonly #cache: ApiKeyRecordCache | undefined;
   readonly #lastUsed: LastUsedTracker;
   readonly #readClientAddress: ClientAddressReader;
+  #cacheTrusted = true;
 
   constructor(options: ApiKeyAuthenticatorOptions<Claims>) {
     const cacheSeconds = options.cacheSeconds ?? 0;
@@ -171,7 +172,7 @@ export class ApiKeyAuthenticator<Claims> {
     // 11. Success.
     recordAuthenticated('api-key');
     this.#touchIfDue(readable.id, now);
-    return { ok: true, claims: claims.value, apiKey: { id: readable.id, scopes: readable.scopes } };
+    return { ok: true, claims: claims.value, apiKey: { id: readable.id, scopes: readable.scopes }, expiresAtMs: readable.expiresAtMs };
   }
 
   /**
@@ -190,8 +191,42 @@ export class ApiKeyAuthenticator<Claims> {
     this.#cache?.clear();
   }
 
+  /**
+   * Whether cached records may decide requests: false while this instance cannot hear
+   * revocations (its bus is down), so that every key is read from the store, where a revocation
+   * made on another instance is already visible. Turning it off drops what is cached.
+   *
+   * @example
+   * authenticator.trustCache(bus.listening());
+   */
+  trustCache(trusted: boolean): void {
+    if (!trusted) this.#cache?.clear();
+    this.#cacheTrusted = trusted;
+  }
+
+  /**
+   * Whether the key `id` can still be used, read from the store (never the cache): false when it
+   * is gone, revoked or expired, undefined when the store cannot tell. For what outlives one
+   * request, such as a WebSocket opened with the key.
+   *
+   * @example
+   * if ((await authenticator.isUsable(id)) === false) closeSocketsOf(id);
+   */
+  async isUsable(id: string): Promise<boolean | undefined> {
+    let compiled: CompiledApiKey | typeof UNREADABLE_RECORD | undefined;
+    try {
+      compiled = compileApiKeyRecord(id, await this.#store.find(id));
+    } catch {
+      return undefined;
+    }
+    if (compiled === UNREADABLE_RECORD) return undefined;
+    const now = this.#clock.now();
+    return compiled !== undefined && compiled.revokedAtMs > now && compiled.expiresAtMs > now;
+  }
+
   async #lookup(id: string, now: number): Promise<CompiledApiKey | typeof UNREADABLE_RECORD | undefined> {
-    const cached = this.#cache?.get(id, now);
+    const cache = this.#cacheTrusted ? this.#cache : undefined;
+    const cached = cache?.get(id, now);
     if (cached !== undefined) return cached;
     let compiled: CompiledApiKey | typeof UNREADABLE_RECORD | undefined;
     try {
@@ -201,7 +236,7 @@ export class ApiKeyAuthenticator<Claims> {
       // and the guard's 503 is the signal. Stores should log their own faults.
       return UNREADABLE_RECORD;
     }
-    if (compiled !== undefined && compiled !== UNREADABLE_RECORD) this.#cache?.set(compiled, now);
+    if (compiled !== undefined && compiled !== UNREADABLE_RECORD) cache?.set(compiled, now);
     return compiled;
   }
 

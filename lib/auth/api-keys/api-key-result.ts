@@ -20,6 +20,8 @@ export interface ApiKeySuccess<Claims> {
   readonly ok: true;
   readonly claims: Claims;
   readonly apiKey: AuthenticatedApiKey;
+  /** When the key expires (epoch ms; Infinity when it does not): a WebSocket opened with it closes then. */
+  readonly expiresAtMs: number;
 }
 
 /**
