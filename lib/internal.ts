@@ -35,4 +35,4 @@ export { FixedWindowRule } from './common/fixed-window-rule.js';
 export { encodeBase64, decodeBase64, type Base64Alphabet } from './common/base64.js';
 export { BoundedCache, type BoundedCacheOptions } from './common/bounded-cache.js';
 export type { SchemaSide, ZodNode, ZodDef, ZodBag, ZodInternals } from './schema/zod-internals.js';
-export { ACCESS_PUBLIC, ACCESS_ROLES, ACCESS_SCOPES, readAccess, type RouteAccess } from './common/access-metadata.js';
+export { ACCESS_PUBLIC, ACCESS_ROLES, ACCESS_SCOPES, readAccessRules, type AccessRules } from './common/access-metadata.js';

@@ -1,5 +1,4 @@
-import { ForbiddenException, readRouteMetadata, ServiceUnavailableException, UnauthorizedException, type Guard, type RequestContext, type StateKey } from '../internal.js';
-import { readAccessRules, SCOPES_KEY, type AccessRules } from './auth-metadata.js';
+import { ForbiddenException, readAccessRules, ServiceUnavailableException, UnauthorizedException, type AccessRules, type Guard, type RequestContext, type StateKey } from '../internal.js';
 import { checkScopes, type ApiKeyAuthenticator, type AuthenticatedApiKey } from './api-keys/index.js';
 import type { AuthRuntime } from './auth-runtime.js';
 
@@ -94,15 +93,7 @@ export function createAuthGuards<Claims>(keys: AuthStateKeys<Claims>): AuthGuard
     // A socket opened with the key closes when the key expires.
     runtime.expireSocketAt(ctx, result.expiresAtMs);
     requireRole(result.claims, rules);
-    const route = ctx.route;
-    const verdict = checkScopes({
-      // SCOPES_KEY is a `replace` key: the route's list replaces its controller's.
-      routeScopes: route && readRouteMetadata(route, SCOPES_KEY),
-      controllerScopes: undefined,
-      isPublic: false,
-      credential: { kind: 'apiKey', scopes: result.apiKey.scopes },
-      scopedRoutesOnly: runtime.scopedRoutesOnly,
-    });
+    const verdict = checkScopes({ rules, credential: { kind: 'apiKey', scopes: result.apiKey.scopes }, scopedRoutesOnly: runtime.scopedRoutesOnly });
     if (verdict !== 'allow') throw new ForbiddenException('The API key lacks a required scope');
     return true;
   }

@@ -1,12 +1,7 @@
-import { ACCESS_PUBLIC, ACCESS_ROLES, ACCESS_SCOPES, readAccess, type MetadataEntry } from '../internal.js';
-import type { RouteInfo } from '../internal.js';
+import { ACCESS_PUBLIC, ACCESS_ROLES, ACCESS_SCOPES, type MetadataEntry } from '../internal.js';
 
-/** Route metadata: the roles of which a caller needs at least one. */
-export const ROLES_KEY = ACCESS_ROLES;
-/** Route metadata: the route needs no credential. */
-export const PUBLIC_KEY = ACCESS_PUBLIC;
-/** Route metadata: the scopes an API key must all hold. */
-export const SCOPES_KEY = ACCESS_SCOPES;
+// The access rules' entries. Their keys and their one reader, `readAccessRules`, live in the core
+// (lib/common/access-metadata.ts), where the OpenAPI generator reads them too.
 
 /**
  * Requires at least one of the roles (read from the `roles` claim) on a route or controller.
@@ -18,7 +13,7 @@ export const SCOPES_KEY = ACCESS_SCOPES;
  */
 export function Roles(...roles: [string, ...string[]]): MetadataEntry<readonly string[]> {
   if (roles.length === 0 || roles.some((r) => typeof r !== 'string' || r === '')) throw new TypeError('Roles() needs one or more non-empty role names.');
-  return ROLES_KEY.with(Object.freeze([...roles]));
+  return ACCESS_ROLES.with(Object.freeze([...roles]));
 }
 
 /**
@@ -30,7 +25,7 @@ export function Roles(...roles: [string, ...string[]]): MetadataEntry<readonly s
  * @Get('health') @Public() health() { return 'ok'; }
  */
 export function Public(): MetadataEntry<true> {
-  return PUBLIC_KEY.with(true);
+  return ACCESS_PUBLIC.with(true);
 }
 
 /**
@@ -43,33 +38,5 @@ export function Public(): MetadataEntry<true> {
  */
 export function RequireScopes(...scopes: string[]): MetadataEntry<readonly string[]> {
   if (scopes.some((s) => typeof s !== 'string' || s === '')) throw new TypeError('RequireScopes() takes non-empty scope names.');
-  return SCOPES_KEY.with(Object.freeze([...scopes]));
-}
-
-/**
- * The effective access rules of a route. `Public` and `Roles` are decided together: when the
- * route itself declares either, the route's pair wins over the controller's pair, so a
- * `@Roles` route inside a `@Public` controller is not public. Scopes are decided by
- * `checkScopes`, which applies its own rule (the route's list replaces the controller's).
- *
- * @example
- * const { isPublic, roles } = readAccessRules(ctx.route);
- */
-export interface AccessRules {
-  readonly isPublic: boolean;
-  readonly roles: readonly string[] | undefined;
-}
-
-const NO_ROUTE: AccessRules = Object.freeze({ isPublic: false, roles: undefined });
-
-/**
- * Reads {@link AccessRules} from a route; an unknown route (a mounted handler) is not public.
- *
- * @example
- * if (!readAccessRules(ctx.route).isPublic) authenticate(ctx);
- */
-export function readAccessRules(route: RouteInfo | undefined): AccessRules {
-  if (!route) return NO_ROUTE;
-  const access = readAccess(route);
-  return { isPublic: access.isPublic, roles: access.roles };
+  return ACCESS_SCOPES.with(Object.freeze([...scopes]));
 }

@@ -2,7 +2,8 @@
 export { INVALIDATION_TOPIC, type CredentialInvalidation } from './credential-invalidation.js';
 export { defineAuthModule, type AuthService, type AuthDefinitions } from './define-auth-module.js';
 export type { AuthModuleOptions, IssuingOptions, ApiKeyOptions, ClientIpOptions, StoreClass } from './auth-options.js';
-export { Roles, Public, RequireScopes, readAccessRules, ROLES_KEY, PUBLIC_KEY, SCOPES_KEY, type AccessRules } from './auth-metadata.js';
+export { Roles, Public, RequireScopes } from './auth-metadata.js';
+export { readAccessRules, type AccessRules } from '../internal.js';
 export {
   AuthConfigError,
   DEFAULT_ISSUER_ALGORITHMS,

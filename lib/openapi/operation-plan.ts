@@ -1,4 +1,4 @@
-import { readAccess, readMetadata, readRouteMetadata } from '../internal.js';
+import { readAccessRules, readMetadata, readRouteMetadata } from '../internal.js';
 import type { RouteInfo } from '../internal.js';
 import { API_OPERATION, type ApiOperationOptions } from './api-operation.js';
 import { readApiResponses, type ApiResponseOptions } from './api-response.js';
@@ -68,7 +68,7 @@ export function planOperations(routes: readonly RouteInfo[], options: ResolvedOp
 
     const declared = readRouteMetadata(route, API_SECURITY);
     // The auth metadata (Public, Roles, RequireScopes) documents itself; ApiSecurity overrides it.
-    const access = readAccess(route);
+    const access = readAccessRules(route);
     let security: SecurityRequirement[] | undefined;
     let description = op.description;
     if (declared !== undefined) {

@@ -1,3 +1,5 @@
+import type { AccessRules } from '../../internal.js';
+
 /**
  * Who is calling, as far as scopes are concerned: a bearer token (never held to scopes) or an
  * API key with the scopes stored on its record.
@@ -12,17 +14,12 @@ export type ScopeCredential = { readonly kind: 'token' } | { readonly kind: 'api
  *
  * @example
  * const input: ScopeCheckInput = {
- *   routeScopes: ['posts:write'], controllerScopes: ['posts:read'], isPublic: false,
- *   credential: { kind: 'apiKey', scopes: ['posts:write'] }, scopedRoutesOnly: false,
+ *   rules: readAccessRules(ctx.route), credential: { kind: 'apiKey', scopes: ['posts:write'] }, scopedRoutesOnly: false,
  * };
  */
 export interface ScopeCheckInput {
-  /** The route's own `RequireScopes` list, or `undefined` when the route declares none. */
-  readonly routeScopes: readonly string[] | undefined;
-  /** The controller's `RequireScopes` list, or `undefined`. */
-  readonly controllerScopes: readonly string[] | undefined;
-  /** Whether the route is `Public()` (as the guard already resolved it). */
-  readonly isPublic: boolean;
+  /** The route's rules as `readAccessRules` reads them: whether it is public, and its scope list (the route's own, else its controller's). */
+  readonly rules: Pick<AccessRules, 'isPublic' | 'scopes'>;
   readonly credential: ScopeCredential;
   /** `ApiKeyOptions.scopedRoutesOnly`. */
   readonly scopedRoutesOnly: boolean;
@@ -33,20 +30,20 @@ export interface ScopeCheckInput {
  *
  * 1. A public route: allow. Public routes are never touched, whatever the credential.
  * 2. A token: allow. Tokens are never held to scopes (roles are their mechanism).
- * 3. The effective list is the route's own list when it has one (even an empty one), else the
- *    controller's: a route's list replaces its controller's, it does not add to it.
- * 4. With `scopedRoutesOnly`, a key on a route whose effective list is missing or empty: forbid.
- * 5. A key must hold every scope of the effective list (exact, case-sensitive match): else forbid.
+ * 3. With `scopedRoutesOnly`, a key on a route whose scope list is missing or empty: forbid.
+ * 4. A key must hold every scope of the list (exact, case-sensitive match): else forbid.
+ *
+ * Which list applies (a route's own list replaces its controller's) is `readAccessRules`'s to say.
  *
  * @example
- * checkScopes({ routeScopes: undefined, controllerScopes: ['posts:read'], isPublic: false,
+ * checkScopes({ rules: { isPublic: false, scopes: ['posts:read'] },
  *   credential: { kind: 'apiKey', scopes: ['posts:read'] }, scopedRoutesOnly: true }); // 'allow'
  */
 export function checkScopes(input: ScopeCheckInput): 'allow' | 'forbid' {
-  if (input.isPublic) return 'allow';
+  if (input.rules.isPublic) return 'allow';
   const credential = input.credential;
   if (credential.kind !== 'apiKey') return 'allow';
-  const required = input.routeScopes ?? input.controllerScopes ?? [];
+  const required = input.rules.scopes ?? [];
   if (required.length === 0) return input.scopedRoutesOnly ? 'forbid' : 'allow';
   const held = new Set(credential.scopes);
   for (const scope of required) {
