@@ -17,8 +17,10 @@ import type { SqlClient } from '../../lib/postgres/index.js';
 export async function pubsubFromEnv(env: Readonly<Record<string, string | undefined>>, logger: Logger, publisher?: SqlClient): Promise<{ readonly pubsub: PubSub; readonly engine: 'redis' | 'postgres'; readonly redis?: Redis; close(): Promise<void> } | undefined> {
   if (env.REDIS_URL) {
     const [{ Redis }, { redisPubSub }] = await Promise.all([import('ioredis'), import('../../lib/redis/index.js')]);
-    const redis = new Redis(env.REDIS_URL);
-    redis.on('error', (error: Error) => logger.warn({ err: error }, 'Redis connection error'));
+    // Bounded waits: a command fails after one reconnect attempt or a second instead of queueing
+    // for the whole outage. Errors need no listener here: redisPubSub attaches one to this
+    // connection and logs each outage once (a listener per error would log every reconnect attempt).
+    const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 1_000 });
     const pubsub = redisPubSub(redis, { logger });
     return { pubsub, engine: 'redis', redis, close: async () => { await pubsub.close(); await redis.quit(); } };
   }
@@ -30,7 +32,7 @@ export async function pubsubFromEnv(env: Readonly<Record<string, string | undefi
     const pubsub = postgresPubSub({
       publisher: own ?? (publisher as SqlClient),
       connect: async () => {
-        const client = new pg.Client({ connectionString: url });
+        const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
         await client.connect();
         return client;
       },

@@ -97,6 +97,48 @@ describe.skipIf(TEST_DATABASE_URL === undefined || TEST_REDIS_URL === undefined)
     controller.abort();
   });
 
+  it('a socket opened on C with a session\'s token closes with 1008 within 1 s when that session signs out through A', async () => {
+    const [a, , c] = instances as [TenantsProcess, TenantsProcess, TenantsProcess];
+    const pair = await signIn(a);
+    const live = await openSocket(`${c.url.replace('http://', 'ws://')}/tenants/acme/live`, { headers: { authorization: `Bearer ${pair.accessToken}` } });
+    const since = Date.now();
+    expect((await request(a.url, 'POST', '/auth/sign-out', { json: { refreshToken: pair.refreshToken } })).status).toBe(204);
+    const closed = await Promise.race([live.closed, new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), 1_000))]);
+    expect(closed, `C's output:\n${c.output().slice(-2_000)}`).toEqual({ code: 1008, reason: 'Session ended' });
+    expect(Date.now() - since).toBeLessThan(1_000);
+  });
+
+  it('while Redis is down: revoking a key, signing out and creating a post answer at once; A refuses the key at once, B within 1.5 s (it caches keys for 60 s)', async () => {
+    const [a, b] = instances as [TenantsProcess, TenantsProcess, TenantsProcess];
+    const alice = await bearer(a);
+    const created = await request(a.url, 'POST', '/tenants/acme/api-keys', { headers: alice, json: { name: 'revoked in the dark', scopes: ['posts:read'] } });
+    const { id, key } = created.json as { id: string; key: string };
+    for (const on of [a, b]) expect((await request(on.url, 'GET', '/tenants/acme/posts', { headers: { 'x-api-key': key } })).status, 'the key works (and is cached) on A and B').toBe(200);
+    const session = await signIn(a);
+    await run(join(scripts, 'stop-test-server.sh'), [redisDir, '--keep']);
+    try {
+      const revoked = await request(a.url, 'DELETE', `/tenants/acme/api-keys/${id}`, { headers: alice });
+      expect(revoked.status, 'the revocation is committed: 204, not 500').toBe(204);
+      expect(revoked.ms, 'and answered without waiting on the bus').toBeLessThan(1_000);
+      const since = Date.now();
+      expect((await request(a.url, 'GET', '/tenants/acme/posts', { headers: { 'x-api-key': key } })).status, 'A refuses at once').toBe(401);
+      let status = 0;
+      while (Date.now() - since < 1_500) {
+        status = (await request(b.url, 'GET', '/tenants/acme/posts', { headers: { 'x-api-key': key } })).status;
+        if (status === 401) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(status, `B refuses within 1.5 s though the bus is down; B's output:\n${b.output().slice(-2_000)}`).toBe(401);
+      const signedOut = await request(a.url, 'POST', '/auth/sign-out', { json: { refreshToken: session.refreshToken } });
+      expect([signedOut.status, signedOut.ms < 1_000], 'sign-out answers 204 at once').toEqual([204, true]);
+      const post = await request(a.url, 'POST', '/tenants/acme/posts', { headers: alice, json: { title: 'Written while Redis is down' } });
+      expect([post.status, post.ms < 1_000], 'a write that publishes answers 201 at once').toEqual([201, true]);
+    } finally {
+      await run(join(scripts, 'start-test-server.sh'), [redisDir]);
+    }
+    for (const instance of instances) expect(instance.output(), 'no ioredis noise in the log').not.toMatch(/Unhandled error event/);
+  }, 60_000);
+
   it('while Redis is down, rate-limited requests fail closed with 503 and nothing crashes; all is normal within seconds of its return', async () => {
     const key = await newKey(instances[1] as TenantsProcess, 'outage');
     const on = (i: number) => (instances[i % 3] as TenantsProcess).url;
