@@ -81,6 +81,9 @@ export type { HealthOptions } from './app/health.js';
 export { pubSubHealthCheck } from './pubsub/pub-sub-health-check.js';
 export type { RateLimitCounter, RateLimitCounterOptions, RateLimitWindow } from './common/rate-limit-counter.js';
 export { InMemoryRateLimitCounter } from './common/in-memory-rate-limit-counter.js';
+export { idempotent, type IdempotencyOptions } from './idempotency/idempotent.js';
+export { IDEMPOTENCY_STORE, type IdempotencyClaim, type IdempotencyStore } from './idempotency/idempotency-store.js';
+export { InMemoryIdempotencyStore, type InMemoryIdempotencyStoreOptions } from './idempotency/in-memory-idempotency-store.js';
 export type { Instrumentation, RequestTelemetry } from './app/instrumentation.js';
 export {
   HttpException,

@@ -1,0 +1,237 @@
+import { DEFINITION } from '../common/definition-carrier.js';
+import { integerAtLeast } from '../common/rate-limit-counter.js';
+import { TesseraError } from '../common/tessera-error.js';
+import type { InjectionToken } from '../common/token.js';
+import type { Interceptor, InterceptorToken } from '../context/interceptor.js';
+import type { RequestContext } from '../context/request-context.js';
+import type { RouteInfo } from '../context/route-info.js';
+import type { ProviderDefinition } from '../di/provider.js';
+import { HttpException } from '../http/http-exception.js';
+import { compileResponseSerializer, type ResponseSerializer } from '../schema/response-serializer.js';
+import { parseIdempotencyKey } from './idempotency-key.js';
+import { IDEMPOTENCY_STORE, type IdempotencyStore } from './idempotency-store.js';
+import { isFinalStatus, KEPT_HEADERS, recordException, recordResponse, replay, type RecordedAnswer } from './recorded-answer.js';
+import { idempotencyId, requestFingerprint } from './request-fingerprint.js';
+
+/**
+ * Options of {@link idempotent}.
+ *
+ * @example
+ * const options: IdempotencyOptions = { identify: (ctx) => auth.getCurrentUser(ctx)?.sub, ttlSeconds: 86_400, required: true };
+ */
+export interface IdempotencyOptions {
+  /**
+   * Who is calling, as the guards established it (a user's subject, an API key's id): keys are
+   * scoped to it, so one caller's key never replays another's answer. `undefined` fails the
+   * request (500): an unidentified caller would share keys with every other. On a public route,
+   * return a constant knowingly.
+   */
+  readonly identify: (ctx: RequestContext) => string | undefined;
+  /** The store, or the DI token of one; default {@link IDEMPOTENCY_STORE}. */
+  readonly store?: IdempotencyStore | InjectionToken<IdempotencyStore> | undefined;
+  /** How long an answer is replayed, in seconds; default 86,400 (24 h, as Stripe keeps keys). */
+  readonly ttlSeconds?: number | undefined;
+  /**
+   * How long a claim holds the key while the handler runs, in seconds; default 60. A request
+   * whose instance died leaves its claim behind: the key is free again after this, not after the
+   * TTL. Make it longer than the route's slowest handler, or a retry may run beside it.
+   */
+  readonly lockSeconds?: number | undefined;
+  /** Refuse a request without the header (400); default false: it runs as if not idempotent. */
+  readonly required?: boolean | undefined;
+  /** The largest answer body stored, in bytes; default 1 MiB. A larger answer is sent and not stored. */
+  readonly maxAnswerBytes?: number | undefined;
+  /** Answer headers to store beside the defaults (docs/production.md lists them). */
+  readonly keepHeaders?: readonly string[] | undefined;
+}
+
+const HEADER = 'idempotency-key';
+
+function keyMissing(): HttpException {
+  return new HttpException(400, 'This operation needs an Idempotency-Key header (a unique key per operation, e.g. a UUID).', undefined, undefined, { code: 'IDEMPOTENCY_KEY_MISSING' });
+}
+
+function keyInUse(): HttpException {
+  // One second: most first runs have answered by then; the client's retry then gets the replay.
+  return new HttpException(409, 'A request with this Idempotency-Key is still being processed; retry later.', undefined, { 'retry-after': '1' }, { code: 'IDEMPOTENCY_KEY_IN_USE' });
+}
+
+function keyReused(): HttpException {
+  return new HttpException(422, 'This Idempotency-Key was used with another request (path, query or body); send a new key for a new request.', undefined, undefined, {
+    code: 'IDEMPOTENCY_KEY_REUSED',
+  });
+}
+
+/** What the pipeline makes of a handler's value, made here so that the first answer is the stored one. */
+interface MadeAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | null;
+}
+
+const encoder = new TextEncoder();
+
+/** Runs an idempotent route: claims the key, replays, or runs the handler and stores its answer. */
+class IdempotencyInterceptor implements Interceptor {
+  readonly #store: IdempotencyStore;
+  readonly #identify: (ctx: RequestContext) => string | undefined;
+  readonly #ttlMs: number;
+  readonly #lockMs: number;
+  readonly #required: boolean;
+  readonly #maxAnswerBytes: number;
+  readonly #kept: readonly string[];
+  readonly #serializers = new WeakMap<RouteInfo, ResponseSerializer>();
+
+  constructor(store: IdempotencyStore, settings: Settings) {
+    this.#store = store;
+    this.#identify = settings.identify;
+    this.#ttlMs = settings.ttlMs;
+    this.#lockMs = settings.lockMs;
+    this.#required = settings.required;
+    this.#maxAnswerBytes = settings.maxAnswerBytes;
+    this.#kept = settings.kept;
+  }
+
+  async intercept(ctx: RequestContext, next: () => Promise<unknown>): Promise<unknown> {
+    const route = ctx.route;
+    const header = ctx.header(HEADER);
+    if (header === null) {
+      if (this.#required) throw keyMissing();
+      return next();
+    }
+    const key = parseIdempotencyKey(header);
+    // Interceptors run on routes only; a raw route has none.
+    if (route === undefined) throw new TesseraError('IDEMPOTENCY_NO_ROUTE', 'idempotent() ran outside a route.');
+    const identity = this.#identify(ctx);
+    if (typeof identity !== 'string') {
+      throw new TesseraError('IDEMPOTENCY_NO_IDENTITY', `idempotent(): identify() gave no caller on ${route.method} ${route.path}; keys must be scoped to a caller.`);
+    }
+    const [id, fingerprint] = await Promise.all([idempotencyId(route.method, route.path, identity, key), requestFingerprint(ctx)]);
+    const claim = await this.#store.claim(id, fingerprint, this.#lockMs);
+    if (claim.state !== 'claimed') {
+      if (claim.fingerprint !== fingerprint) throw keyReused();
+      if (claim.state === 'running') throw keyInUse();
+      return replay(claim.answer);
+    }
+    return this.#run(ctx, route, next, id, claim.token);
+  }
+
+  async #run(ctx: RequestContext, route: RouteInfo, next: () => Promise<unknown>, id: string, token: string): Promise<Response> {
+    let response: Response;
+    let recorded: RecordedAnswer | undefined;
+    try {
+      const result = await next();
+      if (result instanceof Response) {
+        response = result;
+        recorded = await recordResponse(result, this.#maxAnswerBytes, this.#kept);
+      } else {
+        const made = this.#answerOf(route, result);
+        response = new Response(made.body, { status: made.status, headers: made.headers });
+        recorded = this.#record(made);
+      }
+    } catch (error) {
+      await this.#settle(ctx, id, token, recordException(error));
+      throw error;
+    }
+    await this.#settle(ctx, id, token, recorded);
+    return response;
+  }
+
+  /** Stores the answer, or releases the claim when there is none to store. Never throws: the answer goes out either way. */
+  async #settle(ctx: RequestContext, id: string, token: string, recorded: RecordedAnswer | undefined): Promise<void> {
+    let text: string | undefined;
+    try {
+      text = recorded === undefined ? undefined : JSON.stringify(recorded);
+    } catch {
+      text = undefined; // details JSON cannot write (a bigint): not stored
+    }
+    try {
+      if (text === undefined) await this.#store.release(id, token);
+      else await this.#store.complete(id, token, text, this.#ttlMs);
+    } catch (error) {
+      // The claim stays until the lock expires: a retry meanwhile gets 409, after it runs again.
+      ctx.log.warn({ err: error }, text === undefined ? 'Idempotency store: releasing a claim failed' : 'Idempotency store: storing an answer failed');
+    }
+  }
+
+  /** The answer the pipeline would make of a value: 204 for undefined, else JSON with the route's status (serialised by its response schema). */
+  #answerOf(route: RouteInfo, value: unknown): MadeAnswer {
+    const text = value === undefined ? undefined : route.response === undefined ? JSON.stringify(value) : this.#serializerOf(route, route.response)(value);
+    if (text === undefined) return { status: 204, headers: {}, body: null };
+    return { status: route.status, headers: { 'content-type': 'application/json' }, body: text };
+  }
+
+  #serializerOf(route: RouteInfo, schema: NonNullable<RouteInfo['response']>): ResponseSerializer {
+    let serialize = this.#serializers.get(route);
+    if (serialize === undefined) this.#serializers.set(route, (serialize = compileResponseSerializer(schema, `${route.controller}.${route.name}`)));
+    return serialize;
+  }
+
+  #record(made: MadeAnswer): RecordedAnswer | undefined {
+    if (!isFinalStatus(made.status)) return undefined;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: measure only a body that might be over.
+    if (made.body !== null && made.body.length * 3 > this.#maxAnswerBytes && encoder.encode(made.body).byteLength > this.#maxAnswerBytes) return undefined;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(made.headers)) if (this.#kept.includes(name)) headers[name] = value;
+    return { v: 1, kind: 'answer', status: made.status, headers, body: made.body };
+  }
+}
+
+interface Settings {
+  readonly identify: (ctx: RequestContext) => string | undefined;
+  readonly ttlMs: number;
+  readonly lockMs: number;
+  readonly required: boolean;
+  readonly maxAnswerBytes: number;
+  readonly kept: readonly string[];
+}
+
+function settingsOf(options: IdempotencyOptions): Settings {
+  if (typeof options.identify !== 'function') throw new TypeError('idempotent(): identify must be a function of the request context');
+  const extra = (options.keepHeaders ?? []).map((name) => name.toLowerCase());
+  if (extra.includes('set-cookie')) throw new RangeError('idempotent(): set-cookie cannot be kept (a credential, stored in plain)');
+  return {
+    identify: options.identify,
+    ttlMs: integerAtLeast(options.ttlSeconds ?? 86_400, 1, 'ttlSeconds') * 1000,
+    lockMs: integerAtLeast(options.lockSeconds ?? 60, 1, 'lockSeconds') * 1000,
+    required: options.required === true,
+    maxAnswerBytes: integerAtLeast(options.maxAnswerBytes ?? 1_048_576, 0, 'maxAnswerBytes'),
+    kept: Object.freeze([...new Set([...KEPT_HEADERS, ...extra])]),
+  };
+}
+
+function isStore(value: IdempotencyStore | InjectionToken<IdempotencyStore>): value is IdempotencyStore {
+  return typeof (value as Partial<IdempotencyStore>).claim === 'function';
+}
+
+/**
+ * Makes a route (or every route of a controller) idempotent under the `Idempotency-Key` request
+ * header (draft-ietf-httpapi-idempotency-key-header): an interceptor to list in `interceptors`.
+ * The first request with a key runs; its answer (status, the headers that describe it, body) is
+ * stored for `ttlSeconds` under the key, the caller (`identify`) and the route (method and path
+ * template); a retry with the same key, on any instance sharing the store, gets that answer again,
+ * marked `Idempotent-Replayed: true`. The same key while the first still runs: 409 with
+ * `Retry-After`. The same key with another request (path parameters, query or body differ): 422.
+ * No key: the request runs as usual, or 400 when `required`. A malformed key: 400.
+ *
+ * Stored: answers below 500 other than 408, 425 and 429, and HttpExceptions with such statuses (thrown
+ * again on a replay, so `onError` shapes both alike). Not stored (the claim is released and a
+ * retry runs again): 5xx, errors that are not HttpExceptions, event streams, bodies over
+ * `maxAnswerBytes`. The interceptor makes the answer from the handler's value itself (the route's
+ * status, its response schema's serialiser), so put it outermost among the route's interceptors:
+ * those outside it see a Response.
+ *
+ * @example
+ * post('/posts', { body: CreatePost, response: Post, status: 201, interceptors: [idempotent({ identify: (ctx) => auth.getCurrentUser(ctx)?.sub })] }, (ctx) => posts.create(ctx.body));
+ */
+export function idempotent(options: IdempotencyOptions): InterceptorToken {
+  const settings = settingsOf(options);
+  const store = options.store ?? IDEMPOTENCY_STORE;
+  // A class per call: the token the route table resolves, carrying how to build it (from the store's token, or around the store given).
+  class Idempotent extends IdempotencyInterceptor {}
+  const definition: ProviderDefinition = isStore(store)
+    ? { kind: 'value', provide: Idempotent, useValue: new IdempotencyInterceptor(store, settings) }
+    : { kind: 'factory', provide: Idempotent, useFactory: ((resolved: IdempotencyStore) => new IdempotencyInterceptor(resolved, settings)) as (...deps: never[]) => unknown, inject: [store] };
+  Object.defineProperty(Idempotent, DEFINITION, { value: () => definition });
+  return Idempotent;
+}
