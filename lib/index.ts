@@ -76,7 +76,7 @@ export type { QueryRecord } from './http/query.js';
 export { problemAnswer, type ProblemDetails } from './http/problem.js';
 export type { Logger, LogFields, LogLevel } from './common/logger.js';
 export { jsonLogger, silentLogger, type JsonLoggerOptions } from './common/json-logger.js';
-export type { HealthCheck } from './common/health-check.js';
+export type { HealthCheck, SharedEngineCheckOptions } from './common/health-check.js';
 export type { HealthOptions } from './app/health.js';
 export { pubSubHealthCheck } from './pubsub/pub-sub-health-check.js';
 export type { RateLimitCounter, RateLimitCounterOptions, RateLimitWindow } from './common/rate-limit-counter.js';

@@ -52,6 +52,18 @@ describe('health endpoints', () => {
     expect(text, 'the public answer leaks nothing of the failure').not.toMatch(/ECONNREFUSED|10\.0\.0\.5|hunter2/);
   });
 
+  it('answer readiness with 200 and status degraded when only checks marked critical: false are down', async () => {
+    const res = await (await app({ health: { checks: [up('jwks'), { ...down('redis'), critical: false }] } })).request('/health/ready');
+    expect(res.status, 'a shared engine\'s outage keeps the instance in the balancer').toBe(200);
+    expect(await res.json()).toMatchObject({ status: 'degraded', checks: { jwks: { status: 'up' }, redis: { status: 'down' } } });
+  });
+
+  it('answer readiness with 503 when a critical check is down beside a non-critical one', async () => {
+    const res = await (await app({ health: { checks: [down('jwks'), { ...down('redis'), critical: false }] } })).request('/health/ready');
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ status: 'error' });
+  });
+
   it('log a failed check with its error, for operators', async () => {
     const lines: string[] = [];
     const a = await app({ logger: jsonLogger({ write: (line) => lines.push(line) }), health: { checks: [down('database', 'connection refused')] } });

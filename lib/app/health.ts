@@ -83,8 +83,11 @@ export function createHealth(options: HealthOptions, checks: readonly HealthChec
       const byName: Record<string, CheckState> = {};
       checks.forEach((check, i) => (byName[check.name] = states[i] as CheckState));
       // Shutdown may have begun while the checks ran.
-      const ok = !draining() && states.every((state) => state.status === 'up');
-      return healthAnswer(ok ? 200 : 503, { status: ok ? 'ok' : draining() ? 'draining' : 'error', checks: byName });
+      if (draining()) return healthAnswer(503, { status: 'draining', checks: byName });
+      const down = checks.filter((_, i) => states[i]?.status === 'down');
+      if (down.length === 0) return healthAnswer(200, { status: 'ok', checks: byName });
+      const critical = down.some((check) => check.critical !== false);
+      return healthAnswer(critical ? 503 : 200, { status: critical ? 'error' : 'degraded', checks: byName });
     },
   };
 }

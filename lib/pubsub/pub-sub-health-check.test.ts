@@ -11,8 +11,8 @@ function engineWithConnection(): { pubsub: PubSub; set(up: boolean): void } {
   return { pubsub: { ...inProcessPubSub(), listening: () => up }, set: (value) => (up = value) };
 }
 
-async function readiness(pubsub: PubSub): Promise<{ status: number; body: unknown }> {
-  const app = await createApp(defineModule({ name: 'M' }), { logger: silentLogger, pubsub, health: { checks: [pubSubHealthCheck(pubsub)] } });
+async function readiness(pubsub: PubSub, critical?: boolean): Promise<{ status: number; body: unknown }> {
+  const app = await createApp(defineModule({ name: 'M' }), { logger: silentLogger, pubsub, health: { checks: [pubSubHealthCheck(pubsub, critical === undefined ? {} : { critical })] } });
   const res = await app.request('/health/ready');
   return { status: res.status, body: await res.json() };
 }
@@ -27,11 +27,19 @@ describe('pubSubHealthCheck', () => {
     expect((await readiness(engine.pubsub)).status).toBe(200);
   });
 
-  it('is down, named pubsub, while the engine has lost its listening connection', async () => {
+  it('is down, named pubsub, while the engine has lost its listening connection: readiness degraded, still 200 (a shared bus is lost by every instance at once)', async () => {
     const engine = engineWithConnection();
     engine.set(false);
     const { status, body } = await readiness(engine.pubsub);
-    expect(status, 'readiness fails').toBe(503);
-    expect(body, 'the failed check is named').toMatchObject({ checks: { pubsub: { status: 'down' } } });
+    expect(status, 'the instance stays in the balancer').toBe(200);
+    expect(body, 'the failed check is named').toMatchObject({ status: 'degraded', checks: { pubsub: { status: 'down' } } });
+  });
+
+  it('makes readiness fail (503) when the app asks for it with critical: true', async () => {
+    const engine = engineWithConnection();
+    engine.set(false);
+    const { status, body } = await readiness(engine.pubsub, true);
+    expect(status).toBe(503);
+    expect(body).toMatchObject({ status: 'error', checks: { pubsub: { status: 'down' } } });
   });
 });
