@@ -17,3 +17,5 @@ export { PostgresRateLimitCounter } from './postgres-rate-limit-counter.js';
 export type { PostgresRateLimitCounterOptions } from './postgres-rate-limit-counter.js';
 export { postgresPubSub } from './postgres-pub-sub.js';
 export type { PostgresPubSubOptions, ListenConnection } from './postgres-pub-sub.js';
+export { PostgresIdempotencyStore } from './postgres-idempotency-store.js';
+export type { PostgresIdempotencyStoreOptions } from './postgres-idempotency-store.js';

@@ -19,6 +19,8 @@ export interface Migration {
  * - `tessera_refresh_tokens`: keyed by the SHA-256 hash of each token; never the token.
  * - `tessera_api_keys`: keyed by the public key id; the SHA-256 of the secret, never the secret.
  * - `tessera_rate_limits`: one fixed-window counter per (limiter name, key).
+ * - `tessera_idempotency`: one claim or stored answer per idempotency id (route, caller and key,
+ *   hashed); `expires_at_ms` ends a claim's lock or an answer's TTL, after which the row is purgeable.
  *
  * @example
  * MIGRATIONS.at(-1)?.version; // the latest schema version
@@ -77,5 +79,20 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     // An instance reads the sessions ended within one access-token lifetime at boot
     // (revokedFamiliesSince): a range over revoked_at, which no index served.
     statements: [`CREATE INDEX IF NOT EXISTS tessera_refresh_tokens_revoked_idx ON tessera_refresh_tokens (revoked_at) WHERE revoked_at IS NOT NULL`],
+  },
+  {
+    version: 3,
+    name: 'idempotency keys',
+    // answer NULL: a claim still running. The index serves purgeExpired.
+    statements: [
+      `CREATE TABLE IF NOT EXISTS tessera_idempotency (
+         id text PRIMARY KEY,
+         fingerprint text NOT NULL,
+         token text NOT NULL,
+         answer text,
+         expires_at_ms bigint NOT NULL
+       )`,
+      `CREATE INDEX IF NOT EXISTS tessera_idempotency_expires_idx ON tessera_idempotency (expires_at_ms)`,
+    ],
   },
 ]);

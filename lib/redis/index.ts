@@ -6,3 +6,5 @@ export type { RedisPubSubOptions } from './redis-pub-sub.js';
 export { RedisRateLimitCounter } from './redis-rate-limit-counter.js';
 export type { RedisRateLimitCounterOptions } from './redis-rate-limit-counter.js';
 export { redisHealthCheck } from './redis-health-check.js';
+export { RedisIdempotencyStore } from './redis-idempotency-store.js';
+export type { RedisIdempotencyStoreOptions } from './redis-idempotency-store.js';

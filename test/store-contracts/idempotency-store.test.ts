@@ -1,0 +1,67 @@
+// The IdempotencyStore contract against every store: in memory, PostgreSQL on PGlite (always),
+// on a real server (TEST_DATABASE_URL) and Redis (TEST_REDIS_URL); CI sets both. Without them those
+// suites are reported as skipped, with the reason.
+import type { PGlite } from '@electric-sql/pglite';
+import { Redis } from 'ioredis';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { createManualClock, InMemoryIdempotencyStore } from '../../lib/index.js';
+import { migrate, PostgresIdempotencyStore } from '../../lib/postgres/index.js';
+import { RedisIdempotencyStore } from '../../lib/redis/index.js';
+import { createMigratedPGlite } from '../postgres/support/pglite.js';
+import { createTestDatabase, createTestPool, TEST_DATABASE_URL, type TestDatabase } from '../postgres/support/test-database.js';
+import { T0, uniqueId } from './contract-fixtures.js';
+import { describeIdempotencyStoreContract } from './idempotency-store-contract.js';
+
+const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
+
+describeIdempotencyStoreContract('in-memory', async () => {
+  const clock = createManualClock(T0);
+  return { store: new InMemoryIdempotencyStore({ clock }), clock };
+});
+
+describe('postgres on PGlite', () => {
+  let db: PGlite;
+  beforeAll(async () => {
+    db = await createMigratedPGlite();
+  }, 30_000);
+  afterAll(async () => {
+    await db?.close();
+  });
+  describeIdempotencyStoreContract('postgres on PGlite', async () => {
+    const clock = createManualClock(T0);
+    return { store: new PostgresIdempotencyStore(db, { clock }), clock };
+  });
+});
+
+describe.skipIf(TEST_DATABASE_URL === undefined)('real PostgreSQL server (TEST_DATABASE_URL)', () => {
+  let database: TestDatabase;
+  let pool: pg.Pool;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    // Several connections, so the concurrent claims really run in parallel.
+    pool = createTestPool(database.url, 20);
+    await migrate(pool);
+  }, 30_000);
+  afterAll(async () => {
+    await pool?.end();
+    await database?.drop();
+  });
+  describeIdempotencyStoreContract('postgres server', async () => {
+    const clock = createManualClock(T0);
+    return { store: new PostgresIdempotencyStore(pool, { clock }), clock };
+  });
+});
+
+describe.skipIf(TEST_REDIS_URL === undefined)('real Redis (TEST_REDIS_URL)', () => {
+  const clients: Redis[] = [];
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.quit().catch(() => client.disconnect())));
+  });
+  // Redis keeps time itself (PX): the contract lets real time pass for it.
+  describeIdempotencyStoreContract('redis', async () => {
+    const redis = new Redis(TEST_REDIS_URL as string);
+    clients.push(redis);
+    return { store: new RedisIdempotencyStore(redis, { name: uniqueId('app') }) };
+  });
+});
