@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { REPO_ROOT } from './tenants-process.js';
 
@@ -15,6 +16,47 @@ export interface LocalCluster {
   start(): Promise<void>;
   /** Stops it and deletes its directory. */
   destroy(): Promise<void>;
+  /**
+   * SIGSTOPs the postmaster and every process under it (backends, checkpointer, ...): a server
+   * that hangs, unlike a stopped one, keeps its sockets open, and what is sent meanwhile waits
+   * unread in them. Linux only (see {@link whyNoClusterHang}).
+   */
+  hang(): Promise<void>;
+  /** SIGCONTs what {@link LocalCluster.hang} stopped. */
+  resume(): void;
+}
+
+/**
+ * Why a cluster's processes cannot be hung here, or undefined when they can: finding a
+ * postmaster's children reads /proc.
+ *
+ * @example
+ * const reason = whyNoClusterHang(); if (reason) console.warn(reason);
+ */
+export function whyNoClusterHang(): string | undefined {
+  return process.platform === 'linux' ? undefined : 'hanging a cluster reads /proc (Linux only)';
+}
+
+/** The pids under `root`, children before their parents' parents, from each process's /proc stat. */
+async function descendants(root: number): Promise<number[]> {
+  const children = new Map<number, number[]>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so parse after the last ')'.
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => undefined);
+    if (stat === undefined) continue;
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+  }
+  const found: number[] = [];
+  const visit = (pid: number) => {
+    for (const child of children.get(pid) ?? []) {
+      visit(child);
+      found.push(child);
+    }
+  };
+  visit(root);
+  return found;
 }
 
 /**
@@ -42,6 +84,7 @@ export async function startLocalCluster(): Promise<LocalCluster> {
   const url = /TEST_DATABASE_URL=(\S+)/.exec(started.stdout)?.[1];
   const dir = /TESSERA_PG_DIR=(\S+)/.exec(started.stdout)?.[1];
   if (url === undefined || dir === undefined) throw new Error(`start-test-server.sh printed no URL:\n${started.stdout}${started.stderr}`);
+  let hung: number[] = [];
   return {
     url,
     dir,
@@ -53,6 +96,32 @@ export async function startLocalCluster(): Promise<LocalCluster> {
     },
     destroy: async () => {
       await run('bash', ['scripts/postgres/stop-test-server.sh', dir], { cwd: REPO_ROOT });
+    },
+    hang: async () => {
+      // This cluster's postmaster only (its own data directory's pid file), stopped first so it
+      // forks nothing while its children are listed.
+      const postmaster = Number((await readFile(`${dir}/data/postmaster.pid`, 'utf8')).split('\n')[0]);
+      if (!Number.isInteger(postmaster) || postmaster <= 1) throw new Error(`no postmaster pid in ${dir}/data/postmaster.pid`);
+      process.kill(postmaster, 'SIGSTOP');
+      hung = [postmaster];
+      for (const pid of await descendants(postmaster)) {
+        try {
+          process.kill(pid, 'SIGSTOP');
+          hung.unshift(pid);
+        } catch {
+          // Exited between the listing and the signal.
+        }
+      }
+    },
+    resume: () => {
+      for (const pid of hung) {
+        try {
+          process.kill(pid, 'SIGCONT');
+        } catch {
+          // Gone already.
+        }
+      }
+      hung = [];
     },
   };
 }
