@@ -1,49 +1,39 @@
-import { metrics, SpanKind, SpanStatusCode, trace, type Counter } from '@opentelemetry/api';
+import { context } from '@opentelemetry/api';
+import { LIBRARY_TELEMETRY_KEY, type LibraryTelemetry, type TelemetryAttributes, type TelemetryCounter } from '../internal.js';
 
 // What the auth module tells OpenTelemetry: outcome attributes on the request's span, child spans
 // for store calls and JWKS fetches, and refusal counters. Never a credential: reasons are fixed
 // words, store spans carry the store and method names, never arguments or error messages.
+//
+// All of it goes through the app's instrumentation: `openTelemetry()` keeps a LibraryTelemetry on
+// the providers it follows requests with in each followed request's context, so an app that
+// passes its own providers gets the auth spans and counters in them too. Where the active context
+// holds none (no instrumentation, no SDK collecting, outside a request such as a readiness
+// check), nothing is recorded and nothing is made.
 
 const SCOPE = 'tessera-http/auth';
-const tracer = trace.getTracer(SCOPE);
+
+const TOKEN_REFUSALS: TelemetryCounter = { scope: SCOPE, name: 'tessera.auth.token.refusals', description: 'Bearer tokens refused, by reason.', unit: '{request}' };
+const API_KEY_REFUSALS: TelemetryCounter = { scope: SCOPE, name: 'tessera.auth.api_key.refusals', description: 'API keys refused, by reason.', unit: '{request}' };
+const RATE_LIMITED: TelemetryCounter = { scope: SCOPE, name: 'tessera.auth.rate_limited', description: 'Requests refused by a rate limit.', unit: '{request}' };
+const REFRESH_REUSE: TelemetryCounter = {
+  scope: SCOPE,
+  name: 'tessera.auth.refresh_token.reuse',
+  description: 'Rotated refresh tokens presented again (reuse detected; the family is revoked).',
+  unit: '{event}',
+};
 
 /** How a request presented itself, as the auth guards saw it. */
 export type AuthMethod = 'bearer' | 'api-key' | 'none';
 
-interface AuthCounters {
-  readonly tokenRefusals: Counter;
-  readonly apiKeyRefusals: Counter;
-  readonly rateLimited: Counter;
-  readonly refreshReuse: Counter;
+/** The app's instrumentation, as the request being served carries it; undefined when nothing follows it. */
+function telemetry(): LibraryTelemetry | undefined {
+  return context.active().getValue(LIBRARY_TELEMETRY_KEY) as LibraryTelemetry | undefined;
 }
 
-// Made at the first use, not at import, and made again when the global meter provider changes:
-// the metrics API has no proxy provider, so instruments made before an SDK registers its meter
-// provider would stay no-ops for the life of the process.
-let counters: { readonly provider: unknown; readonly counters: AuthCounters } | undefined;
-function authCounters(): AuthCounters {
-  const provider = metrics.getMeterProvider();
-  if (counters?.provider !== provider) {
-    const meter = provider.getMeter(SCOPE);
-    counters = {
-      provider,
-      counters: {
-        tokenRefusals: meter.createCounter('tessera.auth.token.refusals', { description: 'Bearer tokens refused, by reason.', unit: '{request}' }),
-        apiKeyRefusals: meter.createCounter('tessera.auth.api_key.refusals', { description: 'API keys refused, by reason.', unit: '{request}' }),
-        rateLimited: meter.createCounter('tessera.auth.rate_limited', { description: 'Requests refused by a rate limit.', unit: '{request}' }),
-        refreshReuse: meter.createCounter('tessera.auth.refresh_token.reuse', { description: 'Rotated refresh tokens presented again (reuse detected; the family is revoked).', unit: '{event}' }),
-      },
-    };
-  }
-  return counters.counters;
-}
-
-/** Puts the auth outcome on the active (request) span: how the caller presented itself, and why it was refused. */
-function markSpan(method: AuthMethod, refusal: string | undefined): void {
-  const span = trace.getActiveSpan();
-  if (span === undefined || !span.isRecording()) return;
-  span.setAttribute('tessera.auth.method', method);
-  if (refusal !== undefined) span.setAttribute('tessera.auth.refusal', refusal);
+/** The request span's attributes: how the caller presented itself, and why it was refused. */
+function outcome(method: AuthMethod, refusal: string | undefined): TelemetryAttributes {
+  return refusal === undefined ? { 'tessera.auth.method': method } : { 'tessera.auth.method': method, 'tessera.auth.refusal': refusal };
 }
 
 /**
@@ -53,8 +43,10 @@ function markSpan(method: AuthMethod, refusal: string | undefined): void {
  * recordTokenRefusal('expired');
  */
 export function recordTokenRefusal(reason: string): void {
-  authCounters().tokenRefusals.add(1, { reason });
-  markSpan(reason === 'missing' ? 'none' : 'bearer', reason);
+  const recorder = telemetry();
+  if (recorder === undefined) return;
+  recorder.count(TOKEN_REFUSALS, { reason });
+  recorder.annotate(outcome(reason === 'missing' ? 'none' : 'bearer', reason));
 }
 
 /**
@@ -64,8 +56,10 @@ export function recordTokenRefusal(reason: string): void {
  * recordApiKeyRefusal('revoked');
  */
 export function recordApiKeyRefusal(reason: string): void {
-  authCounters().apiKeyRefusals.add(1, { reason });
-  markSpan('api-key', reason);
+  const recorder = telemetry();
+  if (recorder === undefined) return;
+  recorder.count(API_KEY_REFUSALS, { reason });
+  recorder.annotate(outcome('api-key', reason));
 }
 
 /**
@@ -75,7 +69,7 @@ export function recordApiKeyRefusal(reason: string): void {
  * recordAuthenticated('api-key');
  */
 export function recordAuthenticated(method: Exclude<AuthMethod, 'none'>): void {
-  markSpan(method, undefined);
+  telemetry()?.annotate(outcome(method, undefined));
 }
 
 /**
@@ -85,8 +79,10 @@ export function recordAuthenticated(method: Exclude<AuthMethod, 'none'>): void {
  * if (waitMs > 0) { recordRateLimited(); throw new TooManyRequestsException('Slow down'); }
  */
 export function recordRateLimited(): void {
-  authCounters().rateLimited.add(1);
-  markSpan('api-key', 'rate_limited');
+  const recorder = telemetry();
+  if (recorder === undefined) return;
+  recorder.count(RATE_LIMITED);
+  recorder.annotate(outcome('api-key', 'rate_limited'));
 }
 
 /**
@@ -96,28 +92,26 @@ export function recordRateLimited(): void {
  * recordRefreshReuse();
  */
 export function recordRefreshReuse(): void {
-  authCounters().refreshReuse.add(1);
+  telemetry()?.count(REFRESH_REUSE);
 }
 
 /**
  * Runs `work` in a child span named `name` (`jwks.fetch`, `ApiKeyStore.find`); an error marks the
- * span with its type only (a store's message may hold a query or an id).
+ * span with its `error.type` only (a store's message may hold a query or an id). Untraced, `work`
+ * just runs.
  *
  * @example
  * const keys = await inAuthSpan('jwks.fetch', () => remote.reload(), { 'url.full': url });
  */
-export function inAuthSpan<T>(name: string, work: () => Promise<T>, attributes?: Readonly<Record<string, string>>): Promise<T> {
-  return tracer.startActiveSpan(name, { kind: SpanKind.INTERNAL, ...(attributes === undefined ? {} : { attributes }) }, async (span) => {
-    try {
-      return await work();
-    } catch (error) {
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      span.setAttribute('error.type', error instanceof Error ? error.name : typeof error);
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+export function inAuthSpan<T>(name: string, work: () => Promise<T>, attributes?: TelemetryAttributes): Promise<T> {
+  const recorder = telemetry();
+  if (recorder !== undefined) return recorder.inSpan(SCOPE, name, work, attributes);
+  try {
+    return work();
+  } catch (error) {
+    // A span turns a synchronous throw into a rejection; so does its absence.
+    return Promise.reject(error);
+  }
 }
 
 /**

@@ -1,9 +1,9 @@
-import { trace } from '@opentelemetry/api';
 import { SignJWT } from 'jose';
+import { openTelemetry } from '../otel/index.js';
 import { startTestSdk } from '../otel/test-sdk.test-helper.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp, createManualClock, defineController, defineModule, get } from '../internal.js';
+import { createApp, createManualClock, defineController, defineModule, get, type AppOptions } from '../internal.js';
 import { send } from '../../test/http-helpers.js';
 import { AuthConfigError, defineAuthModule, Roles, type TrustedIssuerOptions } from './index.js';
 import { makeIssuerKey, signWith, startJwksServer } from './jwt/outside-issuer.test-helper.js';
@@ -30,7 +30,7 @@ function bearer(token: string): { headers: Record<string, string> } {
   return { headers: { authorization: `Bearer ${token}` } };
 }
 
-async function setup(issuer: Partial<TrustedIssuerOptions> = {}, extra: { clockToleranceSeconds?: number } = {}) {
+async function setup(issuer: Partial<TrustedIssuerOptions> = {}, extra: { clockToleranceSeconds?: number } = {}, appOptions: AppOptions = {}) {
   const auth = defineAuthModule(Claims);
   const clock = createManualClock(NOW);
   const controller = defineController({
@@ -47,7 +47,7 @@ async function setup(issuer: Partial<TrustedIssuerOptions> = {}, extra: { clockT
     imports: [auth.AuthModule.forRoot({ secret: SECRET, issuer: OWN, clock, trustedIssuers: [trusted], ...extra })],
     controllers: [controller],
   });
-  return { app: await createApp(module), clock };
+  return { app: await createApp(module, appOptions), clock };
 }
 
 describe('AuthModule with trusted issuers', () => {
@@ -124,19 +124,17 @@ describe('AuthModule with trusted issuers', () => {
     }
   });
 
-  it('traces a JWKS fetch as a jwks.fetch span naming the endpoint', async () => {
+  it('traces a JWKS fetch as a jwks.fetch span naming the endpoint, in the app\u2019s tracer provider', async () => {
     const sdk = startTestSdk();
-    trace.setGlobalTracerProvider(sdk.tracerProvider);
     const server = await startJwksServer([rsa.jwk]);
     try {
-      const { app } = await setup({ jwks: undefined, jwksUrl: server.url });
+      const { app } = await setup({ jwks: undefined, jwksUrl: server.url }, {}, { instrumentation: openTelemetry({ tracerProvider: sdk.tracerProvider }) });
       expect((await send(app, 'GET', '/me', bearer(await signWith(rsa, idpClaims())))).status).toBe(200);
       const fetches = sdk.spans().filter((span) => span.name === 'jwks.fetch');
       expect(fetches.length, 'one span per key-set fetch').toBeGreaterThan(0);
       expect(fetches[0]?.attributes['url.full']).toBe(String(server.url));
     } finally {
       await server.close();
-      trace.disable();
       await sdk.stop();
     }
   });

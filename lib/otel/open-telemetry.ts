@@ -1,6 +1,7 @@
 import { context, createNoopMeter, metrics, propagation, trace, ProxyTracerProvider, type Context, type MeterProvider, type TextMapGetter, type Tracer, type TracerProvider } from '@opentelemetry/api';
-import type { IncomingRequest, Instrumentation, RequestContext, RequestTelemetry } from '../internal.js';
+import { LIBRARY_TELEMETRY_KEY, type IncomingRequest, type Instrumentation, type RequestContext, type RequestTelemetry } from '../internal.js';
 import { createHttpMetrics, type HttpMetrics } from './http-metrics.js';
+import { ProviderLibraryTelemetry } from './library-telemetry.js';
 import { RequestSpan } from './request-span.js';
 
 /**
@@ -10,9 +11,9 @@ import { RequestSpan } from './request-span.js';
  * openTelemetry({ captureQuery: true, ignorePaths: ['/metrics'] });
  */
 export interface OpenTelemetryOptions {
-  /** Where spans go. Default: the global provider the SDK registered (`trace.getTracerProvider()`). */
+  /** Where spans go, the auth module's included. Default: the global provider the SDK registered (`trace.getTracerProvider()`). */
   readonly tracerProvider?: TracerProvider;
-  /** Where metrics go. Default: the global provider the SDK registered, read at each request (an SDK may register late). */
+  /** Where metrics go, the auth module's counters included. Default: the global provider the SDK registered, read at each request (an SDK may register late). */
   readonly meterProvider?: MeterProvider;
   /**
    * Records `url.query`. Off by default: query strings carry tokens and personal data more
@@ -39,6 +40,8 @@ const headerGetter: TextMapGetter<IncomingRequest> = {
  * semantic-convention attributes, an incoming W3C `traceparent` continued, and the span active
  * from the first middleware to the answer, so spans of user code and instrumented clients nest
  * under it; the `http.server.request.duration` histogram and `http.server.active_requests`.
+ * The auth module's spans and counters go to the same providers: each followed request's context
+ * carries them (`LIBRARY_TELEMETRY_KEY`), and the auth module records nothing where none is.
  * With no SDK registered (the API's no-op tracer and meter providers), requests are not followed
  * at all and take the uninstrumented path; an SDK registered later is picked up. Node, Bun and
  * Deno need the SDK's AsyncLocalStorage context manager for nesting across `await`
@@ -65,18 +68,19 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Instrumentati
       }
       // Nobody collects: the request takes the uninstrumented path (the cost target of no SDK).
       if (followed.idle) return undefined;
-      const parent: Context = propagation.extract(context.active(), incoming, headerGetter);
+      const parent: Context = propagation.extract(context.active(), incoming, headerGetter).setValue(LIBRARY_TELEMETRY_KEY, followed.libraries);
       return new RequestSpan(followed.tracer, followed.httpMetrics, incoming, parent, captureQuery);
     },
   };
 }
 
-/** The tracer and the instruments for the providers in use, and whether both are the API's no-ops. */
+/** The tracer and the instruments for the providers in use, the libraries' too, and whether both providers are the API's no-ops. */
 interface Followed {
   readonly delegate: TracerProvider;
   readonly meterProvider: MeterProvider;
   readonly tracer: Tracer;
   readonly httpMetrics: HttpMetrics;
+  readonly libraries: ProviderLibraryTelemetry;
   readonly idle: boolean;
 }
 
@@ -94,6 +98,7 @@ function follow(tracerProvider: TracerProvider, delegate: TracerProvider, meterP
     meterProvider,
     tracer: tracerProvider.getTracer(INSTRUMENTATION_SCOPE),
     httpMetrics: createHttpMetrics(meter),
+    libraries: new ProviderLibraryTelemetry(tracerProvider, meterProvider),
     idle: delegate === NOOP_TRACER_PROVIDER && meter === NOOP_METER,
   };
 }

@@ -1,5 +1,6 @@
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import type { IncomingRequest, LogFields, RequestTelemetry, RouteInfo } from '../internal.js';
+import { errorType } from './error-type.js';
 import type { HttpMetrics } from './http-metrics.js';
 import {
   ATTR_CLIENT_ADDRESS,
@@ -78,10 +79,11 @@ export class RequestSpan implements RequestTelemetry {
   end(status: number): void {
     if (this.ended) return;
     this.ended = true;
-    const errorType = status >= 500 ? errorTypeOf(this.error, status) : undefined;
+    // A 5xx's error type: the error that became it, else its status code.
+    const failure = status >= 500 ? errorType(this.error, String(status)) : undefined;
     this.span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
-    if (errorType !== undefined) {
-      this.span.setAttribute(ATTR_ERROR_TYPE, errorType);
+    if (failure !== undefined) {
+      this.span.setAttribute(ATTR_ERROR_TYPE, failure);
       // Server spans: 5xx is an error, 4xx is the client's (the conventions leave it unset).
       this.span.setStatus({ code: SpanStatusCode.ERROR });
       if (this.error instanceof Error) this.span.recordException(this.error);
@@ -89,7 +91,7 @@ export class RequestSpan implements RequestTelemetry {
     this.span.end();
     const attributes: Attributes = { ...this.activeAttributes, [ATTR_HTTP_RESPONSE_STATUS_CODE]: status };
     if (this.route !== undefined) attributes[ATTR_HTTP_ROUTE] = this.route;
-    if (errorType !== undefined) attributes[ATTR_ERROR_TYPE] = errorType;
+    if (failure !== undefined) attributes[ATTR_ERROR_TYPE] = failure;
     this.metrics.duration.record((performance.now() - this.started) / 1000, attributes);
     this.metrics.active.add(-1, this.activeAttributes);
   }
@@ -98,12 +100,6 @@ export class RequestSpan implements RequestTelemetry {
     const spanContext = this.span.spanContext();
     return trace.isSpanContextValid(spanContext) ? { trace_id: spanContext.traceId, span_id: spanContext.spanId } : {};
   }
-}
-
-/** The error's class name when an error became the 5xx, else the status code (the conventions' fallback). */
-function errorTypeOf(error: unknown, status: number): string {
-  if (error instanceof Error && error.constructor.name !== 'Object') return error.constructor.name;
-  return String(status);
 }
 
 function requestAttributes(incoming: IncomingRequest, method: string, scheme: string, captureQuery: boolean): Attributes {
