@@ -112,6 +112,24 @@ describe('the app bus', () => {
     await expect(bus.publish('t', 'x'.repeat(9000))).rejects.toThrow(RangeError);
   });
 
+  it('a subscription the engine does not confirm within the bound rejects with a 503 and is taken back', async () => {
+    const calls: string[] = [];
+    const engine: PubSub = {
+      ...controlledEngine().engine,
+      subscribe: () => new Promise(() => undefined),
+      unsubscribe: (topic) => {
+        calls.push(`unsubscribe ${topic}`);
+        return Promise.resolve();
+      },
+    };
+    const bus = createAppBus(engine, { logger: capturingLogger().logger, publishTimeoutMs: 250 });
+    const subscribed = bus.subscribe('t', () => undefined);
+    const seen = expect(subscribed).rejects.toMatchObject({ status: 503 });
+    await vi.advanceTimersByTimeAsync(250);
+    await seen;
+    expect(calls, 'the pending subscription is taken back').toEqual(['unsubscribe t']);
+  });
+
   it('delivers through the in-process engine at once', async () => {
     vi.useRealTimers();
     const bus = createAppBus(inProcessPubSub(), { logger: capturingLogger().logger });

@@ -1,6 +1,7 @@
 import { EngineOutage } from '../common/engine-outage.js';
 import type { Logger } from '../common/logger.js';
 import { unrefTimer } from '../common/unref-timer.js';
+import { ServiceUnavailableException } from '../http/http-exception.js';
 import type { PublishOptions, PubSub } from './pub-sub.js';
 
 /**
@@ -55,6 +56,9 @@ export interface AppBus extends PubSub {
  * message's meaning: kept in bounded memory and published again in order once the engine takes
  * messages (`retry: true`: revocations), or dropped and counted (the default: a socket push).
  * Each outage is one log line when the first message is lost and one when the bus delivers again.
+ * A subscription is bounded the same way: one the engine has not confirmed within the bound is
+ * taken back and rejects with a 503, so a request (an event stream, a socket's first topic) never
+ * waits for an engine that is down, and nobody believes they hear a topic nothing carries.
  *
  * @example
  * const bus = createAppBus(engine, { logger });
@@ -172,7 +176,27 @@ export function createAppBus(engine: PubSub, options: AppBusOptions): AppBus {
         );
       });
     },
-    subscribe: (topic, handler) => engine.subscribe(topic, handler),
+    subscribe(topic, handler) {
+      const subscribed = engine.subscribe(topic, handler);
+      return new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          // Given up on: taken out at once, so a retry with the same handler is not undone later
+          // by this attempt (the engine's table unsubscribes upstream once the pending one lands).
+          void engine.unsubscribe(topic, handler).catch(() => undefined);
+          reject(new ServiceUnavailableException(`The bus did not subscribe to ${topic} within ${timeoutMs} ms`));
+        }, timeoutMs);
+        subscribed.then(
+          () => {
+            clearTimeout(timer);
+            resolve();
+          },
+          (error: unknown) => {
+            clearTimeout(timer);
+            reject(error);
+          },
+        );
+      });
+    },
     unsubscribe: (topic, handler) => engine.unsubscribe(topic, handler),
     async close() {
       stop();
