@@ -298,3 +298,42 @@ describe('idempotent(): wiring', () => {
     expect(() => idempotent({ identify, keepHeaders: ['Set-Cookie'] }), 'set-cookie kept').toThrow(RangeError);
   });
 });
+
+describe('idempotent(): what the store sees', () => {
+  /** An in-memory store that keeps a copy of every answer it is given, and can have one tampered with. */
+  class WatchedStore extends InMemoryIdempotencyStore {
+    readonly answers: string[] = [];
+    tamper = false;
+    override async complete(id: string, token: string, answer: string, ttlMs: number): Promise<boolean> {
+      this.answers.push(answer);
+      return super.complete(id, token, this.tamper ? `${answer.slice(0, -2)}AA` : answer, ttlMs);
+    }
+  }
+
+  async function secretsApp(store: WatchedStore) {
+    const controller = defineController({
+      name: 'KeysController',
+      routes: () => ({ create: post('/keys', { status: 201, interceptors: [idempotent({ store, identify: () => 'alice' })] }, () => ({ secret: 'tk_live_s3cr3t' })) }),
+    });
+    const app = await createApp(defineModule({ name: 'KeysModule', controllers: [controller] }), { logger: silentLogger });
+    return () => app.request('/keys', { method: 'POST', headers: { 'idempotency-key': '"9f1c2e34-0b7a-4c1d-8e2f-5a6b7c8d9e0f"' } });
+  }
+
+  it('keeps the answer sealed: the store never holds the body in plain', async () => {
+    const store = new WatchedStore();
+    const send = await secretsApp(store);
+    await send();
+    const retry = await send();
+    expect(await retry.json(), 'the replay still carries it').toEqual({ secret: 'tk_live_s3cr3t' });
+    expect(store.answers, 'one answer stored').toHaveLength(1);
+    expect(store.answers[0], 'sealed, not plain').not.toContain('s3cr3t');
+  });
+
+  it('answers 500, not a guess, when a stored answer was tampered with', async () => {
+    const store = new WatchedStore();
+    store.tamper = true;
+    const send = await secretsApp(store);
+    await send();
+    expect((await send()).status).toBe(500);
+  });
+});

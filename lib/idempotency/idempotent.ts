@@ -11,7 +11,8 @@ import { compileResponseSerializer, type ResponseSerializer } from '../schema/re
 import { parseIdempotencyKey } from './idempotency-key.js';
 import { IDEMPOTENCY_STORE, type IdempotencyStore } from './idempotency-store.js';
 import { isFinalStatus, KEPT_HEADERS, recordException, recordResponse, replay, type RecordedAnswer } from './recorded-answer.js';
-import { idempotencyId, requestFingerprint } from './request-fingerprint.js';
+import { idempotencyId, idempotencyMaterial, requestFingerprint } from './request-fingerprint.js';
+import { answerKey, openAnswer, sealAnswer } from './sealed-answer.js';
 
 /**
  * Options of {@link idempotent}.
@@ -71,6 +72,14 @@ interface MadeAnswer {
 
 const encoder = new TextEncoder();
 
+/** The claim a request holds while its handler runs. */
+interface Claimed {
+  readonly id: string;
+  /** What the id hashes and the answer key derives from. */
+  readonly material: string;
+  readonly token: string;
+}
+
 /** Runs an idempotent route: claims the key, replays, or runs the handler and stores its answer. */
 class IdempotencyInterceptor implements Interceptor {
   readonly #store: IdempotencyStore;
@@ -106,17 +115,18 @@ class IdempotencyInterceptor implements Interceptor {
     if (typeof identity !== 'string') {
       throw new TesseraError('IDEMPOTENCY_NO_IDENTITY', `idempotent(): identify() gave no caller on ${route.method} ${route.path}; keys must be scoped to a caller.`);
     }
-    const [id, fingerprint] = await Promise.all([idempotencyId(route.method, route.path, identity, key), requestFingerprint(ctx)]);
+    const material = idempotencyMaterial(route.method, route.path, identity, key);
+    const [id, fingerprint] = await Promise.all([idempotencyId(material), requestFingerprint(ctx)]);
     const claim = await this.#store.claim(id, fingerprint, this.#lockMs);
     if (claim.state !== 'claimed') {
       if (claim.fingerprint !== fingerprint) throw keyReused();
       if (claim.state === 'running') throw keyInUse();
-      return replay(claim.answer);
+      return replay(await openAnswer(claim.answer, await answerKey(material)));
     }
-    return this.#run(ctx, route, next, id, claim.token);
+    return this.#run(ctx, route, next, { id, material, token: claim.token });
   }
 
-  async #run(ctx: RequestContext, route: RouteInfo, next: () => Promise<unknown>, id: string, token: string): Promise<Response> {
+  async #run(ctx: RequestContext, route: RouteInfo, next: () => Promise<unknown>, claim: Claimed): Promise<Response> {
     let response: Response;
     let recorded: RecordedAnswer | undefined;
     try {
@@ -130,15 +140,15 @@ class IdempotencyInterceptor implements Interceptor {
         recorded = this.#record(made);
       }
     } catch (error) {
-      await this.#settle(ctx, id, token, recordException(error));
+      await this.#settle(ctx, claim, recordException(error));
       throw error;
     }
-    await this.#settle(ctx, id, token, recorded);
+    await this.#settle(ctx, claim, recorded);
     return response;
   }
 
-  /** Stores the answer, or releases the claim when there is none to store. Never throws: the answer goes out either way. */
-  async #settle(ctx: RequestContext, id: string, token: string, recorded: RecordedAnswer | undefined): Promise<void> {
+  /** Stores the answer (sealed), or releases the claim when there is none to store. Never throws: the answer goes out either way. */
+  async #settle(ctx: RequestContext, claim: Claimed, recorded: RecordedAnswer | undefined): Promise<void> {
     let text: string | undefined;
     try {
       text = recorded === undefined ? undefined : JSON.stringify(recorded);
@@ -146,8 +156,8 @@ class IdempotencyInterceptor implements Interceptor {
       text = undefined; // details JSON cannot write (a bigint): not stored
     }
     try {
-      if (text === undefined) await this.#store.release(id, token);
-      else await this.#store.complete(id, token, text, this.#ttlMs);
+      if (text === undefined) await this.#store.release(claim.id, claim.token);
+      else await this.#store.complete(claim.id, claim.token, await sealAnswer(text, await answerKey(claim.material)), this.#ttlMs);
     } catch (error) {
       // The claim stays until the lock expires: a retry meanwhile gets 409, after it runs again.
       ctx.log.warn({ err: error }, text === undefined ? 'Idempotency store: releasing a claim failed' : 'Idempotency store: storing an answer failed');
@@ -217,7 +227,9 @@ function isStore(value: IdempotencyStore | InjectionToken<IdempotencyStore>): va
  * Stored: answers below 500 other than 408, 425 and 429, and HttpExceptions with such statuses (thrown
  * again on a replay, so `onError` shapes both alike). Not stored (the claim is released and a
  * retry runs again): 5xx, errors that are not HttpExceptions, event streams, bodies over
- * `maxAnswerBytes`. The interceptor makes the answer from the handler's value itself (the route's
+ * `maxAnswerBytes`. Answers are stored sealed (AES-256-GCM under a key derived from the route, the
+ * caller and the key, none of which the store keeps), so a new API key's secret in an answer is
+ * no use to whoever reads the store. The interceptor makes the answer from the handler's value itself (the route's
  * status, its response schema's serialiser), so put it outermost among the route's interceptors:
  * those outside it see a Response.
  *

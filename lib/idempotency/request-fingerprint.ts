@@ -12,14 +12,25 @@ async function sha256Hex(bytes: Uint8Array): Promise<string> {
 }
 
 /**
- * The id a key is stored under: the route (method and path template), the caller and the key,
- * hashed, so that two callers, or two routes, never share a key and no store sees who called.
+ * What names a stored answer: the route (method and path template), the caller and the key. Its
+ * hash is the id the store keeps (two callers, or two routes, never share a key, and the store
+ * never sees who called); the answer is sealed with a key derived from it (see `answerKey`).
  *
  * @example
- * await idempotencyId('POST', '/tenants/:tenantId/posts', 'user:u_1', '8e03978e-…'); // 64 hex characters
+ * idempotencyMaterial('POST', '/tenants/:tenantId/posts', 'user:u_1', '8e03978e-…');
  */
-export function idempotencyId(method: string, path: string, identity: string, key: string): Promise<string> {
-  return sha256Hex(encoder.encode(JSON.stringify([method, path, identity, key])));
+export function idempotencyMaterial(method: string, path: string, identity: string, key: string): string {
+  return JSON.stringify([method, path, identity, key]);
+}
+
+/**
+ * The id an answer is stored under: the SHA-256 of {@link idempotencyMaterial}, 64 hex characters.
+ *
+ * @example
+ * await idempotencyId(idempotencyMaterial('POST', '/orders', 'user:u_1', 'k'));
+ */
+export function idempotencyId(material: string): Promise<string> {
+  return sha256Hex(encoder.encode(material));
 }
 
 /**
