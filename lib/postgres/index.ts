@@ -5,6 +5,7 @@
 // `query(text, params)` (pg's Pool, PGlite). Explicit named exports only.
 export type { SqlClient, SqlResult } from './sql-client.js';
 export { SQL_CLIENT } from './sql-client.js';
+export type { PooledSqlConnection, SqlPool } from './sql-pool.js';
 export { migrate } from './migrate.js';
 export type { MigrationResult } from './migrate.js';
 export { MIGRATIONS } from './migrations.js';

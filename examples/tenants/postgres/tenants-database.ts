@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import type { OnApplicationShutdown } from '../../../lib/index.js';
 import { migrate } from '../../../lib/postgres/index.js';
-import type { SqlClient, SqlResult } from '../../../lib/postgres/index.js';
+import type { PooledSqlConnection, SqlClient, SqlPool, SqlResult } from '../../../lib/postgres/index.js';
 import { migrateTenantPosts } from './tenant-posts-schema.js';
 
 /**
@@ -44,6 +44,8 @@ export function readTenantsDatabaseConfig(env: Record<string, string | undefined
 /**
  * The open database: a {@link SqlClient} for the stores that also closes the pool (or flushes and
  * closes PGlite) when the app shuts down, because the tenants module registers it as a provider.
+ * On a server it lends the pool's connections too (`connect`), so the stores run each write in a
+ * transaction whose COMMIT is never sent late: their 503 then means nothing changed.
  *
  * @example
  * const database = await openTenantsDatabase(readTenantsDatabaseConfig(process.env));
@@ -53,6 +55,8 @@ export class TenantsDatabase implements SqlClient, OnApplicationShutdown {
   readonly #client: SqlClient;
   readonly #close: () => Promise<void>;
   #closed = false;
+  /** The pool's `connect`, when there is a pool (PGlite is one connection and lends none). */
+  readonly connect: (() => Promise<PooledSqlConnection>) | undefined;
 
   constructor(
     client: SqlClient,
@@ -60,9 +64,11 @@ export class TenantsDatabase implements SqlClient, OnApplicationShutdown {
     /** Where the data is, without credentials, for the start-up log line. */
     readonly description: string,
     readonly queryTimeoutMs: number,
+    pool?: SqlPool,
   ) {
     this.#client = client;
     this.#close = close;
+    this.connect = pool === undefined ? undefined : () => pool.connect();
   }
 
   query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<SqlResult<Row>> {
@@ -116,16 +122,19 @@ export async function openTenantsDatabase(config: TenantsDatabaseConfig): Promis
     const pool = new pg.Pool({
       connectionString: config.url,
       max: 10,
-      // Bounded waits, so a database that is down or unreachable turns into a 503 quickly.
+      // Bounded waits, so a database that is down or unreachable turns into a 503 quickly: getting
+      // a connection, and (server-side) each statement. No `query_timeout`: that one is pg's own
+      // client-side clock, which throws a statement away while the server may still run and
+      // commit it (a rotation answered 503 and committed later signs the user out). The stores
+      // bound every query themselves (queryTimeoutMs) and send a write's COMMIT only in time.
       connectionTimeoutMillis: config.queryTimeoutMs,
-      query_timeout: config.queryTimeoutMs,
       statement_timeout: config.queryTimeoutMs,
       idleTimeoutMillis: 30_000,
     });
     // An idle connection dropped by the server (restart, failover) must not crash the process:
     // the pool discards it and opens a new one on the next query.
     pool.on('error', (error) => console.error(`[tenants] database connection lost: ${error.message}`));
-    database = new TenantsDatabase(pool, () => pool.end(), describeUrl(config.url), config.queryTimeoutMs);
+    database = new TenantsDatabase(pool, () => pool.end(), describeUrl(config.url), config.queryTimeoutMs, pool);
   } else {
     const { PGlite } = await import('@electric-sql/pglite');
     await mkdir(config.dataDir, { recursive: true });
