@@ -9,7 +9,7 @@ import { checkHandshake } from './handshake.js';
 import type { PubSub, TopicHandler } from '../pubsub/pub-sub.js';
 import { TopicTable } from '../pubsub/topic-table.js';
 import { acceptedUpgrade } from './upgrade-answer.js';
-import { WebSocketSession, type SessionHub } from './web-socket-session.js';
+import { WebSocketSession, type HubSocket, type SessionHub } from './web-socket-session.js';
 
 /**
  * The app's open WebSockets, as `app.webSockets` shows them: how many, broadcast to a topic from
@@ -63,9 +63,9 @@ export const WEB_SOCKETS = createToken<WebSockets>('WebSockets');
  * (not once per connection): a message is encoded once and written to each local subscriber.
  */
 export class WebSocketHub implements WebSockets, SessionHub {
-  private readonly sessions = new Set<WebSocketSession>();
+  private readonly sessions = new Set<HubSocket>();
   /** The sockets of each topic; a topic's upstream subscription is one handler on the app's bus. */
-  private readonly topics: TopicTable<WebSocketSession>;
+  private readonly topics: TopicTable<HubSocket>;
   private readonly handlers = new Map<string, TopicHandler>();
   private closing: Promise<void> | undefined;
   private emptied: (() => void) | undefined;
@@ -107,22 +107,22 @@ export class WebSocketHub implements WebSockets, SessionHub {
     return acceptedUpgrade(ctx.incoming, new WebSocketSession(spec, ctx, this, protocol, where), protocol);
   }
 
-  opened(session: WebSocketSession): void {
+  opened(session: HubSocket): void {
     this.sessions.add(session);
     // A socket the adapter opened after shutdown began (its upgrade was already accepted) is told at once.
     if (this.closing !== undefined) session.shut(1001, 'Server shutting down', this.closeGraceMs);
   }
 
-  closed(session: WebSocketSession): void {
+  closed(session: HubSocket): void {
     this.sessions.delete(session);
     if (this.sessions.size === 0) this.emptied?.();
   }
 
-  subscribe(topic: string, session: WebSocketSession): Promise<void> {
+  subscribe(topic: string, session: HubSocket): Promise<void> {
     return this.topics.add(topic, session);
   }
 
-  unsubscribe(topic: string, session: WebSocketSession): Promise<void> {
+  unsubscribe(topic: string, session: HubSocket): Promise<void> {
     return this.topics.remove(topic, session);
   }
 
@@ -175,6 +175,6 @@ export class WebSocketHub implements WebSockets, SessionHub {
 }
 
 /** Writes one topic message to one socket (encoded once by the publisher, written to each). */
-function sendTo(session: WebSocketSession, message: string): void {
+function sendTo(session: HubSocket, message: string): void {
   session.sendFrame(message);
 }

@@ -9,11 +9,31 @@ import { CREDENTIAL_EXPIRES_AT } from './credential-expiry.js';
 /** What a session needs of its app's hub: topics and the registry of open sockets. */
 export interface SessionHub {
   readonly logger: Logger;
-  opened(session: WebSocketSession): void;
-  closed(session: WebSocketSession): void;
-  subscribe(topic: string, session: WebSocketSession): Promise<void>;
-  unsubscribe(topic: string, session: WebSocketSession): Promise<void>;
+  opened(socket: HubSocket): void;
+  closed(socket: HubSocket): void;
+  subscribe(topic: string, socket: HubSocket): Promise<void>;
+  unsubscribe(topic: string, socket: HubSocket): Promise<void>;
   publish(topic: string, data: unknown): Promise<void>;
+}
+
+/**
+ * A socket as its hub drives it, the third of a session's three roles (beside the
+ * `WebSocketConnection` its route's handlers see and the {@link PendingWebSocket} its adapter
+ * opens): the upgrade's context (which credential opened it), topic frames encoded once for all
+ * subscribers, and the closes the hub decides (a revoked credential, shutdown).
+ *
+ * @example
+ * for (const socket of sockets) if (socket.isOpen && revoked(socket.context)) socket.close(1008, 'Session ended');
+ */
+export interface HubSocket {
+  readonly context: RequestContext;
+  readonly isOpen: boolean;
+  /** Sends a frame already encoded (a topic's message, encoded once for all its subscribers). */
+  sendFrame(frame: string | Uint8Array): boolean;
+  close(code: number, reason: string): void;
+  /** Starts the closing handshake with any code (the core's own included), dropping the socket after `timeoutMs`. */
+  shut(code: number, reason: string, timeoutMs: number): void;
+  terminate(): void;
 }
 
 /**
@@ -48,11 +68,13 @@ function sendableCode(code: number): boolean {
 let sessions = 0;
 
 /**
- * One WebSocket from the accepted upgrade to its close: the connection its route's handlers see,
- * and the policy every runtime shares (message size and validation, idle pings, send-queue
- * limit, close timeouts). The adapter only moves frames through the port it gives `open`.
+ * One WebSocket from the accepted upgrade to its close, in three roles: the connection its
+ * route's handlers see (`WebSocketConnection`), the pending socket its adapter opens
+ * (`PendingWebSocket`), and the socket its hub drives (`HubSocket`); and the policy every runtime
+ * shares (message size and validation, idle pings, send-queue limit, close timeouts, the
+ * credential's expiry). The adapter only moves frames through the port it gives `open`.
  */
-export class WebSocketSession implements WebSocketConnection, PendingWebSocket {
+export class WebSocketSession implements WebSocketConnection, PendingWebSocket, HubSocket {
   readonly id: string = `ws-${(++sessions).toString(36)}`;
   private port: WebSocketPort | undefined;
   private state: 'pending' | 'open' | 'closing' | 'closed' = 'pending';
