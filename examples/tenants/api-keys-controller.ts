@@ -3,7 +3,8 @@ import { BadRequestException, defineController, ForbiddenException, NotFoundExce
 import { InvalidCidrError, parseAllowedCidrs, Roles } from '../../lib/auth/index.js';
 import { ApiResponse } from '../../lib/openapi/index.js';
 import { auth } from './claims.js';
-import { FORBIDDEN, NOT_FOUND, TOKEN_ONLY, UNAUTHORIZED } from './openapi.js';
+import { FORBIDDEN, IDEMPOTENT_CREATE, NOT_FOUND, TOKEN_ONLY, UNAUTHORIZED } from './openapi.js';
+import { Idempotent } from './idempotency.js';
 import { TenancyGuard } from './tenancy-guard.js';
 import { TENANT_KEYS } from './tenant-api-keys.js';
 
@@ -31,7 +32,7 @@ export const apiKeysController = defineController({
   metadata: [Roles('owner'), TOKEN_ONLY, UNAUTHORIZED, FORBIDDEN, NOT_FOUND],
   // The helpers after the dependencies are bound to the prefix: ctx.params has tenantId, typed.
   routes: (keys, invalidation, { get, post, del }) => ({
-    create: post('/', { body: CreateApiKey, status: 201 }, (ctx) => {
+    create: post('/', { body: CreateApiKey, status: 201, interceptors: [Idempotent], metadata: [...IDEMPOTENT_CREATE] }, (ctx) => {
       let allowedCidrs: string[];
       try {
         allowedCidrs = parseAllowedCidrs(ctx.body.allowedCidrs);

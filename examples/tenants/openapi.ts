@@ -1,5 +1,5 @@
 import type { App } from '../../lib/index.js';
-import { ApiResponse, ApiSecurity, serveOpenApi, type OpenApiDocumentOptions } from '../../lib/openapi/index.js';
+import { ApiOperation, ApiResponse, ApiSecurity, serveOpenApi, type OpenApiDocumentOptions } from '../../lib/openapi/index.js';
 
 /**
  * The tenants app's description: bearer tokens and API keys as security schemes, either of
@@ -38,6 +38,20 @@ export const UNAUTHORIZED = ApiResponse({ status: 401, description: 'Missing or 
 export const FORBIDDEN = ApiResponse({ status: 403, description: 'Missing role or scope' });
 export const NOT_FOUND = ApiResponse({ status: 404, description: 'Not found, or another tenant\u2019s' });
 export const RATE_LIMITED = ApiResponse({ status: 429, description: 'This API key is over its limit; see retry-after' });
+
+/**
+ * What the creates that take `Idempotency-Key` document. Route metadata has no way to declare a
+ * header parameter yet, so the header is described in the operation's text; its answers are real.
+ */
+export const IDEMPOTENT_CREATE = Object.freeze([
+  ApiOperation({
+    description:
+      'Send an `Idempotency-Key` header (a quoted random string, e.g. `"8e03978e-40d5-43e8-bc93-6894a57f9324"`) to retry safely: ' +
+      'a retry with the same key and body gets the first answer again (`Idempotent-Replayed: true`) for 24 hours.',
+  }),
+  ApiResponse({ status: 409, description: 'A request with this Idempotency-Key is still being processed; see retry-after' }),
+  ApiResponse({ status: 422, description: 'This Idempotency-Key was used with another request' }),
+]);
 
 /**
  * Serves the description at `GET /openapi.json` (mounted: public even under protectAllRoutes).

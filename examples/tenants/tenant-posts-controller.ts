@@ -2,7 +2,8 @@ import { defineController, PUB_SUB } from '../../lib/index.js';
 import { RequireScopes, Roles } from '../../lib/auth/index.js';
 import { ApiResponse } from '../../lib/openapi/index.js';
 import { CreatePost, Post, PostList, UpdatePost } from '../blog/post-schemas.js';
-import { FORBIDDEN, NOT_FOUND, RATE_LIMITED, READ_POSTS, UNAUTHORIZED, WRITE_POSTS } from './openapi.js';
+import { FORBIDDEN, IDEMPOTENT_CREATE, NOT_FOUND, RATE_LIMITED, READ_POSTS, UNAUTHORIZED, WRITE_POSTS } from './openapi.js';
+import { Idempotent } from './idempotency.js';
 import { TenancyGuard } from './tenancy-guard.js';
 import { TENANT_POSTS } from './tenant-posts.js';
 import { tenantPostsTopic } from './tenant-live-controller.js';
@@ -22,7 +23,7 @@ export const tenantPostsController = defineController({
   routes: (posts, bus, { get, post, patch, del }) => ({
     list: get('/', { response: PostList, metadata: [RequireScopes('posts:read'), READ_POSTS] }, (ctx) => posts.list(ctx.params.tenantId)),
     get: get('/:id', { response: Post, metadata: [RequireScopes('posts:read'), READ_POSTS] }, (ctx) => posts.get(ctx.params.tenantId, ctx.params.id)),
-    create: post('/', { body: CreatePost, response: Post, status: 201, metadata: [RequireScopes('posts:write'), WRITE_POSTS] }, async (ctx) => {
+    create: post('/', { body: CreatePost, response: Post, status: 201, interceptors: [Idempotent], metadata: [RequireScopes('posts:write'), WRITE_POSTS, ...IDEMPOTENT_CREATE] }, async (ctx) => {
       const created = await posts.create(ctx.params.tenantId, ctx.body);
       // The tenant's live sockets hear of it; a bus that fails loses the push, never the post.
       bus.publish(tenantPostsTopic(ctx.params.tenantId), JSON.stringify(created)).catch((error: unknown) => ctx.log.warn({ err: error }, 'Publishing a created post failed'));

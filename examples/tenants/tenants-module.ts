@@ -1,4 +1,19 @@
-import { createToken, defineController, defineFactory, defineModule, defineProvider, get, InMemoryRateLimitCounter, systemClock, type Clock, type ModuleDefinition, type RateLimitCounter } from '../../lib/index.js';
+import {
+  createToken,
+  defineController,
+  defineFactory,
+  defineModule,
+  defineProvider,
+  get,
+  IDEMPOTENCY_STORE,
+  InMemoryIdempotencyStore,
+  InMemoryRateLimitCounter,
+  systemClock,
+  type Clock,
+  type IdempotencyStore,
+  type ModuleDefinition,
+  type RateLimitCounter,
+} from '../../lib/index.js';
 import { InMemoryRefreshTokenStore } from '../../lib/auth/index.js';
 import { apiKeysController } from './api-keys-controller.js';
 import { authController, sessionsController } from './auth-controller.js';
@@ -29,7 +44,7 @@ export const meController = defineController({
 export interface TenantsModuleOptions {
   readonly clock?: Clock;
   /**
-   * Where accounts, refresh tokens, API keys, rate limits and posts live, built with the app's clock:
+   * Where accounts, refresh tokens, API keys, rate limits, posts and idempotent answers live, built with the app's clock:
    * e.g. `createPostgresTenantsStores` (shared by every instance on the database). Omitted:
    * everything in memory, in this process. A function, so this module never loads the
    * PostgreSQL code unless asked to.
@@ -40,6 +55,11 @@ export interface TenantsModuleOptions {
    * app is given `REDIS_URL` (one budget per key across every instance, one round trip each).
    */
   readonly rateLimitCounter?: (clock: Clock) => RateLimitCounter;
+  /**
+   * Keeps the creates' Idempotency-Key answers instead of the stores' store: a
+   * `RedisIdempotencyStore` when the app is given `REDIS_URL` (a retry on any instance is replayed).
+   */
+  readonly idempotencyStore?: (clock: Clock) => IdempotencyStore;
 }
 
 /** The in-memory stores: one process, lost on restart; for tests and demos. */
@@ -53,8 +73,9 @@ function createInMemoryTenantsStores(ClockModule: ModuleDefinition, config: Tena
       { provide: TENANT_KEYS, useExisting: TenantApiKeys },
       defineFactory(RATE_LIMIT_COUNTER, [CLOCK], (clock) => new InMemoryRateLimitCounter({ limit: config.apiKeyRateLimit, windowMs: config.apiKeyRateWindowMs, clock })),
       defineFactory(TENANT_POSTS, [CLOCK], (c) => new InMemoryTenantPosts(c)),
+      defineFactory(IDEMPOTENCY_STORE, [CLOCK], (c) => new InMemoryIdempotencyStore({ clock: c })),
     ],
-    exports: [TENANT_KEYS, RATE_LIMIT_COUNTER, TENANT_POSTS],
+    exports: [TENANT_KEYS, RATE_LIMIT_COUNTER, TENANT_POSTS, IDEMPOTENCY_STORE],
   });
   // The refresh-token store stamps rotations with the same clock the auth module reads.
   return { module, credentialStore: DemoAccounts, refreshTokenStore: defineProvider(InMemoryRefreshTokenStore, [CLOCK]) };
@@ -99,10 +120,11 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
         },
       }),
     ],
-    // The module's own counter, when given, wins over the one its stores export (own providers first).
+    // The module's own counter and idempotency store, when given, win over those its stores export (own providers first).
     providers: [
       defineProvider(ApiKeyRateLimitGuard, [RATE_LIMIT_COUNTER]),
       ...(options.rateLimitCounter === undefined ? [] : [defineFactory(RATE_LIMIT_COUNTER, [CLOCK], options.rateLimitCounter)]),
+      ...(options.idempotencyStore === undefined ? [] : [defineFactory(IDEMPOTENCY_STORE, [CLOCK], options.idempotencyStore)]),
     ],
     // Runs after the auth module's guard (modules' app guards run in import order), so only verified keys are counted.
     appGuards: [ApiKeyRateLimitGuard],

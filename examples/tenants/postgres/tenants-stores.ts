@@ -1,8 +1,8 @@
-import { createToken, defineFactory, defineModule } from '../../../lib/index.js';
+import { createToken, defineFactory, defineModule, IDEMPOTENCY_STORE } from '../../../lib/index.js';
 import type { Clock, ModuleDefinition } from '../../../lib/index.js';
 import type { CredentialStore, RefreshTokenStore, StoreClass } from '../../../lib/auth/index.js';
 import { PostgresRefreshTokenStore } from '../../../lib/auth/postgres/index.js';
-import { PostgresRateLimitCounter, SQL_CLIENT } from '../../../lib/postgres/index.js';
+import { PostgresIdempotencyStore, PostgresRateLimitCounter, SQL_CLIENT } from '../../../lib/postgres/index.js';
 import type { PostgresStoreOptions, SqlClient } from '../../../lib/postgres/index.js';
 import type { Claims } from '../claims.js';
 import type { TenantsConfig } from '../config.js';
@@ -15,7 +15,7 @@ import { PostgresTenantPosts } from './postgres-tenant-posts.js';
 
 /**
  * The state the tenants app keeps, however it is stored: a module exporting `TENANT_KEYS`,
- * `RATE_LIMIT_COUNTER` and `TENANT_POSTS`, and the two issuing stores as the auth module takes them.
+ * `RATE_LIMIT_COUNTER`, `TENANT_POSTS` and `IDEMPOTENCY_STORE`, and the two issuing stores as the auth module takes them.
  *
  * @example
  * const stores: TenantsStores = createPostgresTenantsStores(database, clock, config);
@@ -30,8 +30,9 @@ const CREDENTIALS = createToken<CredentialStore<Claims>>('TenantsCredentialStore
 const REFRESH_TOKENS = createToken<RefreshTokenStore>('TenantsRefreshTokenStore');
 
 /**
- * Accounts, refresh tokens, API keys, the per-key rate limit and the posts in PostgreSQL, so every
- * instance on the database sees the same sessions, revocations, counts and posts. The database is registered as
+ * Accounts, refresh tokens, API keys, the per-key rate limit, the posts and the creates' idempotent
+ * answers in PostgreSQL, so every instance on the database sees the same sessions, revocations,
+ * counts, posts and replays. The database is registered as
  * a provider (through a factory, so its `onApplicationShutdown` closes it with the app).
  *
  * @example
@@ -51,8 +52,9 @@ export function createPostgresTenantsStores(database: SqlClient, clock: Clock, c
         (db) => new PostgresRateLimitCounter(db, { ...options, clock, name: 'tenants-api-keys', limit: config.apiKeyRateLimit, windowMs: config.apiKeyRateWindowMs }),
       ),
       defineFactory(TENANT_POSTS, [SQL_CLIENT], (db) => new PostgresTenantPosts(db, clock, options)),
+      defineFactory(IDEMPOTENCY_STORE, [SQL_CLIENT], (db) => new PostgresIdempotencyStore(db, { ...options, clock })),
     ],
-    exports: [CREDENTIALS, REFRESH_TOKENS, TENANT_KEYS, RATE_LIMIT_COUNTER, TENANT_POSTS],
+    exports: [CREDENTIALS, REFRESH_TOKENS, TENANT_KEYS, RATE_LIMIT_COUNTER, TENANT_POSTS, IDEMPOTENCY_STORE],
   });
   return { module, credentialStore: { useExisting: CREDENTIALS }, refreshTokenStore: { useExisting: REFRESH_TOKENS } };
 }
