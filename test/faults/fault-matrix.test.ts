@@ -19,7 +19,7 @@ import { runFaultScenario, type Fault, type ScenarioResult, type ScenarioSetup }
 import { FAULT_TABLE_HEADER, faultRow } from './support/fault-row.js';
 import { startOwnRedis, type OwnRedis } from './support/own-redis.js';
 import { followPushes, type PushLog } from './support/push-log.js';
-import type { LoadTarget } from './support/steady-load.js';
+import type { LoadAnswer, LoadTarget } from './support/steady-load.js';
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
 const noCluster = TEST_DATABASE_URL === undefined ? undefined : whyNoLocalCluster();
@@ -90,11 +90,14 @@ describe.skipIf(TEST_DATABASE_URL === undefined || TEST_REDIS_URL === undefined 
     await Promise.all([redis?.destroy(), cluster?.destroy()]);
   }, 60_000);
 
+  /** `write on A 503 in 505 ms (fault-redis-stopped-…-12)`: one answer, short enough for a failure message. */
+  const brief = (answer: LoadAnswer) => `${answer.kind} on ${answer.on} ${answer.status} in ${Math.round(answer.ms)} ms${answer.title === undefined ? '' : ` (${answer.title})`}`;
+
   /** What every fault must keep, whatever the engine. */
   function expectCommonGuarantees(result: ScenarioResult, readinessDown: string): void {
     const slowest = [...result.answers].sort((x, y) => y.ms - x.ms)[0];
-    expect(slowest?.ms ?? 0, `every load answer within ${ANY_ANSWER_MS} ms; the slowest: ${JSON.stringify(slowest)}`).toBeLessThan(ANY_ANSWER_MS);
-    expect(result.answers.filter((answer) => answer.status === 0), 'every load request was answered').toEqual([]);
+    expect(slowest?.ms ?? 0, `every load answer within ${ANY_ANSWER_MS} ms; the slowest: ${slowest === undefined ? 'none' : brief(slowest)}`).toBeLessThan(ANY_ANSWER_MS);
+    expect(result.answers.filter((answer) => answer.status === 0).map(brief), 'every load request was answered').toEqual([]);
     const lost = result.writes.filter(({ answer, stored }) => answer.status === 201 && stored !== 1);
     expect(lost.map(({ answer, stored }) => `${answer.title}: ${stored} rows`), 'every write answered 201 is stored exactly once').toEqual([]);
     const ghost = result.writes.filter(({ answer, stored }) => answer.status >= 500 && stored > 0);
@@ -104,7 +107,8 @@ describe.skipIf(TEST_DATABASE_URL === undefined || TEST_REDIS_URL === undefined 
     expect(result.finalRefusal, 'the revoked key is refused on both instances after the fault').toEqual({ a: 401, b: 401 });
     const committed = result.retried?.revocation ?? result.revocation;
     expect(committed.onA, 'A refuses the key it revoked at once').toBe(401);
-    expect(result.victimSocket, 'the revoked key\u2019s socket on B closes with 1008').toMatchObject({ code: 1008 });
+    expect(result.victimSocket, 'the revoked key\u2019s socket on B closes with 1008 within 3 s of the revocation').toMatchObject({ code: 1008 });
+    expect(result.victimSocket !== 'open' && result.victimSocket.afterMs >= 0, 'and not before the revocation was sent').toBe(true);
     const readiness = [...result.readiness.keys()];
     expect(readiness.filter((what) => !what.startsWith('200 ')), 'readiness stays 200 during the fault: a shared engine lost by every instance must not empty the balancer').toEqual([]);
     expect(readiness.some((what) => what.startsWith('200 degraded') && what.includes(readinessDown)), `readiness reports degraded with ${readinessDown} down during the fault; it said ${readiness.join('; ')}`).toBe(true);
@@ -113,8 +117,13 @@ describe.skipIf(TEST_DATABASE_URL === undefined || TEST_REDIS_URL === undefined 
   function expectBusFaultGuarantees(result: ScenarioResult): void {
     const writes = result.duringFault.filter((answer) => answer.kind === 'write');
     const slowest = [...writes].sort((x, y) => y.ms - x.ms)[0];
-    expect(slowest?.ms ?? 0, `writes that publish answer within ${PUBLISHING_WRITE_MS} ms while Redis is away; the slowest: ${JSON.stringify(slowest)}`).toBeLessThan(PUBLISHING_WRITE_MS);
-    expect(writes.filter((answer) => answer.status !== 201), 'with PostgreSQL up, every write during the fault is created').toEqual([]);
+    expect(slowest?.ms ?? 0, `writes that publish answer within ${PUBLISHING_WRITE_MS} ms while Redis is away; the slowest: ${slowest === undefined ? 'none' : brief(slowest)}`).toBeLessThan(PUBLISHING_WRITE_MS);
+    // Found by this matrix (2026-11): the tenants example keeps the creates' Idempotency-Key
+    // answers in Redis when given REDIS_URL, and the idempotent() interceptor fails closed when
+    // its store cannot answer, so every keyed write answers 503 while Redis is away although the
+    // posts live in PostgreSQL. Kept as a failure on purpose: see the report of issue 41.
+    const refused = writes.filter((answer) => answer.status !== 201);
+    expect(refused.length === 0 ? [] : [`${refused.length} of ${writes.length}`, ...refused.slice(0, 3).map(brief)], 'DEFECT while it fails: with PostgreSQL up, every write during a Redis fault is created (a write needs Redis only if its Idempotency-Key answers are kept there)').toEqual([]);
     expect([result.revocation.status, result.revocation.ms < PUBLISHING_WRITE_MS], 'the revocation is committed and answered without waiting on the bus').toEqual([204, true]);
     expect(result.revocation.bRefusedAfterMs, 'B refuses the key within 1.5 s though it cannot hear the bus (it reads keys from the store)').toBeLessThan(1_500);
   }

@@ -3,7 +3,7 @@ import type { LoadAnswer } from './steady-load.js';
 
 /** The markdown header of the fault matrix; one {@link faultRow} per scenario goes under it. */
 export const FAULT_TABLE_HEADER = [
-  '| fault | longest answer during it (write / key read) | answers during it, by status | writes answered 201: stored once / 5xx: stored | pushes to the socket on B | revoked key: A / B / its socket on B | readiness during it (both instances) | time to recover |',
+  '| fault | longest answer during it (write / key read) | answers during it, by status | writes answered 201: stored once / 5xx: stored | pushes to the socket on B | revoked key (ms from the DELETE): A / B / its socket on B | readiness during it (both instances) | time to recover |',
   '| --- | --- | --- | --- | --- | --- | --- | --- |',
 ].join('\n');
 

@@ -43,7 +43,7 @@ export interface ScenarioResult {
   readonly revocation: RevocationOutcome;
   /** When that one was not committed (5xx): the key's status on A after recovery (200: nothing changed), and the revocation made then. */
   readonly retried?: { readonly keyBefore: number; readonly revocation: RevocationOutcome };
-  /** The victim's socket on B: its close code and ms after the committed revocation's answer, or 'open'. */
+  /** The victim's socket on B: its close code and ms after the committed revocation was sent, or 'open'. */
   readonly victimSocket: { code: number; afterMs: number } | 'open';
   /** The revoked key's status on A and B once everything is over. */
   readonly finalRefusal: { readonly a: number; readonly b: number };
@@ -111,7 +111,7 @@ export async function runFaultScenario(fault: Fault, setup: ScenarioSetup): Prom
   const sampler = sampleReadiness([a, b]);
   await pause(Math.max(0, faultStart + (setup.revokeAfterMs ?? 1_500) - performance.now()));
   const revocation = await revokeThroughA(a, b, target.bearer, victim, target.readPath);
-  let committedAt = revocation.status === 204 ? revocation.answeredAt : undefined;
+  let committedAt = revocation.status === 204 ? revocation.sentAt : undefined;
   await pause(Math.max(0, faultStart + (setup.faultMs ?? 4_000) - performance.now()));
   const readiness = await sampler.stop();
   await fault.end();
@@ -122,7 +122,7 @@ export async function runFaultScenario(fault: Fault, setup: ScenarioSetup): Prom
   if (revocation.status !== 204) {
     const keyBefore = await keyRead(a, victim.key, target.readPath);
     const again = await revokeThroughA(a, b, target.bearer, victim, target.readPath);
-    if (again.status === 204) committedAt = again.answeredAt;
+    if (again.status === 204) committedAt = again.sentAt;
     retried = { keyBefore, revocation: again };
   }
   const victimSocket = committedAt === undefined ? 'open' : await socketEnd(victim, committedAt, 3_000);

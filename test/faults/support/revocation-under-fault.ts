@@ -15,11 +15,14 @@ export interface RevocationOutcome {
   /** The DELETE's status and time (5xx: nothing was revoked, and it is retried once recovered). */
   readonly status: number;
   readonly ms: number;
-  /** performance.now() when the DELETE was answered. */
-  readonly answeredAt: number;
-  /** A's answer to the key right after the 204 (401 expected at once). */
+  /**
+   * performance.now() when the DELETE was sent: the times below count from there, since B may
+   * act on the committed revocation before A has answered (A publishes it first, for up to 250 ms).
+   */
+  readonly sentAt: number;
+  /** A's answer to the key right after the DELETE's answer (401 expected at once after a 204). */
   readonly onA: number;
-  /** ms from the 204 until B answered 401; undefined if not within the wait. */
+  /** ms from the DELETE's sending until B answered 401; undefined if not within the wait. */
   readonly bRefusedAfterMs: number | undefined;
 }
 
@@ -56,31 +59,31 @@ export async function prepareVictim(a: TenantsProcess, b: TenantsProcess, bearer
 }
 
 /**
- * Revokes the key through A; on a 204, reads with it on A at once, then polls B every 50 ms
- * for up to `waitMs` until it answers 401.
+ * Revokes the key through A, reads with it on A at once, and after a 204 polls B every 50 ms
+ * until it answers 401, for up to `waitMs` from the DELETE's sending.
  *
  * @example
  * const outcome = await revokeThroughA(a, b, bearer, victim, readPath);
  */
 export async function revokeThroughA(a: TenantsProcess, b: TenantsProcess, bearer: Record<string, string>, victim: Victim, readPath: string, waitMs = 1_500): Promise<RevocationOutcome> {
   let revoked: { status: number; ms: number };
+  const sentAt = performance.now();
   try {
     revoked = await request(a.url, 'DELETE', `/tenants/acme/api-keys/${victim.id}`, { headers: bearer, timeoutMs: 10_000 });
   } catch {
     revoked = { status: 0, ms: 10_000 };
   }
-  const since = performance.now();
-  if (revoked.status !== 204) return { status: revoked.status, ms: revoked.ms, answeredAt: since, onA: await keyRead(a, victim.key, readPath), bRefusedAfterMs: undefined };
   const onA = await keyRead(a, victim.key, readPath);
+  if (revoked.status !== 204) return { status: revoked.status, ms: revoked.ms, sentAt, onA, bRefusedAfterMs: undefined };
   let bRefusedAfterMs: number | undefined;
-  while (performance.now() - since < waitMs) {
+  while (performance.now() - sentAt < waitMs) {
     if ((await keyRead(b, victim.key, readPath)) === 401) {
-      bRefusedAfterMs = performance.now() - since;
+      bRefusedAfterMs = performance.now() - sentAt;
       break;
     }
     await pause(50);
   }
-  return { status: revoked.status, ms: revoked.ms, answeredAt: since, onA, bRefusedAfterMs };
+  return { status: revoked.status, ms: revoked.ms, sentAt, onA, bRefusedAfterMs };
 }
 
 /**
