@@ -34,8 +34,10 @@ export interface NodeListeners {
    * WebSocket route's 101 hands the socket to `ws`, any other answer is written and the socket closed.
    */
   readonly onUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
-  /** Sockets now WebSockets: graceful close leaves them to the app's WebSocket shutdown. */
+  /** Completes the upgrades the app accepted. */
   readonly webSockets: WebSocketUpgrades;
+  /** Sockets now WebSockets: graceful close leaves them to the app's WebSocket shutdown. */
+  readonly upgradedSockets: ReadonlySet<Duplex>;
   /** Streaming responses in progress, each with a function ending it (see OpenStreams). */
   readonly streams: OpenStreams;
   closing: boolean;
@@ -110,6 +112,7 @@ export function createNodeListeners(app: Pick<App, 'handle'> & Partial<Pick<App,
       });
     },
     webSockets,
+    upgradedSockets: webSockets.sockets,
     streams: new Set(),
     closing: false,
   };

@@ -1,0 +1,72 @@
+import type { Server } from 'node:http';
+
+/**
+ * How long the listener keeps taking what the kernel had queued before `close()` when the queue
+ * does not run dry (more kept arriving), ms. Past it, the listener closes after its next accept.
+ */
+export const ACCEPT_QUEUE_GRACE_MS = 1_000;
+
+/** Once the queue has run dry, how long the listener waits for a last connection to close right after, ms. */
+const QUIET_MS = 20;
+
+/** The listening handle's own `listen`, which sets the kernel's backlog of a socket already listening. */
+type ListenHandle = { listen?: (backlog: number) => number } | null | undefined;
+
+/**
+ * Stops a server from accepting connections without resetting the ones the kernel has already
+ * completed. Closing a listening socket resets every connection still in its accept queue, and
+ * such a client has usually written its request already (it sees a reset, not an answer). The
+ * queue is not short under load: libuv 1.46 accepts one connection per turn of the event loop,
+ * and a turn serving hundreds of keep-alive connections takes milliseconds.
+ *
+ * So, on Linux: the backlog is set to 0, which makes the kernel drop a new handshake while a
+ * connection waits in the queue (the client retries a second later and finds the port closed:
+ * it never wrote), and admit one only when the queue is empty. The queued connections are
+ * accepted (their requests answered like any, with `Connection: close`) until a turn of the
+ * event loop accepts none (or {@link ACCEPT_QUEUE_GRACE_MS} has passed); from then on the queue
+ * holds one connection at most, and the listener closes right after accepting one, when the
+ * queue is empty, or once none came for a moment. Elsewhere, or when the handle cannot say (a
+ * cluster worker's shared handle), it closes at once. `closed` is net.Server's close callback:
+ * called once every connection has ended.
+ *
+ * @example
+ * stopAccepting(server, (error) => (error ? reject(error) : resolve()));
+ */
+export function stopAccepting(server: Server, closed: (error?: Error) => void): void {
+  // net.Server's close, not http.Server's: that one also closes idle connections at once, which
+  // graceful close decides itself.
+  const stopListening = process.getBuiltinModule('node:net').Server.prototype.close as (this: Server, callback?: (error?: Error) => void) => Server;
+  const handle = (server as Server & { _handle?: ListenHandle })._handle;
+  if (process.platform !== 'linux' || typeof handle?.listen !== 'function' || handle.listen(0) !== 0) {
+    stopListening.call(server, closed);
+    return;
+  }
+  const deadline = Date.now() + ACCEPT_QUEUE_GRACE_MS;
+  let dry = false;
+  let acceptedThisTurn = true;
+  let turn: NodeJS.Immediate | undefined;
+  let quiet: NodeJS.Timeout | undefined;
+  const close = () => {
+    server.off('connection', onConnection);
+    clearImmediate(turn);
+    clearTimeout(quiet);
+    stopListening.call(server, closed);
+  };
+  const runDry = () => {
+    dry = true;
+    quiet = setTimeout(close, QUIET_MS);
+  };
+  const onConnection = () => {
+    acceptedThisTurn = true;
+    if (dry || Date.now() >= deadline) close();
+  };
+  server.on('connection', onConnection);
+  // Checked after each poll phase: a turn that accepted nothing found the queue empty. The first
+  // check only starts the count, as a poll phase must have run since the backlog changed.
+  const check = () => {
+    if (!acceptedThisTurn) return runDry();
+    acceptedThisTurn = false;
+    turn = setImmediate(check);
+  };
+  turn = setImmediate(check);
+}
