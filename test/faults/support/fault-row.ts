@@ -1,13 +1,23 @@
 import type { ScenarioResult } from './fault-scenario.js';
 import type { LoadAnswer } from './steady-load.js';
 
-/** The markdown header of the fault matrix; one {@link faultRow} per scenario goes under it. */
+/**
+ * The markdown header of the fault matrix; one {@link faultRow} per scenario goes under it.
+ *
+ * @example
+ * console.info(`${FAULT_TABLE_HEADER}\n${rows.join('\n')}`);
+ */
 export const FAULT_TABLE_HEADER = [
   '| fault | longest answer during it (write / key read) | answers during it, by status | writes answered 201: stored once / 5xx: stored | pushes to the socket on B | revoked key (ms from the DELETE): A / B / its socket on B | readiness during it (both instances) | time to recover |',
   '| --- | --- | --- | --- | --- | --- | --- | --- |',
 ].join('\n');
 
-/** `201×40 503×3`, statuses in ascending order (0: no answer). */
+/**
+ * `201×40 503×3`, statuses in ascending order (0: no answer).
+ *
+ * @example
+ * byStatus(result.duringFault.filter((answer) => answer.kind === 'write')); // '201×10 503×89'
+ */
 export function byStatus(answers: readonly LoadAnswer[]): string {
   const counts = new Map<number, number>();
   for (const answer of answers) counts.set(answer.status, (counts.get(answer.status) ?? 0) + 1);

@@ -107,15 +107,22 @@ export async function runFaultScenario(fault: Fault, setup: ScenarioSetup): Prom
   await pause(setup.baselineMs ?? 1_000);
 
   const faultStart = performance.now();
-  await fault.begin();
-  const sampler = sampleReadiness([a, b]);
-  await pause(Math.max(0, faultStart + (setup.revokeAfterMs ?? 1_500) - performance.now()));
-  const revocation = await revokeThroughA(a, b, target.bearer, victim, target.readPath);
-  let committedAt = revocation.status === 204 ? revocation.sentAt : undefined;
-  await pause(Math.max(0, faultStart + (setup.faultMs ?? 4_000) - performance.now()));
-  const readiness = await sampler.stop();
-  await fault.end();
+  let sampler: ReturnType<typeof sampleReadiness> | undefined;
+  let revocation: RevocationOutcome;
+  let readiness: Map<string, number>;
+  try {
+    await fault.begin();
+    sampler = sampleReadiness([a, b]);
+    await pause(Math.max(0, faultStart + (setup.revokeAfterMs ?? 1_500) - performance.now()));
+    revocation = await revokeThroughA(a, b, target.bearer, victim, target.readPath);
+    await pause(Math.max(0, faultStart + (setup.faultMs ?? 4_000) - performance.now()));
+  } finally {
+    // Whatever failed, the engine comes back for the next scenario.
+    readiness = (await sampler?.stop()) ?? new Map();
+    await fault.end();
+  }
   const faultEnd = performance.now();
+  let committedAt = revocation.status === 204 ? revocation.sentAt : undefined;
 
   const recovery = await timeToRecover(target, pushes, `${prefix}-probe`, faultEnd, setup.recoverWithinMs ?? 15_000);
   let retried: ScenarioResult['retried'];

@@ -28,7 +28,12 @@ export interface RevocationOutcome {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The status of one key read on `on` (0: no answer). */
+/**
+ * The status of one key read on `on` (0: no answer).
+ *
+ * @example
+ * expect(await keyRead(a, victim.key, '/tenants/acme/posts/1')).toBe(401);
+ */
 export async function keyRead(on: TenantsProcess, key: string, path: string): Promise<number> {
   try {
     return (await request(on.url, 'GET', path, { headers: { 'x-api-key': key }, timeoutMs: 5_000 })).status;
