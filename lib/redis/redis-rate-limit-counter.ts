@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { FixedWindowRule, integerAtLeast, ServiceUnavailableException, TIMED_OUT, within, type Logger, type RateLimitCounter, type RateLimitCounterOptions, type RateLimitWindow } from '../internal.js';
+import { EngineOutage, FixedWindowRule, jsonLogger, integerAtLeast, ServiceUnavailableException, TIMED_OUT, within, type Logger, type RateLimitCounter, type RateLimitCounterOptions, type RateLimitWindow } from '../internal.js';
 
 /**
  * Options of {@link RedisRateLimitCounter}.
@@ -18,7 +18,7 @@ export interface RedisRateLimitCounterOptions extends RateLimitCounterOptions {
    * through (0), for limits that protect less than availability does.
    */
   readonly whenUnavailable?: 'fail-closed' | 'fail-open' | undefined;
-  /** Told, once per outage, that Redis stopped answering, and once that it is back. */
+  /** Told, once per outage, that Redis stopped answering, and once that it is back (`engine.lost` / `engine.back` lines). Default: a JSON logger on stdout. */
   readonly logger?: Logger | undefined;
 }
 
@@ -65,15 +65,14 @@ export class RedisRateLimitCounter implements RateLimitCounter {
   readonly #prefix: string;
   readonly #timeoutMs: number;
   readonly #failOpen: boolean;
-  readonly #logger: Logger | undefined;
-  #down = false;
+  readonly #outage: EngineOutage;
 
   constructor(redis: Redis, options: RedisRateLimitCounterOptions) {
     this.#rule = new FixedWindowRule(options);
     this.#timeoutMs = integerAtLeast(options.timeoutMs ?? 500, 1, 'timeoutMs');
     this.#prefix = `tessera:rl:${options.name ?? 'default'}:`;
     this.#failOpen = options.whenUnavailable === 'fail-open';
-    this.#logger = options.logger;
+    this.#outage = new EngineOutage('redis rate-limit counter', options.logger ?? jsonLogger());
     if (typeof (redis as unknown as Record<string, unknown>)[COMMAND] !== 'function') redis.defineCommand(COMMAND, { numberOfKeys: 1, lua: HIT_SCRIPT });
     this.#redis = redis as unknown as WithHit;
   }
@@ -97,13 +96,11 @@ export class RedisRateLimitCounter implements RateLimitCounter {
       if (decided === TIMED_OUT) throw new Error(`no answer from Redis within ${this.#timeoutMs} ms`);
       answer = decided;
     } catch (error) {
-      if (!this.#down) this.#logger?.warn({ err: error, failOpen: this.#failOpen }, 'Redis rate-limit counter unavailable');
-      this.#down = true;
+      this.#outage.lost(error, { failOpen: this.#failOpen });
       if (this.#failOpen) return { hits: 0, resetAtMs: now + this.#rule.windowMs, waitMs: 0 };
       throw new ServiceUnavailableException('The rate-limit store is unavailable', undefined, { 'retry-after': '1' });
     }
-    if (this.#down) this.#logger?.info({}, 'Redis rate-limit counter back');
-    this.#down = false;
+    this.#outage.back();
     return this.#rule.windowAfter(Number(answer[0]), Number(answer[1]), now);
   }
 }
