@@ -36,4 +36,4 @@ export { encodeBase64, decodeBase64, type Base64Alphabet } from './common/base64
 export { BoundedCache, type BoundedCacheOptions } from './common/bounded-cache.js';
 export type { SchemaSide, ZodNode, ZodDef, ZodBag, ZodInternals } from './schema/zod-internals.js';
 export { ACCESS_PUBLIC, ACCESS_ROLES, ACCESS_SCOPES, readAccessRules, type AccessRules } from './common/access-metadata.js';
-export { LIBRARY_TELEMETRY_KEY, type LibraryTelemetry, type TelemetryAttributes, type TelemetryCounter } from './app/instrumentation.js';
+export { LIBRARY_TELEMETRY_KEY, type LibraryTelemetry, type TelemetryAttributes, type TelemetryCounter } from './common/library-telemetry.js';

@@ -101,7 +101,8 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
   const logger = options.logger ?? jsonLogger();
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const engine = options.pubsub ?? inProcessPubSub({ onHandlerError: (error, topic) => logger.error({ err: error, topic }, 'A topic handler failed') });
-  const pubsub = createAppBus(engine, { logger, publishTimeoutMs: options.publishTimeoutMs, publishRetryLimit: options.publishRetryLimit });
+  const instrumentation = options.instrumentation;
+  const pubsub = createAppBus(engine, { logger, publishTimeoutMs: options.publishTimeoutMs, publishRetryLimit: options.publishRetryLimit, telemetry: () => instrumentation?.library?.() });
   const webSockets = new WebSocketHub(logger, pubsub, options.webSockets?.closeGraceMs ?? 5_000);
   const container = new Container(root, options.overrides, [
     { provide: PUB_SUB, useValue: pubsub },

@@ -56,16 +56,24 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Instrumentati
   const ignored = new Set(options.ignorePaths ?? []);
   const captureQuery = options.captureQuery === true;
   let followed: Followed | undefined;
+  // Read at every use: an SDK may register its providers after the app is made.
+  const current = (): Followed => {
+    const tracerProvider = options.tracerProvider ?? trace.getTracerProvider();
+    const meterProvider = options.meterProvider ?? metrics.getMeterProvider();
+    const delegate = tracerProvider instanceof ProxyTracerProvider ? tracerProvider.getDelegate() : tracerProvider;
+    if (followed === undefined || followed.delegate !== delegate || followed.meterProvider !== meterProvider) {
+      followed = follow(tracerProvider, delegate, meterProvider);
+    }
+    return followed;
+  };
   return {
+    library() {
+      const now = current();
+      return now.idle ? undefined : now.libraries;
+    },
     start(incoming: IncomingRequest, _ctx: RequestContext): RequestTelemetry | undefined {
       if (ignored.has(incoming.path)) return undefined;
-      // Read per request: an SDK may register its providers after the app is made.
-      const tracerProvider = options.tracerProvider ?? trace.getTracerProvider();
-      const meterProvider = options.meterProvider ?? metrics.getMeterProvider();
-      const delegate = tracerProvider instanceof ProxyTracerProvider ? tracerProvider.getDelegate() : tracerProvider;
-      if (followed === undefined || followed.delegate !== delegate || followed.meterProvider !== meterProvider) {
-        followed = follow(tracerProvider, delegate, meterProvider);
-      }
+      const followed = current();
       // Nobody collects: the request takes the uninstrumented path (the cost target of no SDK).
       if (followed.idle) return undefined;
       const parent: Context = propagation.extract(context.active(), incoming, headerGetter).setValue(LIBRARY_TELEMETRY_KEY, followed.libraries);

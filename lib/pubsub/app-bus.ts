@@ -1,5 +1,6 @@
 import { EngineOutage } from '../common/engine-outage.js';
 import type { Logger } from '../common/logger.js';
+import type { LibraryTelemetry, TelemetryCounter } from '../common/library-telemetry.js';
 import { unrefTimer } from '../common/unref-timer.js';
 import { ServiceUnavailableException } from '../http/http-exception.js';
 import type { PublishOptions, PubSub } from './pub-sub.js';
@@ -18,7 +19,17 @@ export interface AppBusOptions {
   readonly publishRetryLimit?: number | undefined;
   /** First wait before publishing kept messages again, ms; doubles up to 5 s. Default 250. */
   readonly retryDelayMs?: number | undefined;
+  /** Where dropped messages are counted (`tessera.pubsub.messages.dropped`): the app's instrumentation, when it collects. */
+  readonly telemetry?: (() => LibraryTelemetry | undefined) | undefined;
 }
+
+/** Messages the bus gave up on: refused by the engine (at most once) or pushed out of the retry queue. */
+const DROPPED: TelemetryCounter = {
+  scope: 'tessera-http',
+  name: 'tessera.pubsub.messages.dropped',
+  description: 'Messages the app\'s bus dropped: its engine refused them (or did not take them in time), or the retry queue was full.',
+  unit: '{message}',
+};
 
 /**
  * What the app's bus has not delivered, for metrics and tests: messages dropped (an engine
@@ -82,8 +93,14 @@ export function createAppBus(engine: PubSub, options: AppBusOptions): AppBus {
   let inFlight = 0;
   const inFlightLimit = Math.max(1_000, retryLimit);
 
-  const drop = (count: number, topic: string, error: unknown) => {
-    dropped += count;
+  const count = (n: number, reason: 'refused' | 'retry_overflow') => {
+    const telemetry = options.telemetry?.();
+    for (let i = 0; i < n; i++) telemetry?.count(DROPPED, { 'tessera.pubsub.reason': reason });
+  };
+
+  const drop = (n: number, topic: string, error: unknown) => {
+    dropped += n;
+    count(n, 'refused');
     outage.lost(error, { topic });
   };
 
@@ -93,6 +110,7 @@ export function createAppBus(engine: PubSub, options: AppBusOptions): AppBus {
     if (kept.length > retryLimit) {
       const gone = kept.splice(0, kept.length - retryLimit);
       dropped += gone.length;
+      count(gone.length, 'retry_overflow');
       options.logger.error({ event: 'pubsub.retry-overflow', dropped: gone.length, limit: retryLimit }, 'Messages kept for a retry were dropped: the retry limit was reached');
     }
     scheduleRetry();
