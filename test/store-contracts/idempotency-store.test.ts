@@ -4,7 +4,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManualClock, InMemoryIdempotencyStore } from '../../lib/index.js';
 import { migrate, PostgresIdempotencyStore } from '../../lib/postgres/index.js';
 import { RedisIdempotencyStore } from '../../lib/redis/index.js';
@@ -31,6 +31,21 @@ describe('postgres on PGlite', () => {
   describeIdempotencyStoreContract('postgres on PGlite', async () => {
     const clock = createManualClock(T0);
     return { store: new PostgresIdempotencyStore(db, { clock }), clock };
+  });
+
+  it('purgeExpired deletes expired claims and answers, and only those', async () => {
+    const clock = createManualClock(T0);
+    const store = new PostgresIdempotencyStore(db, { clock });
+    const [lapsed, answered, live] = [uniqueId('id'), uniqueId('id'), uniqueId('id')];
+    await store.claim(lapsed, 'fp', 1_000);
+    const claim = await store.claim(answered, 'fp', 1_000);
+    if (claim.state !== 'claimed') throw new Error('not claimed');
+    await store.complete(answered, claim.token, 'answer', 2_000);
+    await store.claim(live, 'fp', 60_000);
+    clock.advance(2_000);
+    await store.purgeExpired();
+    const { rows } = await db.query<{ id: string }>('SELECT id FROM tessera_idempotency WHERE id = ANY($1) ORDER BY id', [[lapsed, answered, live]]);
+    expect(rows.map((row) => row.id), 'only the live claim is left').toEqual([live]);
   });
 });
 
