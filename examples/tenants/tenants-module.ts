@@ -56,8 +56,8 @@ export interface TenantsModuleOptions {
    */
   readonly rateLimitCounter?: (clock: Clock) => RateLimitCounter;
   /**
-   * Keeps the creates' Idempotency-Key answers instead of the stores' store: a
-   * `RedisIdempotencyStore` when the app is given `REDIS_URL` (a retry on any instance is replayed).
+   * Keeps the creates' Idempotency-Key answers instead of the stores' store (the database's, with
+   * the posts they protect): for a test, or an app whose writes live elsewhere.
    */
   readonly idempotencyStore?: (clock: Clock) => IdempotencyStore;
 }
