@@ -25,6 +25,8 @@ const HANGS = 3;
 /** Service between the hangs: reconnecting after a hang takes a while on a loaded 2-core machine. */
 const SERVING_MS = 500;
 const REFRESHES_PER_CHAIN = 2;
+/** Above the query bound (the stores answer 503 at that anyway): fewer connection attempts die in a hung server's backlog, to be forked for nothing when it resumes. */
+const CONNECT_TIMEOUT_MS = 1_000;
 
 const noHang = TEST_DATABASE_URL === undefined ? undefined : (whyNoLocalCluster() ?? whyNoClusterHang());
 if (noHang !== undefined) console.warn(`[skipped] PostgreSQL server hangs: ${noHang}`);
@@ -55,8 +57,13 @@ interface ChainsOutcome {
   failures: Record<string, number>;
 }
 
-/** `chains` refresh chains on `client`, each retrying a 503 with the same token as a client does. */
-async function runChains(client: SqlClient, chains: number, whileHanging: () => boolean): Promise<{ outcome: ChainsOutcome; store: RecordingStore }> {
+/** Chains signed in and ready to refresh, so the hangs meet them mid-refresh, not mid-sign-in. */
+interface SignedInChains {
+  refreshThroughHangs(whileHanging: () => boolean): Promise<{ outcome: ChainsOutcome; store: RecordingStore }>;
+}
+
+/** Signs in `chains` subjects on `client`; their chains then refresh, each retrying a 503 with the same token as a client does. */
+async function signIn(client: SqlClient, chains: number): Promise<SignedInChains> {
   const outcome: ChainsOutcome = { killed: 0, unavailable: 0, completed: 0, committedAfter503: 0, rotations503: 0, failures: {} };
   const store = new RecordingStore(client, {
     queryTimeoutMs: QUERY_TIMEOUT_MS,
@@ -71,12 +78,11 @@ async function runChains(client: SqlClient, chains: number, whileHanging: () => 
     clock: systemClock,
     passwordVerifier: { verify: async () => false, dummyHash: async () => 'unused' },
   });
-  await Promise.all(
+  // A first connection can be slow on a loaded machine: signing in retries a 503 too.
+  const tokens = await Promise.all(
     subjects.map(async (subject) => {
-      // Signing in may meet a hang, or a slow first connection on a loaded machine: retried too.
-      let token: string | undefined;
-      while (token === undefined) {
-        token = await service.issueTokens(subject).then(
+      for (;;) {
+        const token = await service.issueTokens(subject).then(
           (pair) => pair.refreshToken,
           async (error: unknown) => {
             if (!(isHttpException(error) && error.status === 503)) throw error;
@@ -84,31 +90,40 @@ async function runChains(client: SqlClient, chains: number, whileHanging: () => 
             return undefined;
           },
         );
+        if (token !== undefined) return token;
       }
-      // Refreshing through the hangs, then REFRESHES_PER_CHAIN times after the last one, so a
-      // rotation that a resumed server committed late is met by the chain's retry.
-      for (let after = 0; whileHanging() || after < REFRESHES_PER_CHAIN; ) {
-        const hangsOver = !whileHanging();
-        try {
-          token = (await service.refresh(token)).refreshToken;
-          if (hangsOver) after++;
-        } catch (error) {
-          if (isHttpException(error) && error.status === 503) {
-            outcome.unavailable++;
-            await new Promise((resolve) => setTimeout(resolve, 50));
-            continue;
-          }
-          if (isHttpException(error) && error.status === 401) {
-            outcome.killed++;
-            return;
-          }
-          throw error;
-        }
-      }
-      outcome.completed++;
     }),
   );
-  return { outcome, store };
+  const refreshThroughHangs = async (whileHanging: () => boolean) => {
+    await Promise.all(
+      tokens.map(async (signedIn) => {
+        let token = signedIn;
+        // Refreshing through the hangs, then REFRESHES_PER_CHAIN times after the last one, so a
+        // rotation that a resumed server committed late is met by the chain's retry.
+        for (let after = 0; whileHanging() || after < REFRESHES_PER_CHAIN; ) {
+          const hangsOver = !whileHanging();
+          try {
+            token = (await service.refresh(token)).refreshToken;
+            if (hangsOver) after++;
+          } catch (error) {
+            if (isHttpException(error) && error.status === 503) {
+              outcome.unavailable++;
+              await new Promise((resolve) => setTimeout(resolve, 50));
+              continue;
+            }
+            if (isHttpException(error) && error.status === 401) {
+              outcome.killed++;
+              return;
+            }
+            throw error;
+          }
+        }
+        outcome.completed++;
+      }),
+    );
+    return { outcome, store };
+  };
+  return { refreshThroughHangs };
 }
 
 /** Hangs the cluster HANGS times for HANG_MS, with short spells of service between. */
@@ -142,7 +157,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined || noHang !== undefined)('a Post
 
   /** Bounded connecting, as in production; `query_timeout` (client-side) only where asked. */
   const pool = (withQueryTimeout: boolean) => {
-    const created = createTestPool(cluster.url, 15, { connectionTimeoutMillis: QUERY_TIMEOUT_MS, ...(withQueryTimeout ? { query_timeout: QUERY_TIMEOUT_MS } : {}) });
+    const created = createTestPool(cluster.url, 15, { connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...(withQueryTimeout ? { query_timeout: QUERY_TIMEOUT_MS } : {}) });
     pools.push(created);
     return created;
   };
@@ -173,9 +188,10 @@ describe.skipIf(TEST_DATABASE_URL === undefined || noHang !== undefined)('a Post
 
   /** Runs `scenarios` side by side through the hangs, then counts what committed after a 503. */
   async function throughHangs(scenarios: readonly { client: SqlClient; chains: number }[]): Promise<ChainsOutcome[]> {
+    const signedIn = await Promise.all(scenarios.map((s) => signIn(s.client, s.chains)));
     const state = { hanging: true };
     const hanging = hangRepeatedly(cluster, state);
-    const runs = await Promise.all(scenarios.map((s) => runChains(s.client, s.chains, () => state.hanging)));
+    const runs = await Promise.all(signedIn.map((chains) => chains.refreshThroughHangs(() => state.hanging)));
     await hanging;
     // Anything a resumed backend still had to run has run by now: every chain refreshed since.
     return Promise.all(

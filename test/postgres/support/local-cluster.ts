@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { REPO_ROOT } from './tenants-process.js';
 
@@ -37,13 +36,26 @@ export function whyNoClusterHang(): string | undefined {
   return process.platform === 'linux' ? undefined : 'hanging a cluster reads /proc (Linux only)';
 }
 
-/** The pids under `root`, children before their parents' parents, from each process's /proc stat. */
-async function descendants(root: number): Promise<number[]> {
+/** Reads a file, or undefined when it is gone (a process that exited). */
+function readIfThere(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The pids under `root`, children before their parents, from each process's /proc stat. Read
+ * synchronously on purpose: the postmaster is already stopped while this runs, and async reads
+ * queue behind a busy test's thread pool (seconds, measured) while the backends still serve.
+ */
+function descendants(root: number): number[] {
   const children = new Map<number, number[]>();
-  for (const entry of await readdir('/proc')) {
+  for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so parse after the last ')'.
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => undefined);
+    const stat = readIfThere(`/proc/${entry}/stat`);
     if (stat === undefined) continue;
     const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
     children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
@@ -100,11 +112,11 @@ export async function startLocalCluster(): Promise<LocalCluster> {
     hang: async () => {
       // This cluster's postmaster only (its own data directory's pid file), stopped first so it
       // forks nothing while its children are listed.
-      const postmaster = Number((await readFile(`${dir}/data/postmaster.pid`, 'utf8')).split('\n')[0]);
+      const postmaster = Number(readFileSync(`${dir}/data/postmaster.pid`, 'utf8').split('\n')[0]);
       if (!Number.isInteger(postmaster) || postmaster <= 1) throw new Error(`no postmaster pid in ${dir}/data/postmaster.pid`);
       process.kill(postmaster, 'SIGSTOP');
       hung = [postmaster];
-      for (const pid of await descendants(postmaster)) {
+      for (const pid of descendants(postmaster)) {
         try {
           process.kill(pid, 'SIGSTOP');
           hung.unshift(pid);
