@@ -17,7 +17,9 @@ export interface SqlResult<Row> {
  * The one thing the PostgreSQL stores need from a driver: run ONE parameterised statement.
  * `pg`'s `Pool`, `Client` and `PoolClient` and PGlite's `PGlite` satisfy it as they are, so
  * `tessera-http/postgres` imports no driver. Give a pool (not a single client) in production:
- * every store operation is one self-contained statement, so any connection may run it.
+ * every store operation is one self-contained statement, so any connection may run it, and a
+ * pool that also lends connections (a `SqlPool`, as pg's is) gets each write in a transaction
+ * whose COMMIT is never sent late.
  *
  * @example
  * import pg from 'pg';
