@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { incomingFromRequest } from '../lib/http/incoming-request.js';
+import { incomingFromRequest } from '../lib/http/fetch-incoming.js';
 import { parseRequestTarget } from '../lib/http/request-target.js';
 
 // The oracle is the WHATWG URL parser: it is what builds `ctx.request.url` (new Request(...)), so

@@ -1,7 +1,7 @@
 import { Container, type GraphOverrides } from '../modules/container.js';
 import type { ModuleInput } from '../modules/module.js';
 import type { InjectionToken } from '../common/token.js';
-import { incomingFromRequest } from '../http/incoming-request.js';
+import { incomingFromRequest } from '../http/fetch-incoming.js';
 import { DEFAULT_BODY_LIMIT } from '../http/json-body.js';
 import type { Logger } from '../common/logger.js';
 import { jsonLogger } from '../common/json-logger.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { incomingFromRequest, utf8LengthExceeds } from './incoming-request.js';
+import { incomingFromRequest } from './fetch-incoming.js';
 
 /** The outcome of one readBody call: the bytes as text, or the error's status. */
 function read(request: Request, limit: number): Promise<string | number> {
@@ -56,60 +56,13 @@ describe('incomingFromRequest: the body under its limit, however it arrives', ()
   });
 });
 
-/** The outcome of one readText call: the text, or the error's status. */
-function readText(request: Request, limit: number): Promise<string | number> {
-  return new Promise((resolve) => {
-    const incoming = incomingFromRequest(request);
-    if (incoming.readText === undefined) throw new Error('the fetch incoming request has no readText');
-    incoming.readText(limit, resolve, (error) => resolve((error as { status?: number }).status ?? -1));
-  });
-}
-
-describe('incomingFromRequest: the body as text, under the same limit in bytes', () => {
-  it('reads a body whose declared length is within the limit, as UTF-8', async () => {
-    expect(await readText(post('héllo', { 'content-length': '6' }), 6)).toBe('héllo');
-  });
-
-  it('refuses a body larger than a declared length that lies with 413, counting UTF-8 bytes', async () => {
-    expect(await readText(post('x'.repeat(64), { 'content-length': '4' }), 16)).toBe(413);
-    // 6 characters, 12 bytes: over a limit of 10 although the character count is not.
-    expect(await readText(post('éééééé', { 'content-length': '4' }), 10)).toBe(413);
-  });
-
-  it('refuses a declared length over the limit and a body with no declared length past it', async () => {
-    expect(await readText(post('abcdef', { 'content-length': '6' }), 5)).toBe(413);
-    expect(await readText(post(chunked('abc', 'def', 'ghi')), 8)).toBe(413);
-  });
-
-  it('reads a body with no declared length within the limit', async () => {
-    expect(await readText(post(chunked('ab', 'é')), 4)).toBe('abé');
-  });
-
-  it('decodes a malformed sequence as U+FFFD, as Request.text() does, on both of its paths', async () => {
-    const bytes = new Uint8Array([0x22, 0xff, 0x22]);
-    expect(await readText(post(bytes, { 'content-length': '3' }), 16)).toBe('"\uFFFD"');
-    expect(await readText(post(new Blob([bytes]).stream()), 16)).toBe('"\uFFFD"');
-  });
-});
-
-describe('utf8LengthExceeds', () => {
-  it('counts 1, 2, 3 and 4 bytes per character exactly at the limit', () => {
-    const text = 'aé€😀'; // 1 + 2 + 3 + 4 = 10 bytes
-    expect([utf8LengthExceeds(text, 10), utf8LengthExceeds(text, 9)]).toEqual([false, true]);
-  });
-
-  it('counts a lone surrogate as the 3 bytes of its replacement', () => {
-    expect([utf8LengthExceeds('\ud800', 3), utf8LengthExceeds('\ud800', 2)]).toEqual([false, true]);
-  });
-
-  it('agrees with TextEncoder on random strings', () => {
-    const alphabet = ['a', 'é', '€', '😀', '\ud800', '\udc00'];
-    for (let run = 0; run < 500; run++) {
-      let text = '';
-      for (let i = 0; i < 1 + (run % 9); i++) text += alphabet[(run * 7 + i * 13) % alphabet.length];
-      const bytes = new TextEncoder().encode(text).byteLength;
-      expect([utf8LengthExceeds(text, bytes), utf8LengthExceeds(text, bytes - 1)], JSON.stringify(text)).toEqual([false, true]);
-    }
+describe('incomingFromRequest: the body as bytes, never as decoded text', () => {
+  it('hands over bytes that are not UTF-8 exactly as sent, declared length or not', async () => {
+    const bytes = new Uint8Array([0x22, 0xff, 0xfe, 0x22]);
+    const seen = (request: Request) =>
+      new Promise<number[] | number>((resolve) => incomingFromRequest(request).readBody(16, (read) => resolve([...read]), (error) => resolve((error as { status?: number }).status ?? -1)));
+    expect(await seen(post(bytes, { 'content-length': '4' }))).toEqual([0x22, 0xff, 0xfe, 0x22]);
+    expect(await seen(post(new Blob([bytes]).stream()))).toEqual([0x22, 0xff, 0xfe, 0x22]);
   });
 });
 
