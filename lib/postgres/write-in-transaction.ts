@@ -111,6 +111,16 @@ export async function writeInTransaction<Row>(pool: SqlPool, text: string, param
     throw storeTimeout(`no connection within ${timeoutMs} ms; nothing was sent`, 'TIMEOUT');
   }
   const lease = new Lease(lent);
+  // A driver that throws instead of rejecting must still give the connection back.
+  const send = <R>(query: string, values?: unknown[]): Promise<SqlResult<R>> => {
+    try {
+      const pending = lent.query<R>(query, values);
+      pending.catch(() => undefined);
+      return pending;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
 
   // Closes the connection with the transaction open: nothing was committed, nor can be.
   const abandon = (what: string): never => {
@@ -126,21 +136,18 @@ export async function writeInTransaction<Row>(pool: SqlPool, text: string, param
   // The server's own bound, a little inside the caller's: a statement stuck on a lock is then
   // cancelled by the server (a clean error, the connection kept) before the client gives up on it.
   const serverBound = bound === Number.POSITIVE_INFINITY ? '' : ` SET LOCAL statement_timeout = ${Math.max(1, Math.floor(left() * 0.9))};`;
-  const opening = lent.query<{ xid?: unknown }>(`BEGIN;${serverBound} SELECT txid_current()::text AS xid`);
-  opening.catch(() => undefined);
+  const opening = send<{ xid?: unknown }>(`BEGIN;${serverBound} SELECT txid_current()::text AS xid`);
   const opened = await bounded(opening, left()).catch(failed);
   if (opened === TIMED_OUT) return abandon('BEGIN');
   const xid = transactionId(opened);
 
-  const statement = lent.query<Row>(text, params);
-  statement.catch(() => undefined);
+  const statement = send<Row>(text, params);
   const result = await bounded(statement, left()).catch(failed);
   if (result === TIMED_OUT) return abandon('the statement');
 
   // From here the outcome is the server's: wait for it, never guess it.
   const until = deadline + settleMs;
-  const committing = lent.query('COMMIT');
-  committing.catch(() => undefined);
+  const committing = send('COMMIT');
   let lost: unknown;
   const committed = await bounded(committing, until - performance.now()).catch((error: unknown) => {
     if (answeredByServer(error)) failed(error); // a deferred check or a serialisation failure: rolled back
