@@ -74,7 +74,7 @@ export type { IncomingRequest } from './http/incoming-request.js';
 export { jsonAnswer, type PlainAnswer, type Answer } from './http/answer.js';
 export type { QueryRecord } from './http/query.js';
 export { problemAnswer, type ProblemDetails } from './http/problem.js';
-export type { Logger, LogFields, LogLevel } from './common/logger.js';
+export { LOGGER, type Logger, type LogFields, type LogLevel } from './common/logger.js';
 export { jsonLogger, silentLogger, type JsonLoggerOptions } from './common/json-logger.js';
 export type { HealthCheck, SharedEngineCheckOptions } from './common/health-check.js';
 export type { HealthOptions } from './app/health.js';

@@ -3,7 +3,7 @@ import type { ModuleInput } from '../modules/module.js';
 import type { InjectionToken } from '../common/token.js';
 import { incomingFromRequest } from '../http/fetch-incoming.js';
 import { DEFAULT_BODY_LIMIT } from '../http/json-body.js';
-import type { Logger } from '../common/logger.js';
+import { LOGGER, type Logger } from '../common/logger.js';
 import { jsonLogger } from '../common/json-logger.js';
 import { joinPaths } from '../routing/path.js';
 import type { App, ListeningServer, RawRouteHandler, ServerAdapter } from './app.js';
@@ -107,6 +107,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
   const container = new Container(root, options.overrides, [
     { provide: PUB_SUB, useValue: pubsub },
     { provide: WEB_SOCKETS, useValue: webSockets },
+    { provide: LOGGER, useValue: logger },
   ]);
   await container.buildAll();
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { checkedClock, systemClock, defineModule, defineFactory, defineProvider, createToken, createStateKey, PUB_SUB, WEB_SOCKETS, type ClassToken, type Guard, type HealthCheck, type ModuleDefinition, type ProviderInput, type RequestContext, type Token } from '../internal.js';
+import { checkedClock, systemClock, defineModule, defineFactory, defineProvider, createToken, createStateKey, LOGGER, PUB_SUB, WEB_SOCKETS, type ClassToken, type Guard, type HealthCheck, type ModuleDefinition, type ProviderInput, type RequestContext, type Token } from '../internal.js';
 import type { ApiKeyStore, AuthenticatedApiKey } from './api-keys/index.js';
 import { createAuthGuards } from './auth-guards.js';
 import { jwksHealthCheck } from './jwks-health-check.js';
@@ -131,8 +131,8 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
         // With issuing, the refresh-token store tells a starting instance which sessions ended
         // before it (untraced: a boot step, not part of any request's trace).
         options.issuing
-          ? defineFactory(CREDENTIAL_INVALIDATION, [AUTH_RUNTIME, PUB_SUB, REFRESH_TOKEN_STORE], (runtime, bus, refreshTokens) => startCredentialInvalidation(runtime, bus, clock, refreshTokens))
-          : defineFactory(CREDENTIAL_INVALIDATION, [AUTH_RUNTIME, PUB_SUB], (runtime, bus) => startCredentialInvalidation(runtime, bus, clock)),
+          ? defineFactory(CREDENTIAL_INVALIDATION, [AUTH_RUNTIME, PUB_SUB, LOGGER, REFRESH_TOKEN_STORE], (runtime, bus, logger, refreshTokens) => startCredentialInvalidation(runtime, bus, clock, refreshTokens, logger))
+          : defineFactory(CREDENTIAL_INVALIDATION, [AUTH_RUNTIME, PUB_SUB, LOGGER], (runtime, bus, logger) => startCredentialInvalidation(runtime, bus, clock, undefined, logger)),
       ];
       if (apiKeys) providers.push(toProvider(API_KEY_STORE, apiKeys.store));
       const exported: unknown[] = [JwtAuthGuard, AuthGuard, AUTH_RUNTIME, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION];

@@ -1,3 +1,5 @@
+import { createToken } from './token.js';
+
 /**
  * Structured fields of a log line. `err` holds an error (serialised with its type, message and
  * stack by the default logger, as pino's `err` serializer does).
@@ -34,3 +36,12 @@ export interface Logger {
  * jsonLogger({ level: 'warn' });
  */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
+/**
+ * The app's logger (the `logger` option of createApp, else its JSON logger), injectable in every
+ * module without an import: what a provider logs goes where the framework's own lines go.
+ *
+ * @example
+ * defineFactory(Mailer, [LOGGER], (logger) => new Mailer(logger.child({ component: 'mailer' })));
+ */
+export const LOGGER = createToken<Logger>('Logger');
