@@ -5,14 +5,15 @@
 export * from './index.js';
 
 // The request path, for the adapters.
-export { responseOf, type WebSocketUpgrader } from './app/reply.js';
+export { responseOf } from './app/reply.js';
+export { serverClose } from './app/server-close.js';
 
 // Building blocks of the request path and of other front ends (the facade, the adapters).
 export { controllerFromParts } from './routing/controller.js';
 export { routeFromParts, type RouteHelper, type RouteParts } from './routing/route.js';
 export { webSocketRoute } from './routing/web-socket-route.js';
 export type { WebSocketSpec } from './routing/web-socket-spec.js';
-export { takeWebSocketUpgrade } from './websocket/upgrade-answer.js';
+export { settleUpgrade, type AcceptedUpgrade, type WebSocketUpgrader } from './websocket/upgrade-answer.js';
 export type { PendingWebSocket } from './websocket/web-socket-session.js';
 export type { WebSocketPort, WebSocketEvents } from './websocket/web-socket-port.js';
 export { ALLOWED_ORIGINS } from './context/allowed-origins.js';

@@ -1,6 +1,6 @@
 import { compression, cors, etag, readMultipart, requestId, securityHeaders, setCookie, sse } from '../../lib/middleware/index.js';
 import { z } from 'zod';
-import { BadRequestException, createApp, defineController, defineModule, get, jsonAnswer, post, ws, type App } from '../../lib/index.js';
+import { BadRequestException, createApp, defineController, defineModule, get, jsonAnswer, post, ws, type App, type Middleware } from '../../lib/index.js';
 import { hashPassword, PasswordHashFormatError, verifyPassword } from '../../lib/auth/index.js';
 import { serveOpenApi } from '../../lib/openapi/index.js';
 import { createBlogModule } from '../blog/blog-module.js';
@@ -65,11 +65,17 @@ export async function createSiteApp(): Promise<App> {
   // The everyday middleware, on web-standard APIs only (CompressionStream, crypto.randomUUID), so
   // the same checks hold on every runtime.
   const site = await createApp(SiteModule, {
-    middleware: [requestId(), securityHeaders(), cors({ origin: [CONFORMANCE_ORIGIN] }), compression(), etag()],
+    middleware: [strayUpgrade, requestId(), securityHeaders(), cors({ origin: [CONFORMANCE_ORIGIN] }), compression(), etag()],
   });
   serveOpenApi(site, '/openapi.json', { ...BLOG_OPENAPI_OPTIONS, title: 'Tessera runtime conformance' });
   return site;
 }
+
+/**
+ * `GET /kit/no-upgrade`: a 101 that no WebSocket route accepted, so nothing can complete it; every
+ * runtime must answer it the same way (501), as it answers any upgrade nothing completes.
+ */
+const strayUpgrade: Middleware = (ctx, next) => (ctx.path === '/kit/no-upgrade' ? { status: 101, headers: {}, body: null } : next());
 
 /** The page origin the conformance checks send CORS requests from. */
 export const CONFORMANCE_ORIGIN = 'http://conformance.test';

@@ -2,7 +2,7 @@
 // bindings as the second argument, which carry no client address: API keys restricted to
 // networks (`allowedCidrs`) are refused here, as they must be when the address is unknown.
 import type { App } from '../../lib/index.js';
-import { toFetchHandler, workersWebSockets } from '../../lib/fetch.js';
+import { toFetchHandler, workersWebSocketUpgrader } from '../../lib/fetch.js';
 import { createSiteApp, createTenantsApp } from './runtime-apps.js';
 
 /** The bindings: `APP` picks the app this worker serves; the rest configure it (`AUTH_SECRET`, ...). */
@@ -23,7 +23,7 @@ export default {
       throw error;
     });
     // toFetchHandler with workerd's WebSocketPair: app.fetch alone answers upgrades 501.
-    handler ??= toFetchHandler(await app, { webSockets: workersWebSockets });
+    handler ??= toFetchHandler(await app, { webSocketUpgrader: workersWebSocketUpgrader });
     return handler(request, env);
   },
 };

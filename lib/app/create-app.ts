@@ -78,8 +78,8 @@ export interface AppOptions {
   readonly publishTimeoutMs?: number;
   /** How many messages published with `retry: true` the bus keeps while its engine refuses them. Default 10 000. */
   readonly publishRetryLimit?: number;
-  /** WebSocket shutdown: how long `close` waits for clients to answer 1001 before dropping them. Default 5 000 ms. */
-  readonly webSockets?: { readonly closeGraceMs?: number };
+  /** WebSocket shutdown: how long `app.webSockets.close()` waits for clients to answer 1001 before dropping them, ms. Default 5 000. */
+  readonly webSocketCloseGraceMs?: number;
   /**
    * Replacements of providers and modules anywhere in the graph, for tests; `createTestingApp`
    * from `tessera-http/testing` builds them. An override that matches nothing fails the boot.
@@ -103,7 +103,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
   const engine = options.pubsub ?? inProcessPubSub({ onHandlerError: (error, topic) => logger.error({ err: error, topic }, 'A topic handler failed') });
   const instrumentation = options.instrumentation;
   const pubsub = createAppBus(engine, { logger, publishTimeoutMs: options.publishTimeoutMs, publishRetryLimit: options.publishRetryLimit, telemetry: () => instrumentation?.library?.() });
-  const webSockets = new WebSocketHub(logger, pubsub, options.webSockets?.closeGraceMs ?? 5_000);
+  const webSockets = new WebSocketHub(logger, pubsub, options.webSocketCloseGraceMs ?? 5_000);
   const container = new Container(root, options.overrides, [
     { provide: PUB_SUB, useValue: pubsub },
     { provide: WEB_SOCKETS, useValue: webSockets },

@@ -11,7 +11,6 @@ import type { Schema } from '../routing/route.js';
 import { arrayQueryKeys, withListKeys } from '../schema/query-arrays.js';
 import type { QueryRecord } from '../http/query.js';
 import { deliver, isPromiseLike, type Recover, type Reply } from './reply.js';
-import { isUpgradeAnswer } from '../websocket/upgrade-answer.js';
 
 /**
  * A route ready to serve: guards, validation, interceptors and handler in one function. It is
@@ -28,7 +27,7 @@ export type RoutePipeline = (ctx: Context, reply: Reply) => void;
  * compilePipeline({ route, handler: () => 'ok', bodyLimit: 1024, serializeResponse: true, guards: [], interceptors: [] }, recover);
  */
 export interface PipelineSpec {
-  readonly route: Pick<RouteInfo, 'controller' | 'name' | 'status' | 'body' | 'query' | 'response'>;
+  readonly route: Pick<RouteInfo, 'controller' | 'name' | 'status' | 'body' | 'query' | 'response'> & Partial<Pick<RouteInfo, 'webSocket'>>;
   readonly handler: (ctx: Context) => unknown;
   readonly bodyLimit: number;
   /** Results are written by the response schema's compiled serialiser (undeclared fields stripped). */
@@ -64,9 +63,11 @@ export function compilePipeline(spec: PipelineSpec, recover: Recover): RoutePipe
 
   const serialize = response === undefined || !spec.serializeResponse ? undefined : compileResponseSerializer(response, `${spec.route.controller}.${spec.route.name}`);
   const finish =
-    serialize === undefined
-      ? // A WebSocket route's accepted upgrade (101) is already an answer.
-        (result: unknown): Answer => (result instanceof Response || isUpgradeAnswer(result) ? result : jsonAnswer(status, result))
+    spec.route.webSocket !== undefined
+      ? // A WebSocket route's handler (the app's hub accepting the upgrade) answers by itself.
+        (result: unknown): Answer => result as Answer
+      : serialize === undefined
+      ? (result: unknown): Answer => (result instanceof Response ? result : jsonAnswer(status, result))
       : // `undefined` stays 204 (see RouteOptions.status); a mismatch throws to the app's 500.
         (result: unknown): Answer => (result instanceof Response ? result : result === undefined ? jsonAnswer(status, undefined) : jsonTextAnswer(status, serialize(result)));
   const finishAndReply = (result: unknown, ctx: Context, reply: Reply): void => {

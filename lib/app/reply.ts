@@ -1,6 +1,7 @@
 import { toResponse, type Answer, type SharedHeadersForm } from '../http/answer.js';
 import type { IncomingRequest } from '../http/incoming-request.js';
 import type { Context } from '../context/request-context.js';
+import { settleUpgrade, type AcceptedUpgrade } from '../websocket/upgrade-answer.js';
 
 /**
  * Receives a request's answer, exactly once: what a runtime adapter gives `app.handle` to write
@@ -34,7 +35,8 @@ export function deliver(answer: Answer | Promise<Answer>, reply: Reply): void {
  * Serves one request through an app's `handle` and gives its answer as a web Response: what
  * `app.fetch` and the fetch-runtime adapter return. A request answered before `handle` returns
  * (a synchronous handler) gets its Response directly, with no promise: Bun, Deno and Workers
- * all take a plain Response from a fetch handler, and skip their promise handling for it.
+ * all take a plain Response from a fetch handler, and skip their promise handling for it. A 101
+ * is settled by `settleUpgrade`: completed by `upgrade` (the runtime's Response for it), or 501.
  *
  * @example
  * const response = await responseOf(app, incomingFromRequest(request));
@@ -43,7 +45,7 @@ export function responseOf(
   app: { handle(incoming: IncomingRequest, reply: Reply): void },
   incoming: IncomingRequest,
   sharedHeaders: SharedHeadersForm = 'Headers',
-  upgrade?: WebSocketUpgrader,
+  upgrade?: (accepted: AcceptedUpgrade, incoming: IncomingRequest) => Response,
 ): Response | Promise<Response> {
   let early: Answer | undefined;
   let later: Reply | undefined;
@@ -69,17 +71,6 @@ export function responseOf(
   });
 }
 
-/**
- * Completes a WebSocket upgrade the app accepted (a 101 answer) in a fetch runtime, returning the
- * Response the runtime expects, or undefined when the answer is no upgrade after all (then the
- * 101 becomes the usual 501).
- */
-export type WebSocketUpgrader = (incoming: IncomingRequest, answer: Answer) => Response | undefined;
-
-function webResponse(answer: Answer, incoming: IncomingRequest, sharedHeaders: SharedHeadersForm, upgrade: WebSocketUpgrader | undefined): Response {
-  if (upgrade !== undefined && answer.status === 101) {
-    const upgraded = upgrade(incoming, answer);
-    if (upgraded !== undefined) return upgraded;
-  }
-  return toResponse(answer, sharedHeaders);
+function webResponse(answer: Answer, incoming: IncomingRequest, sharedHeaders: SharedHeadersForm, upgrade: ((accepted: AcceptedUpgrade, incoming: IncomingRequest) => Response) | undefined): Response {
+  return toResponse(settleUpgrade(incoming, answer, upgrade), sharedHeaders);
 }

@@ -27,8 +27,10 @@ function routesOf(input: ControllerInput): { name: string; prefix: string; route
  * query on their input side) and resolving to `{ ok: true, status, data }` (typed from the
  * response schema, else from the handler's result as JSON) or `{ ok: false, status, problem }`.
  * It never throws for an HTTP error status. Several controllers make one client (route names
- * must then differ). Controllers of the class style work at run time; their types give method
- * names only (parameter decorators do not reach types).
+ * must then differ). A WebSocket route (`ws(...)`) is no call: its method is typed `never` and
+ * rejects with `CLIENT_ROUTES` if called anyway (`createFetchClient`'s `socket` opens it).
+ * Controllers of the class style work at run time; their types give method names only
+ * (parameter decorators do not reach types).
  *
  * The route map is built once, without dependencies: a `routes(...)` function must use its
  * dependencies only inside handlers (it gets placeholders that throw when touched).
@@ -49,6 +51,11 @@ export function createClient(controllers: ControllerInput | readonly ControllerI
     for (const [name, route] of Object.entries(routes)) {
       if (name in client) throw new TesseraError('CLIENT_INVALID', `Two controllers name a route '${name}'; give one client per controller, or rename one.`);
       const path = joinPaths(prefix, route.path);
+      if (route.webSocket !== undefined) {
+        // Typed `never` on the client: no HTTP call can open a WebSocket.
+        client[name] = () => Promise.reject(new TesseraError('CLIENT_ROUTES', `${controllerName}.${name} is a WebSocket route (${path}): open it with createFetchClient(...).socket('${path}'), not as an HTTP call.`));
+        continue;
+      }
       const missing = (param: string) => new TesseraError('CLIENT_INPUT', `${controllerName}.${name}: path parameter '${param}' is missing.`);
       client[name] = async (input: WireInput = {}) => sendCall(connection, route.method, fillPath(path, input.params, missing), input);
     }

@@ -1,3 +1,7 @@
+// Straight from the core's leaf of names (no imports of its own): through the entry, a browser
+// bundle of the type-only client would take the whole core in (see test/layers).
+import { BEARER_PROTOCOL_PREFIX, TESSERA_PROTOCOL } from '../websocket/subprotocols.js';
+
 /**
  * A WebSocket route's client end, typed from the route: `send` takes what the route's `message`
  * schema accepts (its input side), and listeners receive what its `send` schema describes, as
@@ -23,10 +27,6 @@ export interface TypedSocket<Send, Receive> {
   close(code?: number, reason?: string): void;
 }
 
-/** The subprotocol Tessera's WebSocket routes always speak (the core's `TESSERA_PROTOCOL`). */
-const TESSERA_PROTOCOL = 'tessera';
-/** How a browser carries a bearer token in the handshake (the core's `BEARER_PROTOCOL_PREFIX`). */
-const BEARER_PROTOCOL_PREFIX = 'tessera.bearer.';
 
 /** What opening a socket takes beside the path: the route's params and query, and a token. */
 export interface SocketWireInput {

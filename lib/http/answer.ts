@@ -50,26 +50,17 @@ export function jsonTextAnswer(status: number, text: string | undefined): PlainA
 export type SharedHeadersForm = 'Headers' | 'object';
 
 /**
- * Converts an answer to a web-standard Response.
+ * Converts an answer to a web-standard Response. A 101 has no Response form (the fetch
+ * runtimes' adapters settle it first: see settleUpgrade).
  *
  * @example
  * const response = toResponse(jsonAnswer(200, { ok: true }));
  */
 export function toResponse(answer: Answer, sharedHeaders: SharedHeadersForm = 'Headers'): Response {
   if (answer instanceof Response) return answer;
-  if (answer.status === 101) return notUpgraded();
   const shared = answer.headers === JSON_HEADERS;
   const headers = shared && sharedHeaders === 'Headers' ? (jsonHeaders ??= new Headers(JSON_HEADERS)) : (answer.headers as Record<string, string>);
   return new Response(answer.body, { status: answer.status, headers });
-}
-
-/**
- * What a WebSocket route's accepted upgrade becomes where nothing can upgrade (`app.fetch`,
- * `app.request`, a fetch handler made without the runtime's WebSocket support).
- */
-function notUpgraded(): Response {
-  const detail = "This server cannot upgrade to WebSocket: serve the app with the runtime's adapter (serve from tessera-http/node, bunServer or denoServer, or toFetchHandler with the runtime's webSockets).";
-  return new Response(JSON.stringify({ type: 'about:blank', title: 'Not Implemented', status: 501, detail }), { status: 501, headers: { 'content-type': 'application/problem+json' } });
 }
 
 /** JSON_HEADERS as a Headers instance, made on the first fetch answer (never on the Node path). */

@@ -2,16 +2,9 @@ import { ALLOWED_ORIGINS } from '../context/allowed-origins.js';
 import type { RequestContext } from '../context/request-context.js';
 import { BadRequestException, ForbiddenException, HttpException } from '../http/http-exception.js';
 import type { WebSocketSpec } from '../routing/web-socket-spec.js';
+import { TESSERA_PROTOCOL } from './subprotocols.js';
 
-/** The subprotocol every WebSocket route accepts (see `WebSocketOptions.protocols`). */
-export const TESSERA_PROTOCOL = 'tessera';
-
-/**
- * The prefix of a subprotocol entry that carries a bearer token from a browser, which cannot set
- * `Authorization` on a WebSocket: `new WebSocket(url, ['tessera', 'tessera.bearer.' + token])`.
- * Such an entry is never chosen nor echoed.
- */
-export const BEARER_PROTOCOL_PREFIX = 'tessera.bearer.';
+export { TESSERA_PROTOCOL, BEARER_PROTOCOL_PREFIX } from './subprotocols.js';
 
 function hasToken(header: string | null, token: string): boolean {
   if (header === null) return false;

@@ -348,6 +348,15 @@ export const CONFORMANCE_CHECKS: readonly ConformanceCheck[] = [
     },
   },
   {
+    name: 'websocket: an upgrade nothing completes is answered 501, with or without the upgrade headers',
+    run: async (ctx) => {
+      const upgrade = await refusedUpgrade(ctx, 'site', '/kit/no-upgrade', { headers: { origin: CONFORMANCE_ORIGIN } });
+      const plain = await exchange(ctx, 'site', 'GET', '/kit/no-upgrade', { status: 501, type: PROBLEM_TYPE });
+      expect(upgrade.status, `${ctx.target.name}: a 101 no WebSocket route accepted, on an upgrade request`).toBe(501);
+      return [upgrade, plain.normalised];
+    },
+  },
+  {
     name: 'websocket: JSON and binary messages, topics, validation (1007) and size (1009)',
     run: async (ctx) => {
       const options = { protocols: ['tessera'], headers: { origin: CONFORMANCE_ORIGIN } };

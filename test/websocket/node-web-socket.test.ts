@@ -265,7 +265,7 @@ describe('WebSocket connections on Node: dead peers, slow readers, shutdown', ()
   });
 
   it('drops a socket that does not answer 1001 within the grace', async () => {
-    const url = await start({ webSockets: { closeGraceMs: 200 } });
+    const url = await start({ webSocketCloseGraceMs: 200 });
     const raw = await rawWebSocket(Number(new URL(url).port), '/echo');
     const started = Date.now();
     await server?.close();

@@ -1,7 +1,8 @@
 import type { ListeningServer, ServerAdapter } from '../../internal.js';
+import { serverClose } from '../../internal.js';
 import { toFetchHandler } from '../fetch/fetch-handler.js';
 import { listenError } from '../listen-error.js';
-import { denoWebSockets } from './deno-web-sockets.js';
+import { denoWebSocketUpgrader } from './deno-web-socket-upgrader.js';
 
 /** The slice of Deno's API the adapter uses, so that it type-checks without Deno's types. */
 interface DenoRuntime {
@@ -13,7 +14,7 @@ interface DenoRuntime {
 
 /**
  * The Deno server adapter for `app.listen`: `Deno.serve` with the app's fetch handler (the client
- * address comes from the connection info) and its WebSockets (`denoWebSockets`). `tessera-http` supplies it by default when Deno resolves
+ * address comes from the connection info) and its WebSockets (`denoWebSocketUpgrader`). `tessera-http` supplies it by default when Deno resolves
  * the package (its `deno` export condition); give it explicitly for a bundle built for Deno.
  *
  * @example
@@ -27,7 +28,7 @@ export const denoServer: ServerAdapter = async (app, { port, host }): Promise<Li
   const hostname = host ?? '127.0.0.1';
   let server: ReturnType<DenoRuntime['serve']>;
   try {
-    server = deno.serve({ hostname, port: port ?? 3000, onListen: () => undefined }, toFetchHandler(app, { webSockets: denoWebSockets }));
+    server = deno.serve({ hostname, port: port ?? 3000, onListen: () => undefined }, toFetchHandler(app, { webSocketUpgrader: denoWebSocketUpgrader }));
   } catch (error) {
     throw listenError(error, port ?? 3000, hostname);
   }
@@ -38,9 +39,6 @@ export const denoServer: ServerAdapter = async (app, { port, host }): Promise<Li
     host: boundHost,
     url: `http://${shown}:${bound}`,
     // shutdown() stops accepting and resolves once requests in flight have finished.
-    close: async () => {
-      await app.drain();
-      await Promise.all([app.webSockets.close(), server.shutdown()]);
-    },
+    close: serverClose(app, () => server.shutdown()),
   };
 };

@@ -1,20 +1,20 @@
-import type { App, SharedHeadersForm } from '../../internal.js';
+import type { AcceptedUpgrade, App, IncomingRequest, SharedHeadersForm, WebSocketUpgrader } from '../../internal.js';
 import { incomingFromRequest, responseOf } from '../../internal.js';
 import { addressFromPlatform, isConnectionInfo } from './platform-address.js';
-import { upgraderFor, type FetchWebSockets } from './fetch-web-sockets.js';
 
 /**
  * Options of {@link toFetchHandler}.
  *
  * @example
- * toFetchHandler(app, { webSockets: denoWebSockets });
+ * toFetchHandler(app, { webSocketUpgrader: denoWebSocketUpgrader });
  */
 export interface FetchHandlerOptions {
   /**
-   * The runtime's WebSocket support (`bunWebSockets()`, `denoWebSockets`, `workersWebSockets`).
-   * Without it, an upgrade to a WebSocket route is answered 501.
+   * Completes the WebSocket upgrades the app accepts, on this runtime (`bunWebSocketUpgrader()`,
+   * `denoWebSocketUpgrader`, `workersWebSocketUpgrader`). Without it, an upgrade to a WebSocket
+   * route is answered 501.
    */
-  readonly webSockets?: FetchWebSockets | undefined;
+  readonly webSocketUpgrader?: WebSocketUpgrader | undefined;
 }
 
 /**
@@ -26,11 +26,12 @@ export interface FetchHandlerOptions {
  *
  * @example
  * Bun.serve({ fetch: toFetchHandler(app) });
- * Deno.serve(toFetchHandler(app, { webSockets: denoWebSockets }));
- * export default { fetch: toFetchHandler(app, { webSockets: workersWebSockets }) }; // Workers
+ * Deno.serve(toFetchHandler(app, { webSocketUpgrader: denoWebSocketUpgrader }));
+ * export default { fetch: toFetchHandler(app, { webSocketUpgrader: workersWebSocketUpgrader }) }; // Workers
  */
 export function toFetchHandler(app: Pick<App, 'handle'>, options: FetchHandlerOptions = {}): (request: Request, platform?: unknown, executionContext?: unknown) => Response | Promise<Response> {
-  const upgrade = options.webSockets === undefined ? undefined : upgraderFor(options.webSockets);
+  const upgrader = options.webSocketUpgrader;
+  const upgrade = upgrader === undefined ? undefined : (accepted: AcceptedUpgrade, incoming: IncomingRequest) => upgrader.upgrade(accepted, { request: incoming.toRequest(), platform: incoming.platform });
   // Deno copies a plain headers object into a Response for half what a Headers instance costs;
   // Bun the other way round (see SharedHeadersForm).
   const sharedHeaders: SharedHeadersForm = 'Deno' in globalThis ? 'object' : 'Headers';

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { App } from '../../internal.js';
-import { jsonLogger, takeWebSocketUpgrade, type Answer, type Logger } from '../../internal.js';
-import { createWebSocketUpgrades, type WebSocketUpgrades } from './web-socket-upgrade.js';
+import { jsonLogger, settleUpgrade, type Answer, type Logger } from '../../internal.js';
+import { createNodeWebSocketUpgrader } from './node-web-socket-upgrader.js';
 import { DEFAULT_DRAIN_LIMIT, NodeIncoming, type NodeIncomingOptions } from './node-incoming.js';
 import { writeInternalError, writeAnswer, type OpenStreams } from './write-answer.js';
 
@@ -23,6 +23,9 @@ export interface RequestListenerOptions {
 }
 
 
+/** What an upgrade's reply sees when the socket went to `ws`: nothing is left to write. */
+const HANDED_OVER: unique symbol = Symbol('handed over to ws');
+
 /** The listeners `serve` installs on its server, and the state graceful close needs from them. */
 export interface NodeListeners {
   readonly onRequest: (req: IncomingMessage, res: ServerResponse) => void;
@@ -34,8 +37,6 @@ export interface NodeListeners {
    * WebSocket route's 101 hands the socket to `ws`, any other answer is written and the socket closed.
    */
   readonly onUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
-  /** Completes the upgrades the app accepted. */
-  readonly webSockets: WebSocketUpgrades;
   /** Sockets now WebSockets: graceful close leaves them to the app's WebSocket shutdown. */
   readonly upgradedSockets: ReadonlySet<Duplex>;
   /** Streaming responses in progress, each with a function ending it (see OpenStreams). */
@@ -66,7 +67,8 @@ export function createNodeListeners(app: Pick<App, 'handle'> & Partial<Pick<App,
   };
   const send = (incoming: NodeIncoming, answer: Answer) => {
     try {
-      const written = writeAnswer(incoming.response, answer, incoming, handler.closing, logger, handler.streams);
+      // A 101 outside an upgrade request has no socket to switch: settled to its refusal.
+      const written = writeAnswer(incoming.response, settleUpgrade(incoming, answer), incoming, handler.closing, logger, handler.streams);
       if (written !== undefined) written.catch((error: unknown) => fail(incoming.response, error));
     } catch (error) {
       fail(incoming.response, error);
@@ -92,7 +94,8 @@ export function createNodeListeners(app: Pick<App, 'handle'> & Partial<Pick<App,
     res.once('finish', () => socket.end());
     return res;
   };
-  const webSockets = createWebSocketUpgrades(logger);
+  const upgradedSockets = new Set<Duplex>();
+  const webSocketUpgrader = createNodeWebSocketUpgrader(logger, upgradedSockets);
 
   const handler: NodeListeners = {
     onRequest: (req, res) => serveNodeRequest(req, res, plain),
@@ -101,18 +104,15 @@ export function createNodeListeners(app: Pick<App, 'handle'> & Partial<Pick<App,
     onUpgrade: (req, socket, head) => {
       const res = socketResponse(req, socket);
       serveNodeRequest(req, res, plain, (incoming, answer) => {
-        const upgrade = handler.closing ? undefined : takeWebSocketUpgrade(incoming, answer);
-        if (upgrade === undefined) {
-          // 101 with no upgrade behind it (a server closing, an app of another make): nothing to switch to.
-          send(incoming, answer.status === 101 ? { status: 503, headers: { 'content-type': 'text/plain' }, body: 'Service Unavailable' } : answer);
-          return;
-        }
-        res.detachSocket(socket as IncomingMessage['socket']);
-        webSockets.complete(req, socket, head, upgrade.pending, upgrade.headers);
+        const settled = settleUpgrade<typeof HANDED_OVER>(incoming, answer, (accepted) => {
+          res.detachSocket(socket as IncomingMessage['socket']);
+          webSocketUpgrader.upgrade(accepted, { req, socket, head });
+          return HANDED_OVER;
+        });
+        if (settled !== HANDED_OVER) send(incoming, settled);
       });
     },
-    webSockets,
-    upgradedSockets: webSockets.sockets,
+    upgradedSockets,
     streams: new Set(),
     closing: false,
   };

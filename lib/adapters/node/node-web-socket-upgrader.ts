@@ -1,22 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import type { Logger, PendingWebSocket } from '../../internal.js';
+import type { Logger, PendingWebSocket, WebSocketUpgrader } from '../../internal.js';
 
-/**
- * Completes accepted upgrades on Node with the `ws` package: the handshake and the frames are
- * `ws`'s (RFC 6455, UTF-8 checks, fragmented messages, the 1009 close past `maxPayload`); the
- * policy on top (validation, idle pings, send-queue limit, shutdown) is the core's, reached through
- * the port given to `pending.open`. One `ws` server per message limit, as `maxPayload` is per server.
- *
- * @example
- * const upgrades = createWebSocketUpgrades(logger);
- * upgrades.complete(req, socket, head, pending, answer.headers);
- */
-export interface WebSocketUpgrades {
-  /** Sockets handed over to `ws`: no longer HTTP connections (graceful close leaves them to the app's WebSocket shutdown). */
-  readonly sockets: Set<Duplex>;
-  complete(req: IncomingMessage, socket: Duplex, head: Buffer, pending: PendingWebSocket, headers: Readonly<Record<string, string>>): void;
+/** What Node's `upgrade` event gives for an upgrade request: what `ws` takes over. */
+export interface NodeUpgradeConnection {
+  readonly req: IncomingMessage;
+  readonly socket: Duplex;
+  readonly head: Buffer;
 }
 
 /** A message's bytes as a plain Uint8Array view (ws hands a Buffer, or a list of them for fragments it did not join). */
@@ -26,15 +17,21 @@ function bytesOf(data: RawData): Uint8Array {
 }
 
 /**
- * Builds the upgrade completer for one Node server.
+ * The upgrader of one Node server, over the `ws` package: the handshake and the frames are
+ * `ws`'s (RFC 6455, UTF-8 checks, fragmented messages, the 1009 close past `maxPayload`); the
+ * policy on top (validation, idle pings, send-queue limit, shutdown) is the core's, reached
+ * through the port given to `pending.open`. One `ws` server per message limit, as `maxPayload`
+ * is per server. Each socket it takes over is in `upgradedSockets` until it closes: no longer an
+ * HTTP connection, graceful close leaves it to the app's WebSocket shutdown.
  *
  * @example
- * server.on('upgrade', (req, socket, head) => listeners.onUpgrade(req, socket, head));
+ * const upgrader = createNodeWebSocketUpgrader(logger, upgradedSockets);
+ * upgrader.upgrade(accepted, { req, socket, head });
  */
-export function createWebSocketUpgrades(logger: Logger): WebSocketUpgrades {
+export function createNodeWebSocketUpgrader(logger: Logger, upgradedSockets: Set<Duplex>): WebSocketUpgrader<NodeUpgradeConnection, void> {
   const servers = new Map<number, WebSocketServer>();
   const extraHeaders = new WeakMap<IncomingMessage, Readonly<Record<string, string>>>();
-  const sockets = new Set<Duplex>();
+  const sockets = upgradedSockets;
 
   const serverFor = (maxPayload: number): WebSocketServer => {
     let server = servers.get(maxPayload);
@@ -80,8 +77,7 @@ export function createWebSocketUpgrades(logger: Logger): WebSocketUpgrades {
   };
 
   return {
-    sockets,
-    complete(req, socket, head, pending, headers) {
+    upgrade({ pending, headers }, { req, socket, head }) {
       sockets.add(socket);
       extraHeaders.set(req, headers);
       if (pending.protocol !== undefined) chosenProtocol.set(req, pending.protocol);

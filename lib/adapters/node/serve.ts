@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { App, ListeningServer, ServerAdapter } from '../../internal.js';
-import { jsonLogger, type Logger } from '../../internal.js';
+import { jsonLogger, serverClose, type Logger } from '../../internal.js';
 import { listenError } from '../listen-error.js';
 import { onClientError } from './client-error.js';
 import { closeGracefully, type CloseOptions } from './graceful-close.js';
@@ -124,19 +124,13 @@ export async function serve(app: ServedApp, options: ServeOptions = {}): Promise
 
   const address = server.address() as AddressInfo;
   const url = `http://${hostForUrl(address)}:${address.port}`;
-  let closed: Promise<void> | undefined;
 
   return {
     server,
     port: address.port,
     host: address.address,
     url,
-    close(closeOptions) {
-      // Readiness answers 503 first (and the app's drain delay passes) while the listener still accepts.
-      // WebSockets get their 1001 while HTTP connections finish, in parallel.
-      closed ??= (app.drain?.() ?? Promise.resolve()).then(() => Promise.all([app.webSockets?.close(), closeGracefully(server, connections, handler, closeOptions)]).then(() => undefined));
-      return closed as Promise<void>;
-    },
+    close: serverClose<CloseOptions>(app, (closeOptions) => closeGracefully(server, connections, handler, closeOptions)),
   };
 }
 

@@ -1,5 +1,4 @@
-import type { PendingWebSocket, WebSocketEvents } from '../../internal.js';
-import type { FetchWebSockets } from '../fetch/fetch-web-sockets.js';
+import type { PendingWebSocket, WebSocketEvents, WebSocketUpgrader } from '../../internal.js';
 
 /** What the adapter keeps on each Bun socket (`ws.data`). */
 interface SocketData {
@@ -31,33 +30,23 @@ export interface BunWebSocketHandlers {
   readonly maxPayloadLength: number;
 }
 
-/**
- * WebSockets on Bun: an upgrade the app accepted is completed with `server.upgrade`, and the
- * socket's events reach the core through `websocket`, which must be given to the same
- * `Bun.serve`. `bunServer` wires both.
- *
- * @example
- * const sockets = bunWebSockets();
- * Bun.serve({ fetch: toFetchHandler(app, { webSockets: sockets }), websocket: sockets.websocket });
- */
-export interface BunWebSockets extends FetchWebSockets {
-  readonly websocket: BunWebSocketHandlers;
-}
-
 const REFUSED = () =>
   new Response(JSON.stringify({ type: 'about:blank', title: 'Bad Request', status: 400, detail: 'The WebSocket handshake failed.' }), { status: 400, headers: { 'content-type': 'application/problem+json' } });
 
 /**
- * Builds the Bun WebSocket adapter (see {@link BunWebSockets}).
+ * The WebSocket upgrader for Bun: an upgrade the app accepted is completed with
+ * `server.upgrade`, and the socket's events reach the core through `websocket`, which must be
+ * given to the same `Bun.serve`. `bunServer` wires both.
  *
  * @example
- * const sockets = bunWebSockets();
+ * const upgrader = bunWebSocketUpgrader();
+ * Bun.serve({ fetch: toFetchHandler(app, { webSocketUpgrader: upgrader }), websocket: upgrader.websocket });
  */
-export function bunWebSockets(): BunWebSockets {
+export function bunWebSocketUpgrader(): WebSocketUpgrader & { readonly websocket: BunWebSocketHandlers } {
   return {
-    upgrade(request, platform, pending, headers) {
+    upgrade({ pending, headers }, { request, platform }) {
       const server = platform as { upgrade?: (request: Request, options: { data: SocketData; headers: Record<string, string> }) => boolean } | undefined;
-      if (typeof server?.upgrade !== 'function') throw new Error('bunWebSockets needs the Bun server: serve toFetchHandler(app, { webSockets }) from Bun.serve.');
+      if (typeof server?.upgrade !== 'function') throw new Error('bunWebSocketUpgrader needs the Bun server: serve toFetchHandler(app, { webSocketUpgrader }) from Bun.serve.');
       // Bun answers the 101 itself; what the fetch handler returns after that is ignored.
       return server.upgrade(request, { data: { pending }, headers: { ...headers } }) ? new Response(null) : REFUSED();
     },
