@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { openSocket, type SocketRecord } from '../websocket/socket-client.js';
+import { sendBytes, type Framing } from './byte-bodies.js';
 
 /** One HTTP answer as the suite compares it across runtimes: random and time-dependent values replaced. */
 export interface Exchange {
@@ -191,6 +192,34 @@ export const CONFORMANCE_CHECKS: readonly ConformanceCheck[] = [
       const list = await exchange(ctx, 'site', 'GET', '/posts', { status: 200, type: JSON_TYPE });
       expect(list.answer.json).toHaveLength(1);
       return [removed, again, gone, list].map((x) => x.normalised);
+    },
+  },
+  {
+    name: 'blog: a JSON body that is not UTF-8 is 400 and another charset 415, however it arrives; a sent U+FFFD and a BOM are kept and ignored',
+    run: async (ctx) => {
+      const url = `${ctx.target.urls.site}/posts`;
+      const answers: Exchange[] = [];
+      const send = async (label: string, bytes: Uint8Array, framing: Framing, expected: number, contentType = JSON_TYPE, chunkBytes = 1) => {
+        const answer = await sendBytes(url, bytes, contentType, framing, chunkBytes);
+        const request = `POST /posts ${label} (${framing})`;
+        expect(answer.status, `${ctx.target.name}: ${request} -> ${answer.text.slice(0, 300)}`).toBe(expected);
+        answers.push(normaliseAnswer(request, answer));
+        return answer;
+      };
+      for (const framing of ['declared', 'chunked'] as const) {
+        for (const [label, inner] of MALFORMED_UTF8) {
+          const refused = await send(label, titled(inner), framing, 400);
+          expect(refused.json, `${ctx.target.name}: ${label} (${framing})`).toMatchObject({ status: 400, detail: 'The body is not valid UTF-8.' });
+        }
+        // Past the first 64 KiB, in 4093-byte chunks on the chunked path.
+        await send('100 KB then FF', titled([...new TextEncoder().encode('x'.repeat(100_000)), 0xff]), framing, 400, JSON_TYPE, 4_093);
+        await send('latin1 E9', titled([0xe9]), framing, 415, 'application/json; charset=latin1');
+        const kept = await send('EF BF BD (a U+FFFD sent)', titled([0xef, 0xbf, 0xbd]), framing, 201);
+        expect(kept.json, `${ctx.target.name}: the U+FFFD the client sent (${framing})`).toMatchObject({ title: 'a\uFFFDb' });
+        const bom = await send('BOM first', new Uint8Array([0xef, 0xbb, 0xbf, ...titled([0xc3, 0xa9])]), framing, 201);
+        expect(bom.json, `${ctx.target.name}: a leading BOM (${framing})`).toMatchObject({ title: 'aéb' });
+      }
+      return answers;
     },
   },
   {
@@ -400,6 +429,21 @@ export const CONFORMANCE_CHECKS: readonly ConformanceCheck[] = [
     },
   },
 ];
+
+// Bytes a lossy decoder would turn into U+FFFD (issue 41): never in UTF-8, an overlong "/", a
+// truncated "€", an encoded surrogate.
+const MALFORMED_UTF8: readonly (readonly [string, readonly number[]])[] = [
+  ['FF FE', [0xff, 0xfe]],
+  ['C0 AF', [0xc0, 0xaf]],
+  ['E2 82', [0xe2, 0x82]],
+  ['ED A0 80', [0xed, 0xa0, 0x80]],
+];
+
+/** `{"title":"a<bytes>b"}` as bytes. */
+function titled(inner: readonly number[]): Uint8Array {
+  const encoder = new TextEncoder();
+  return new Uint8Array([...encoder.encode('{"title":"a'), ...inner, ...encoder.encode('b"}')]);
+}
 
 /** The ws:// address of a path on one of the runtime's apps. */
 function socketUrl(ctx: CheckContext, app: 'site' | 'tenants', path: string): string {
