@@ -1,12 +1,15 @@
 import type { Server } from 'node:http';
 
 /**
- * How long the listener keeps taking what the kernel had queued before `close()` when the queue
- * does not run dry (more kept arriving), ms. Past it, the listener closes after its next accept.
+ * How long the listener may keep taking connections while they keep coming, ms: a client that
+ * reconnects at once after each `Connection: close` answer is served again and again until then.
+ * Past it, the listener closes right after an accept, when the queue is empty. Below the second
+ * after which a client whose handshake was dropped tries again, so that those retries (which
+ * come all at once) find the port closed rather than a queue about to be reset.
  */
-export const ACCEPT_QUEUE_GRACE_MS = 1_000;
+export const ACCEPT_QUEUE_GRACE_MS = 500;
 
-/** Once the queue has run dry, how long the listener waits for a last connection to close right after, ms. */
+/** Once the queue has run dry, how long no connection may come before the listener closes, ms. */
 const QUIET_MS = 20;
 
 /** The listening handle's own `listen`, which sets the kernel's backlog of a socket already listening. */
@@ -23,11 +26,13 @@ type ListenHandle = { listen?: (backlog: number) => number } | null | undefined;
  * connection waits in the queue (the client retries a second later and finds the port closed:
  * it never wrote), and admit one only when the queue is empty. The queued connections are
  * accepted (their requests answered like any, with `Connection: close`) until a turn of the
- * event loop accepts none (or {@link ACCEPT_QUEUE_GRACE_MS} has passed); from then on the queue
- * holds one connection at most, and the listener closes right after accepting one, when the
- * queue is empty, or once none came for a moment. Elsewhere, or when the handle cannot say (a
- * cluster worker's shared handle), it closes at once. `closed` is net.Server's close callback:
- * called once every connection has ended.
+ * event loop accepts none; the listener then closes once no connection has come for
+ * {@link QUIET_MS}, or right after an accept past {@link ACCEPT_QUEUE_GRACE_MS}. Closing right
+ * after an accept is not done earlier: while the clients answered last reconnect, a handshake
+ * lands in the queue within microseconds of the accept (measured with wrk: one reset in most
+ * shutdowns). Elsewhere than Linux, or when the handle cannot say (a cluster worker's shared
+ * handle), it closes at once. `closed` is net.Server's close callback: called once every
+ * connection has ended.
  *
  * @example
  * stopAccepting(server, (error) => (error ? reject(error) : resolve()));
@@ -52,19 +57,24 @@ export function stopAccepting(server: Server, closed: (error?: Error) => void): 
     clearTimeout(quiet);
     stopListening.call(server, closed);
   };
-  const runDry = () => {
-    dry = true;
+  const waitForQuiet = () => {
+    clearTimeout(quiet);
     quiet = setTimeout(close, QUIET_MS);
   };
+  // First among the listeners, so that a close right after an accept follows it closely.
   const onConnection = () => {
     acceptedThisTurn = true;
-    if (dry || Date.now() >= deadline) close();
+    if (Date.now() >= deadline) close();
+    else if (dry) waitForQuiet();
   };
-  server.on('connection', onConnection);
+  server.prependListener('connection', onConnection);
   // Checked after each poll phase: a turn that accepted nothing found the queue empty. The first
   // check only starts the count, as a poll phase must have run since the backlog changed.
   const check = () => {
-    if (!acceptedThisTurn) return runDry();
+    if (!acceptedThisTurn) {
+      dry = true;
+      return waitForQuiet();
+    }
     acceptedThisTurn = false;
     turn = setImmediate(check);
   };
