@@ -26,7 +26,7 @@ export interface WebSockets {
   publish(topic: string, data: unknown): Promise<void>;
   /**
    * Refuses new upgrades (503), sends 1001 (going away) to every open socket, waits up to
-   * `graceMs` (default: the app's `webSockets.closeGraceMs`, 5 000) for their close frames, then
+   * `graceMs` (default: the app's `webSocketCloseGraceMs`, 5 000) for their close frames, then
    * drops what is left. Resolves once none is open; calling it again returns the same promise.
    */
   close(graceMs?: number): Promise<void>;
@@ -99,7 +99,7 @@ export class WebSocketHub implements WebSockets, SessionHub {
 
   /**
    * A WebSocket route's handler, after its guards and query validation: checks the handshake,
-   * and answers 101 with the session waiting for its adapter (see takeWebSocketUpgrade).
+   * and answers 101 with the session waiting for its adapter (see settleUpgrade).
    */
   accept(ctx: RequestContext & { readonly incoming: IncomingRequest }, spec: WebSocketSpec, where: string): PlainAnswer {
     if (this.closing !== undefined) throw new ServiceUnavailableException('The server is shutting down.');
