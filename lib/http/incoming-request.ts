@@ -35,7 +35,8 @@ export interface IncomingRequest {
   /** A header value by lowercase name; repeated headers are joined with `, `. */
   header(name: string): string | null;
   /**
-   * Reads the whole body and hands it to `onBytes`, or the failure to `onError` (a 413 as soon
+   * Reads the whole body and hands its bytes, exactly as sent (never decoded: the core decodes
+   * JSON and refuses what is not UTF-8), to `onBytes`, or the failure to `onError` (a 413 as soon
    * as it passes `limit` bytes, a client that left mid-body), exactly once. The callback may run
    * before this call returns (a body already known to be empty or too large) or later, in the
    * event that ends the body: the core continues the route's work right there, so an adapter
