@@ -40,6 +40,10 @@ describe('decodeUtf8: bytes that are not UTF-8 are refused, never rewritten', ()
     expect(outcome([0x22, 0xef, 0xbf, 0xbd, 0x22])).toBe('"\uFFFD"');
   });
 
+  it('refuses a stray byte next to a U+FFFD the client sent (the text holds U+FFFD either way)', () => {
+    expect(outcome([0x22, 0xef, 0xbf, 0xbd, 0xff, 0x22])).toEqual(REFUSED);
+  });
+
   it('drops one leading UTF-8 byte order mark, and keeps a second one', () => {
     expect(outcome([0xef, 0xbb, 0xbf, 0x7b, 0x7d])).toBe('{}');
     expect(outcome([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf, 0x7b, 0x7d])).toBe('\uFEFF{}');
