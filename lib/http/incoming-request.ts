@@ -56,8 +56,3 @@ export interface IncomingRequest {
    */
   readonly invalid?: HttpException | undefined;
 }
-
-// Until lib/websocket and lib/idempotency (worked on beside this split) import them from their
-// own files (utf8.ts, body-limit.ts), where they moved when this file was split by job.
-export { utf8LengthExceeds } from './utf8.js';
-export { readStreamWithLimit } from './body-limit.js';

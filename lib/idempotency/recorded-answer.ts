@@ -1,6 +1,6 @@
 import { decodeBase64, encodeBase64 } from '../common/base64.js';
 import { HttpException, isHttpException } from '../http/http-exception.js';
-import { readStreamWithLimit } from '../http/incoming-request.js';
+import { readStreamWithLimit } from '../http/body-limit.js';
 
 /** The header that marks a replayed answer (Stripe's name). */
 export const REPLAYED_HEADER = 'idempotent-replayed';

@@ -2,7 +2,7 @@ import type { Logger } from '../common/logger.js';
 import type { RequestContext, StateKey } from '../context/request-context.js';
 import type { WebSocketConnection, WebSocketSpec } from '../routing/web-socket-spec.js';
 import type { WebSocketEvents, WebSocketPort } from './web-socket-port.js';
-import { utf8LengthExceeds } from '../http/incoming-request.js';
+import { utf8LengthExceeds } from '../http/utf8.js';
 import { unrefTimer } from '../common/unref-timer.js';
 import { CREDENTIAL_EXPIRES_AT } from './credential-expiry.js';
 
