@@ -3,13 +3,12 @@
 // suites are reported as skipped, with the reason.
 import type { PGlite } from '@electric-sql/pglite';
 import { Redis } from 'ioredis';
-import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManualClock, InMemoryIdempotencyStore } from '../../lib/index.js';
-import { migrate, PostgresIdempotencyStore } from '../../lib/postgres/index.js';
+import { PostgresIdempotencyStore } from '../../lib/postgres/index.js';
 import { RedisIdempotencyStore } from '../../lib/redis/index.js';
 import { createMigratedPGlite } from '../postgres/support/pglite.js';
-import { createTestDatabase, createTestPool, TEST_DATABASE_URL, type TestDatabase } from '../postgres/support/test-database.js';
+import { TEST_DATABASE_URL, useMigratedTestDatabase } from '../postgres/support/test-database.js';
 import { T0, uniqueId } from './contract-fixtures.js';
 import { describeIdempotencyStoreContract } from './idempotency-store-contract.js';
 
@@ -50,21 +49,11 @@ describe('postgres on PGlite', () => {
 });
 
 describe.skipIf(TEST_DATABASE_URL === undefined)('real PostgreSQL server (TEST_DATABASE_URL)', () => {
-  let database: TestDatabase;
-  let pool: pg.Pool;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    // Several connections, so the concurrent claims really run in parallel.
-    pool = createTestPool(database.url, 20);
-    await migrate(pool);
-  }, 30_000);
-  afterAll(async () => {
-    await pool?.end();
-    await database?.drop();
-  });
+  // Several connections, so the concurrent claims really run in parallel.
+  const db = useMigratedTestDatabase(20);
   describeIdempotencyStoreContract('postgres server', async () => {
     const clock = createManualClock(T0);
-    return { store: new PostgresIdempotencyStore(pool, { clock }), clock };
+    return { store: new PostgresIdempotencyStore(db.pool, { clock }), clock };
   });
 });
 

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
+import { migrate } from '../../../lib/postgres/index.js';
 
 /** The real PostgreSQL server the tests may use (CI sets it; locally see docs/production.md). */
 export const TEST_DATABASE_URL: string | undefined = process.env.TEST_DATABASE_URL || undefined;
@@ -76,4 +78,37 @@ export async function connectClients(url: string, count: number): Promise<pg.Cli
   clients.forEach(ignoreServerEndings);
   await Promise.all(clients.map((c) => c.connect()));
   return clients;
+}
+
+/**
+ * A database of its own on the test server with Tessera's tables, and a pool of `connections` on
+ * it, for the `describe` block that calls this (its beforeAll and afterAll are registered here).
+ * Several connections, so that concurrent operations really run in parallel in the server.
+ *
+ * @example
+ * const db = useMigratedTestDatabase(20);
+ * it('...', async () => { await db.pool.query('select 1'); });
+ */
+export function useMigratedTestDatabase(connections: number): { readonly pool: pg.Pool; readonly url: string } {
+  let database: TestDatabase | undefined;
+  let pool: pg.Pool | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    pool = createTestPool(database.url, connections);
+    await migrate(pool);
+  }, 30_000);
+  afterAll(async () => {
+    await pool?.end();
+    await database?.drop();
+  });
+  return {
+    get pool() {
+      if (pool === undefined) throw new Error('useMigratedTestDatabase: the pool is made in beforeAll');
+      return pool;
+    },
+    get url() {
+      if (database === undefined) throw new Error('useMigratedTestDatabase: the database is made in beforeAll');
+      return database.url;
+    },
+  };
 }
