@@ -4,14 +4,13 @@
 // PostgreSQL counter (PGlite), where the restart is decided in SQL and the answer turned into the
 // window by the same rule; the Redis counter runs the same property against a real Redis when
 // TEST_REDIS_URL is set.
-import type { PGlite } from '@electric-sql/pglite';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManualClock, InMemoryRateLimitCounter, type Clock, type RateLimitWindow } from '../../lib/index.js';
 import { PostgresRateLimitCounter } from '../../lib/postgres/index.js';
 import { RedisRateLimitCounter } from '../../lib/redis/index.js';
-import { createMigratedPGlite } from '../../test/postgres/support/pglite.js';
+import { useMigratedPGlite } from '../../test/postgres/support/pglite.js';
 import { uniqueId } from '../../test/store-contracts/contract-fixtures.js';
 import type { WindowedRateLimitCounter } from '../../test/store-contracts/rate-limit-counter-contract.js';
 
@@ -83,17 +82,11 @@ describe('the fixed window (property)', () => {
   });
 
   describe('on PostgreSQL (PGlite)', () => {
-    let db: PGlite;
-    beforeAll(async () => {
-      db = await createMigratedPGlite();
-    }, 30_000);
-    afterAll(async () => {
-      await db.close();
-    });
+    const lite = useMigratedPGlite();
 
     it('the PostgreSQL counter agrees with the model', async () => {
       await fc.assert(
-        fc.asyncProperty(scenarioArb(1), (scenario) => agreesWithModel((limit, windowMs, clock) => new PostgresRateLimitCounter(db, { limit, windowMs, clock, name: uniqueId('property') }), scenario)),
+        fc.asyncProperty(scenarioArb(1), (scenario) => agreesWithModel((limit, windowMs, clock) => new PostgresRateLimitCounter(lite.db, { limit, windowMs, clock, name: uniqueId('property') }), scenario)),
         { numRuns: 100 },
       );
     });

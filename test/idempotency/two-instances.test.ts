@@ -2,7 +2,6 @@
 // the first instance's answer, and a duplicate sent to the other instance while the first still
 // runs gets 409. On PGlite always (one database, two stores over it), on a PostgreSQL server
 // (TEST_DATABASE_URL) and on Redis (TEST_REDIS_URL), each instance with its own connection.
-import type { PGlite } from '@electric-sql/pglite';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +9,7 @@ import { z } from 'zod';
 import { createApp, defineController, defineModule, idempotent, post, silentLogger, type IdempotencyStore } from '../../lib/index.js';
 import { migrate, PostgresIdempotencyStore } from '../../lib/postgres/index.js';
 import { RedisIdempotencyStore } from '../../lib/redis/index.js';
-import { createMigratedPGlite } from '../postgres/support/pglite.js';
+import { useMigratedPGlite } from '../postgres/support/pglite.js';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../postgres/support/test-database.js';
 import { uniqueId } from '../store-contracts/contract-fixtures.js';
 
@@ -74,14 +73,8 @@ function describeTwoInstances(name: string, stores: () => Promise<[IdempotencySt
 }
 
 describe('PGlite', () => {
-  let db: PGlite;
-  beforeAll(async () => {
-    db = await createMigratedPGlite();
-  }, 30_000);
-  afterAll(async () => {
-    await db?.close();
-  });
-  describeTwoInstances('PGlite', async () => [new PostgresIdempotencyStore(db), new PostgresIdempotencyStore(db)]);
+  const lite = useMigratedPGlite();
+  describeTwoInstances('PGlite', async () => [new PostgresIdempotencyStore(lite.db), new PostgresIdempotencyStore(lite.db)]);
 });
 
 describe.skipIf(TEST_DATABASE_URL === undefined)('real PostgreSQL server (TEST_DATABASE_URL)', () => {

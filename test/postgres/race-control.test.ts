@@ -2,15 +2,14 @@
 // thing the PostgreSQL stores must never do) hands out several TokenPairs for one token under
 // the same 50-way race, while the real store hands out exactly one. It shows the race test can
 // fail, i.e. that its "exactly one" for the real store is evidence and not luck.
-import type { PGlite } from '@electric-sql/pglite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../../lib/index.js';
 import { InMemoryCredentialStore, TokenIssuingService } from '../../lib/auth/issuing/index.js';
 import type { RefreshTokenStore } from '../../lib/auth/issuing/index.js';
 import { PostgresRefreshTokenStore } from '../../lib/auth/postgres/index.js';
 import type { SqlClient } from '../../lib/postgres/index.js';
 import { ContractClaims, fakeAccessTokens, T0 } from '../store-contracts/contract-fixtures.js';
-import { createMigratedPGlite } from './support/pglite.js';
+import { useMigratedPGlite } from './support/pglite.js';
 
 /** markRotated as a naive read-then-write: check in JS, then write unconditionally. */
 function readThenWrite(client: SqlClient, clock: { now(): number }): RefreshTokenStore {
@@ -46,18 +45,12 @@ async function winners(store: RefreshTokenStore, clock: { now(): number }): Prom
 }
 
 describe('refresh race control (PGlite)', () => {
-  let db: PGlite;
-  beforeAll(async () => {
-    db = await createMigratedPGlite();
-  }, 30_000);
-  afterAll(async () => {
-    await db.close();
-  });
+  const lite = useMigratedPGlite();
 
   it('read-then-write hands out many TokenPairs for one token; the single-statement compare-and-set exactly one', async () => {
     const clock = createManualClock(T0);
-    const naive = await winners(readThenWrite(db, clock), clock);
-    const real = await winners(new PostgresRefreshTokenStore(db, { clock }), clock);
+    const naive = await winners(readThenWrite(lite.db, clock), clock);
+    const real = await winners(new PostgresRefreshTokenStore(lite.db, { clock }), clock);
     console.info(`[race control] 50 concurrent refreshes: read-then-write ${naive} winners, PostgresRefreshTokenStore ${real}`);
     expect(naive).toBeGreaterThan(1);
     expect(real).toBe(1);

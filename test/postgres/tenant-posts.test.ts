@@ -1,7 +1,6 @@
 // examples/tenants' posts repository: the PostgreSQL one behaves exactly like the in-memory one
 // (so the HTTP answers do not depend on where posts live), and its per-tenant id counter hands
 // out distinct, gap-free ids under concurrent creates, on PGlite and on a real server.
-import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManualClock, HttpException } from '../../lib/index.js';
@@ -11,7 +10,7 @@ import { migrateTenantPosts } from '../../examples/tenants/postgres/tenant-posts
 import { InMemoryTenantPosts } from '../../examples/tenants/tenant-posts.js';
 import type { TenantPostsRepository } from '../../examples/tenants/tenant-posts.js';
 import { uniqueId } from '../store-contracts/contract-fixtures.js';
-import { createMigratedPGlite } from './support/pglite.js';
+import { useMigratedPGlite } from './support/pglite.js';
 import { createTestDatabase, TEST_DATABASE_URL, createTestPool } from './support/test-database.js';
 import type { TestDatabase } from './support/test-database.js';
 
@@ -67,18 +66,12 @@ async function concurrentIds(posts: TenantPostsRepository): Promise<string[]> {
 const ONE_TO_TWENTY = Array.from({ length: 20 }, (_, i) => String(i + 1));
 
 describe('tenant posts on PGlite', () => {
-  let db: PGlite;
-  beforeAll(async () => {
-    db = await createMigratedPGlite();
-  }, 30_000);
-  afterAll(async () => {
-    await db.close();
-  });
+  const lite = useMigratedPGlite();
 
   it('answers exactly as the in-memory repository does, 404s included', async () => {
     const memoryClock = createManualClock(T0);
     const sqlClock = createManualClock(T0);
-    const sql = new PostgresTenantPosts(db, sqlClock);
+    const sql = new PostgresTenantPosts(lite.db, sqlClock);
     // The app runs this at start; the library-migrated database has no posts tables yet.
     await sql.onModuleInit();
     const expected = await scenario(new InMemoryTenantPosts(memoryClock), (ms) => memoryClock.advance(ms));
@@ -90,7 +83,7 @@ describe('tenant posts on PGlite', () => {
   });
 
   it('gives 20 concurrent creates in one tenant the ids 1..20', async () => {
-    const posts = new PostgresTenantPosts(db, createManualClock(T0));
+    const posts = new PostgresTenantPosts(lite.db, createManualClock(T0));
     await posts.onModuleInit();
     expect(await concurrentIds(posts)).toEqual(ONE_TO_TWENTY);
   });

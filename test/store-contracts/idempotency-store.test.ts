@@ -1,13 +1,12 @@
 // The IdempotencyStore contract against every store: in memory, PostgreSQL on PGlite (always),
 // on a real server (TEST_DATABASE_URL) and Redis (TEST_REDIS_URL); CI sets both. Without them those
 // suites are reported as skipped, with the reason.
-import type { PGlite } from '@electric-sql/pglite';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createManualClock, InMemoryIdempotencyStore } from '../../lib/index.js';
 import { PostgresIdempotencyStore } from '../../lib/postgres/index.js';
 import { RedisIdempotencyStore } from '../../lib/redis/index.js';
-import { createMigratedPGlite } from '../postgres/support/pglite.js';
+import { useMigratedPGlite } from '../postgres/support/pglite.js';
 import { TEST_DATABASE_URL, useMigratedTestDatabase } from '../postgres/support/test-database.js';
 import { T0, uniqueId } from './contract-fixtures.js';
 import { describeIdempotencyStoreContract } from './idempotency-store-contract.js';
@@ -20,21 +19,15 @@ describeIdempotencyStoreContract('in-memory', async () => {
 });
 
 describe('postgres on PGlite', () => {
-  let db: PGlite;
-  beforeAll(async () => {
-    db = await createMigratedPGlite();
-  }, 30_000);
-  afterAll(async () => {
-    await db?.close();
-  });
+  const lite = useMigratedPGlite();
   describeIdempotencyStoreContract('postgres on PGlite', async () => {
     const clock = createManualClock(T0);
-    return { store: new PostgresIdempotencyStore(db, { clock }), clock };
+    return { store: new PostgresIdempotencyStore(lite.db, { clock }), clock };
   });
 
   it('purgeExpired deletes expired claims and answers, and only those', async () => {
     const clock = createManualClock(T0);
-    const store = new PostgresIdempotencyStore(db, { clock });
+    const store = new PostgresIdempotencyStore(lite.db, { clock });
     const [lapsed, answered, live] = [uniqueId('id'), uniqueId('id'), uniqueId('id')];
     await store.claim(lapsed, 'fp', 1_000);
     const claim = await store.claim(answered, 'fp', 1_000);
@@ -43,7 +36,7 @@ describe('postgres on PGlite', () => {
     await store.claim(live, 'fp', 60_000);
     clock.advance(2_000);
     await store.purgeExpired();
-    const { rows } = await db.query<{ id: string }>('SELECT id FROM tessera_idempotency WHERE id = ANY($1) ORDER BY id', [[lapsed, answered, live]]);
+    const { rows } = await lite.db.query<{ id: string }>('SELECT id FROM tessera_idempotency WHERE id = ANY($1) ORDER BY id', [[lapsed, answered, live]]);
     expect(rows.map((row) => row.id), 'only the live claim is left').toEqual([live]);
   });
 });

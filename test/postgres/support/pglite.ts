@@ -4,6 +4,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll } from 'vitest';
 import { migrate, MIGRATIONS } from '../../../lib/postgres/index.js';
 
 // Its package.json is not in its `exports`, so it is read by path.
@@ -47,4 +48,28 @@ export async function createMigratedPGlite(dataDir?: string): Promise<PGlite> {
   const db = await PGlite.create(dataDir, { loadDataDir: dump });
   await migrate(db);
   return db;
+}
+
+/**
+ * A migrated PGlite database for the `describe` block (or file) that calls this: made in its
+ * beforeAll, closed in its afterAll.
+ *
+ * @example
+ * const lite = useMigratedPGlite();
+ * it('...', async () => { await lite.db.query('select 1'); });
+ */
+export function useMigratedPGlite(): { readonly db: PGlite } {
+  let db: PGlite | undefined;
+  beforeAll(async () => {
+    db = await createMigratedPGlite();
+  }, 30_000);
+  afterAll(async () => {
+    await db?.close();
+  });
+  return {
+    get db() {
+      if (db === undefined) throw new Error('useMigratedPGlite: the database is made in beforeAll');
+      return db;
+    },
+  };
 }
