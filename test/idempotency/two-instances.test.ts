@@ -2,7 +2,6 @@
 // the first instance's answer, and a duplicate sent to the other instance while the first still
 // runs gets 409. On PGlite always (one database, two stores over it), on a PostgreSQL server
 // (TEST_DATABASE_URL) and on Redis (TEST_REDIS_URL), each instance with its own connection.
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -13,7 +12,7 @@ import { useMigratedPGlite } from '../postgres/support/pglite.js';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../postgres/support/test-database.js';
 import { uniqueId } from '../store-contracts/contract-fixtures.js';
 
-const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
+import { TEST_REDIS_URL, useRedisClients } from '../redis/redis-clients.js';
 
 /** What both instances write to: the one database their orders go to. */
 interface Orders {
@@ -100,15 +99,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('real PostgreSQL server (TEST_D
 });
 
 describe.skipIf(TEST_REDIS_URL === undefined)('real Redis (TEST_REDIS_URL)', () => {
-  const clients: Redis[] = [];
-  afterAll(async () => {
-    await Promise.all(clients.map((client) => client.quit().catch(() => client.disconnect())));
-  });
-  const client = () => {
-    const redis = new Redis(TEST_REDIS_URL as string);
-    clients.push(redis);
-    return redis;
-  };
+  const client = useRedisClients();
   describeTwoInstances('Redis', async () => {
     const name = uniqueId('app');
     return [new RedisIdempotencyStore(client(), { name }), new RedisIdempotencyStore(client(), { name })];

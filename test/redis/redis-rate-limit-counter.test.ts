@@ -5,26 +5,18 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createManualClock, isHttpException } from '../../lib/index.js';
 import { RedisRateLimitCounter } from '../../lib/redis/index.js';
 import { T0, uniqueId } from '../store-contracts/contract-fixtures.js';
 import { describeRateLimitCounterContract } from '../store-contracts/rate-limit-counter-contract.js';
 
-const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
+import { TEST_REDIS_URL, useRedisClients } from './redis-clients.js';
 const run = promisify(execFile);
 const scripts = join(import.meta.dirname, '..', '..', 'scripts', 'redis');
 
 describe.skipIf(TEST_REDIS_URL === undefined)('RedisRateLimitCounter on a real Redis (TEST_REDIS_URL)', () => {
-  const clients: Redis[] = [];
-  afterAll(async () => {
-    await Promise.all(clients.map((client) => client.quit().catch(() => client.disconnect())));
-  });
-  const client = () => {
-    const redis = new Redis(TEST_REDIS_URL as string);
-    clients.push(redis);
-    return redis;
-  };
+  const client = useRedisClients();
 
   describeRateLimitCounterContract('redis', async (limit, windowMs, clock) => new RedisRateLimitCounter(client(), { limit, windowMs, clock, name: uniqueId('limiter') }));
 

@@ -1,8 +1,7 @@
 // The IdempotencyStore contract against every store: in memory, PostgreSQL on PGlite (always),
 // on a real server (TEST_DATABASE_URL) and Redis (TEST_REDIS_URL); CI sets both. Without them those
 // suites are reported as skipped, with the reason.
-import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createManualClock, InMemoryIdempotencyStore } from '../../lib/index.js';
 import { PostgresIdempotencyStore } from '../../lib/postgres/index.js';
 import { RedisIdempotencyStore } from '../../lib/redis/index.js';
@@ -11,7 +10,7 @@ import { TEST_DATABASE_URL, useMigratedTestDatabase } from '../postgres/support/
 import { T0, uniqueId } from './contract-fixtures.js';
 import { describeIdempotencyStoreContract } from './idempotency-store-contract.js';
 
-const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
+import { TEST_REDIS_URL, useRedisClients } from '../redis/redis-clients.js';
 
 describeIdempotencyStoreContract('in-memory', async () => {
   const clock = createManualClock(T0);
@@ -51,14 +50,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)('real PostgreSQL server (TEST_D
 });
 
 describe.skipIf(TEST_REDIS_URL === undefined)('real Redis (TEST_REDIS_URL)', () => {
-  const clients: Redis[] = [];
-  afterAll(async () => {
-    await Promise.all(clients.map((client) => client.quit().catch(() => client.disconnect())));
-  });
+  const client = useRedisClients();
   // Redis keeps time itself (PX): the contract lets real time pass for it.
-  describeIdempotencyStoreContract('redis', async () => {
-    const redis = new Redis(TEST_REDIS_URL as string);
-    clients.push(redis);
-    return { store: new RedisIdempotencyStore(redis, { name: uniqueId('app') }) };
-  });
+  describeIdempotencyStoreContract('redis', async () => ({ store: new RedisIdempotencyStore(client(), { name: uniqueId('app') }) }));
 });
