@@ -22,6 +22,7 @@ export { callHandler } from './pubsub/pub-sub.js';
 export { EngineOutage } from './common/engine-outage.js';
 export { unrefTimer } from './common/unref-timer.js';
 export { within, TIMED_OUT } from './common/within.js';
+export { startHeartbeat } from './common/heartbeat.js';
 export type { RouteShape } from './context/route-info.js';
 export { joinPaths } from './routing/path.js';
 export { readDecoratedMetadata, metadataRecord } from './common/metadata.js';

@@ -1,4 +1,4 @@
-import { callHandler, EngineOutage, jsonLogger, TIMED_OUT, TopicTable, unrefTimer, within, type Logger, type PubSub, type TopicHandler } from '../internal.js';
+import { callHandler, EngineOutage, jsonLogger, startHeartbeat, TopicTable, unrefTimer, type Logger, type PubSub, type TopicHandler } from '../internal.js';
 import type { SqlClient } from './sql-client.js';
 
 /**
@@ -97,11 +97,11 @@ export function postgresPubSub(options: PostgresPubSubOptions): PubSub {
     const attempt = async (): Promise<ListenConnection> => {
       const connection = await options.connect();
       let gone = false;
-      let beat: ReturnType<typeof setInterval> | undefined;
+      let stopHeartbeat: (() => void) | undefined;
       const onLost = (error?: unknown) => {
         if (gone) return;
         gone = true;
-        clearInterval(beat);
+        stopHeartbeat?.();
         if (closed) return;
         outage.lost(error);
         // A connection that still looks open (a stall) is let go: the next one listens instead.
@@ -120,18 +120,7 @@ export function postgresPubSub(options: PostgresPubSubOptions): PubSub {
         await connection.end().catch(() => undefined);
         throw error;
       }
-      if (heartbeatMs > 0) {
-        let asking = false;
-        beat = unrefTimer(setInterval(() => {
-          if (asking) return;
-          asking = true;
-          void within(connection.query('SELECT 1'), heartbeatMs)
-            .then((answer) => {
-              if (answer === TIMED_OUT) onLost(new Error(`no answer to SELECT 1 within ${heartbeatMs} ms`));
-            }, onLost)
-            .finally(() => (asking = false));
-        }, heartbeatMs));
-      }
+      if (heartbeatMs > 0) stopHeartbeat = startHeartbeat(heartbeatMs, () => connection.query('SELECT 1'), () => undefined, onLost);
       outage.back();
       return connection;
     };

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { callHandler, EngineOutage, jsonLogger, TIMED_OUT, TopicTable, unrefTimer, within, type Logger, type PubSub, type TopicHandler } from '../internal.js';
+import { callHandler, EngineOutage, jsonLogger, startHeartbeat, TopicTable, type Logger, type PubSub, type TopicHandler } from '../internal.js';
 
 /**
  * Options of {@link redisPubSub}.
@@ -91,20 +91,17 @@ export function redisPubSub(client: Redis, options: RedisPubSubOptions = {}): Pu
     publishing.back();
   });
 
-  let beat: ReturnType<typeof setInterval> | undefined;
-  let pinging = false;
-  if (heartbeatMs > 0) {
-    beat = unrefTimer(setInterval(() => {
-      if (pinging || subscriber.status !== 'ready') return;
-      pinging = true;
-      void within(subscriber.ping(), heartbeatMs)
-        .then((answer) => {
-          if (answer === TIMED_OUT) listening.lost(new Error(`no answer to PING within ${heartbeatMs} ms`));
-          else if (subscriber.status === 'ready') listening.back();
-        }, (error: unknown) => listening.lost(error))
-        .finally(() => (pinging = false));
-    }, heartbeatMs));
-  }
+  const stopHeartbeat =
+    heartbeatMs > 0
+      ? startHeartbeat(
+          heartbeatMs,
+          () => (subscriber.status === 'ready' ? subscriber.ping() : undefined),
+          () => {
+            if (subscriber.status === 'ready') listening.back();
+          },
+          (error) => listening.lost(error),
+        )
+      : undefined;
 
   return {
     async publish(topic, message) {
@@ -117,7 +114,7 @@ export function redisPubSub(client: Redis, options: RedisPubSubOptions = {}): Pu
     unsubscribe: (topic, handler) => local.remove(topic, handler),
     async close() {
       closed = true;
-      clearInterval(beat);
+      stopHeartbeat?.();
       local.close();
       await subscriber.quit().catch(() => subscriber.disconnect());
     },
