@@ -8,13 +8,12 @@
 // that must hold with and without pg's client-side `query_timeout` on the pool.
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isHttpException, systemClock } from '../../lib/index.js';
-import { InMemoryCredentialStore, TokenIssuingService } from '../../lib/auth/issuing/index.js';
+import { isHttpException } from '../../lib/index.js';
 import type { RefreshTokenSuccessor } from '../../lib/auth/issuing/index.js';
 import { PostgresRefreshTokenStore } from '../../lib/auth/postgres/index.js';
 import { migrate, StoreUnavailableError } from '../../lib/postgres/index.js';
 import type { SqlClient } from '../../lib/postgres/index.js';
-import { ContractClaims, fakeAccessTokens, uniqueId } from '../store-contracts/contract-fixtures.js';
+import { chainService, uniqueId } from '../store-contracts/contract-fixtures.js';
 import { startLocalCluster, whyNoClusterHang, whyNoLocalCluster } from './support/local-cluster.js';
 import type { LocalCluster } from './support/local-cluster.js';
 import { createTestPool, TEST_DATABASE_URL } from './support/test-database.js';
@@ -70,14 +69,7 @@ async function signIn(client: SqlClient, chains: number): Promise<SignedInChains
     onError: (failure) => (outcome.failures[`${failure.operation}:${failure.code ?? '-'}`] = (outcome.failures[`${failure.operation}:${failure.code ?? '-'}`] ?? 0) + 1),
   });
   const subjects = Array.from({ length: chains }, () => uniqueId('hang'));
-  const service = new TokenIssuingService<ContractClaims>({
-    claimsSchema: ContractClaims,
-    credentialStore: new InMemoryCredentialStore<ContractClaims>(subjects.map((subject) => ({ identifier: `${subject}@x.test`, subject, passwordHash: 'unused', claims: { sub: subject, roles: [] } }))),
-    refreshTokenStore: store,
-    accessTokens: fakeAccessTokens(systemClock),
-    clock: systemClock,
-    passwordVerifier: { verify: async () => false, dummyHash: async () => 'unused' },
-  });
+  const service = chainService(subjects, store);
   // A first connection can be slow on a loaded machine: signing in retries a 503 too.
   const tokens = await Promise.all(
     subjects.map(async (subject) => {

@@ -7,12 +7,11 @@
 // for their outcome (settle). Hangs of the whole server process: server-hang.test.ts.
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isHttpException, systemClock } from '../../lib/index.js';
-import { InMemoryCredentialStore, TokenIssuingService } from '../../lib/auth/issuing/index.js';
+import { isHttpException } from '../../lib/index.js';
 import { PostgresRefreshTokenStore } from '../../lib/auth/postgres/index.js';
 import { migrate } from '../../lib/postgres/index.js';
 import type { SqlClient } from '../../lib/postgres/index.js';
-import { ContractClaims, fakeAccessTokens, uniqueId } from '../store-contracts/contract-fixtures.js';
+import { chainService, uniqueId } from '../store-contracts/contract-fixtures.js';
 import { createTestDatabase, createTestPool, TEST_DATABASE_URL, type TestDatabase } from './support/test-database.js';
 
 const QUERY_TIMEOUT_MS = 200;
@@ -36,14 +35,7 @@ function queryOnly(client: SqlClient): SqlClient {
 async function runChains(client: SqlClient, lockPool: pg.Pool, settleTimeoutMs: number | undefined): Promise<ChainsOutcome> {
   const store = new PostgresRefreshTokenStore(client, { queryTimeoutMs: QUERY_TIMEOUT_MS, settleTimeoutMs, onError: () => undefined });
   const subjects = Array.from({ length: CHAINS }, () => uniqueId('stall'));
-  const service = new TokenIssuingService<ContractClaims>({
-    claimsSchema: ContractClaims,
-    credentialStore: new InMemoryCredentialStore<ContractClaims>(subjects.map((subject) => ({ identifier: `${subject}@x.test`, subject, passwordHash: 'unused', claims: { sub: subject, roles: [] } }))),
-    refreshTokenStore: store,
-    accessTokens: fakeAccessTokens(systemClock),
-    clock: systemClock,
-    passwordVerifier: { verify: async () => false, dummyHash: async () => 'unused' },
-  });
+  const service = chainService(subjects, store);
   let killed = 0;
   let unavailable = 0;
   let completed = 0;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { Clock } from '../../lib/index.js';
-import type { AccessTokenSigner } from '../../lib/auth/issuing/index.js';
+import { systemClock, type Clock } from '../../lib/index.js';
+import { InMemoryCredentialStore, TokenIssuingService, type AccessTokenSigner, type RefreshTokenStore } from '../../lib/auth/issuing/index.js';
 
 /** Start of every contract test's manual clock: a fixed, whole-second instant. */
 export const T0 = Date.parse('2026-11-21T12:00:00Z');
@@ -27,3 +27,21 @@ export function fakeAccessTokens(clock: Clock): AccessTokenSigner<ContractClaims
 
 /** Something that can be awaited, sync or async, like the store contracts allow. */
 export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * A token-issuing service on the system clock for refresh chains: `subjects` can be issued tokens
+ * (no passwords), refresh tokens live in `refreshTokenStore`, access tokens are fakes.
+ *
+ * @example
+ * const service = chainService([uniqueId('chain')], new PostgresRefreshTokenStore(pool));
+ */
+export function chainService(subjects: readonly string[], refreshTokenStore: RefreshTokenStore): TokenIssuingService<ContractClaims> {
+  return new TokenIssuingService<ContractClaims>({
+    claimsSchema: ContractClaims,
+    credentialStore: new InMemoryCredentialStore<ContractClaims>(subjects.map((subject) => ({ identifier: `${subject}@x.test`, subject, passwordHash: 'unused', claims: { sub: subject, roles: [] } }))),
+    refreshTokenStore,
+    accessTokens: fakeAccessTokens(systemClock),
+    clock: systemClock,
+    passwordVerifier: { verify: async () => false, dummyHash: async () => 'unused' },
+  });
+}

@@ -5,12 +5,10 @@
 //
 //   eval "$(scripts/postgres/start-test-server.sh)"
 //   node --import ./scripts/register-swc.mjs test/postgres/support/measure-write-cost.ts
-import { systemClock } from '../../../lib/index.js';
-import { InMemoryCredentialStore, TokenIssuingService } from '../../../lib/auth/issuing/index.js';
 import { PostgresRefreshTokenStore } from '../../../lib/auth/postgres/index.js';
 import { migrate } from '../../../lib/postgres/index.js';
 import type { SqlClient } from '../../../lib/postgres/index.js';
-import { ContractClaims, fakeAccessTokens, uniqueId } from '../../store-contracts/contract-fixtures.js';
+import { chainService, uniqueId } from '../../store-contracts/contract-fixtures.js';
 import { createTestDatabase, createTestPool, TEST_DATABASE_URL } from './test-database.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
@@ -18,14 +16,7 @@ const ROUND_MS = Number(process.env.ROUND_MS ?? 2_000);
 
 async function refreshesPerSecond(client: SqlClient, chains: number): Promise<number> {
   const subjects = Array.from({ length: chains }, () => uniqueId('bench'));
-  const service = new TokenIssuingService<ContractClaims>({
-    claimsSchema: ContractClaims,
-    credentialStore: new InMemoryCredentialStore<ContractClaims>(subjects.map((subject) => ({ identifier: `${subject}@x.test`, subject, passwordHash: 'unused', claims: { sub: subject, roles: [] } }))),
-    refreshTokenStore: new PostgresRefreshTokenStore(client),
-    accessTokens: fakeAccessTokens(systemClock),
-    clock: systemClock,
-    passwordVerifier: { verify: async () => false, dummyHash: async () => 'unused' },
-  });
+  const service = chainService(subjects, new PostgresRefreshTokenStore(client));
   let refreshes = 0;
   const started = performance.now();
   const end = started + ROUND_MS;
