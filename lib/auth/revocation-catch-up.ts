@@ -1,7 +1,7 @@
 import { unrefTimer, type Clock, type Logger, type PubSub } from '../internal.js';
 
 /** How often an instance that cannot hear the bus reads what it missed from the stores, ms. */
-export const CATCH_UP_INTERVAL_MS = 1_000;
+const CATCH_UP_INTERVAL_MS = 1_000;
 /** Read back this far before the loss: the instances' and the store's clocks differ a little, ms. */
 const CLOCK_MARGIN_MS = 30_000;
 
