@@ -28,6 +28,7 @@ export {
   type RefreshTokenRecord,
   type NewRefreshToken,
   type TokenPair,
+  type SignInContext,
 } from './issuing/index.js';
 export {
   hashPassword,

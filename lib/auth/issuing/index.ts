@@ -17,6 +17,7 @@ export { validateLoadedClaims } from './validate-claims.js';
 export type { ClaimsSchema } from './validate-claims.js';
 export { INVALID_CREDENTIALS_MESSAGE, invalidCredentials } from './invalid-credentials.js';
 export type { TokenPair } from './token-pair.js';
+export type { SignInContext } from './sign-in-context.js';
 export type { Awaitable } from './awaitable.js';
 export type { CredentialStore, StoredCredential } from './credential-store.js';
 export type { RefreshTokenStore, RevokedFamily } from './refresh-token-store.js';
