@@ -7,7 +7,8 @@ import { startCredentialInvalidation, type CredentialInvalidation } from './cred
 import { tracedStore } from './auth-telemetry.js';
 import type { AuthModuleOptions, StoreClass } from './auth-options.js';
 import { startAuthRuntime, type AuthRuntime } from './auth-runtime.js';
-import { TokenIssuingService, type CredentialStore, type RefreshTokenStore, type TokenPair } from './issuing/index.js';
+import { TokenIssuingService, type CredentialStore, type RefreshTokenStore, type SignInContext, type TokenPair } from './issuing/index.js';
+import type { SessionInfo } from './sessions/session-info.js';
 import { getDummyPasswordHash } from './password/index.js';
 import { assertSecretLength, readTolerance, readTrustedIssuers, createTokenSigner } from './jwt/index.js';
 
@@ -15,14 +16,22 @@ import { assertSecretLength, readTolerance, readTrustedIssuers, createTokenSigne
  * The programmatic auth operations, resolved through the `AUTH_SERVICE` token.
  *
  * @example
- * const pair = await auth.signIn('alice@acme.test', password);
+ * const pair = await auth.signIn('alice@acme.test', password, { clientAddress, userAgent });
+ * const sessions = await auth.listSessions(pair.subject);
  */
 export interface AuthService {
-  signIn(identifier: string, password: string): Promise<TokenPair>;
+  /** `context` feeds sign-in throttling (per client address) and the session list. */
+  signIn(identifier: string, password: string, context?: SignInContext): Promise<TokenPair>;
   refresh(refreshToken: string): Promise<TokenPair>;
   signOut(refreshToken: string): Promise<void>;
-  issueTokens(subject: string): Promise<TokenPair>;
+  issueTokens(subject: string, context?: SignInContext): Promise<TokenPair>;
   revokeAllSessions(subject: string): Promise<void>;
+  /** The subject's live sessions (one per sign-in), oldest first. */
+  listSessions(subject: string): Promise<readonly SessionInfo[]>;
+  /** Ends one of the subject's sessions (sockets close 1008); false for an unknown or another subject's id, alike. */
+  endSession(subject: string, sessionId: string): Promise<boolean>;
+  /** Ends every session of the subject but `keepSessionId` (e.g. after a password change). */
+  endOtherSessions(subject: string, keepSessionId: string): Promise<void>;
 }
 
 /**

@@ -29,7 +29,9 @@ export {
   type NewRefreshToken,
   type TokenPair,
   type SignInContext,
+  type StoredSession,
 } from './issuing/index.js';
+export { MAX_USER_AGENT_LENGTH, MAX_CLIENT_ADDRESS_LENGTH, type SessionInfo } from './sessions/session-info.js';
 export {
   hashPassword,
   verifyPassword,

@@ -21,6 +21,7 @@ export type { SignInContext } from './sign-in-context.js';
 export type { Awaitable } from './awaitable.js';
 export type { CredentialStore, StoredCredential } from './credential-store.js';
 export type { RefreshTokenStore, RevokedFamily } from './refresh-token-store.js';
+export type { StoredSession } from './stored-session.js';
 export type { NewRefreshToken, RefreshTokenRecord, RefreshTokenSuccessor } from './refresh-token-record.js';
 export { isWithinReuseGrace, refreshTokenState } from './refresh-token-state.js';
 export type { RefreshTokenState } from './refresh-token-state.js';

@@ -13,6 +13,18 @@ export interface NewRefreshToken {
   readonly subject: string;
   readonly familyId: string;
   readonly expiresAt: Date;
+  /**
+   * When this token was issued: the session's sign-in, or the refresh that rotated its
+   * predecessor (so the session's current token tells when it was last used). Optional for
+   * stores and callers from before session lists; a store without `listSessions` may ignore it.
+   */
+  readonly issuedAt?: Date | undefined;
+  /** When the session (family) started; every successor keeps its sign-in's value. */
+  readonly sessionStartedAt?: Date | undefined;
+  /** The session's User-Agent at sign-in, already truncated; kept by every successor. */
+  readonly userAgent?: string | null | undefined;
+  /** The session's client address at sign-in; kept by every successor. */
+  readonly clientAddress?: string | null | undefined;
 }
 
 /**
@@ -28,6 +40,11 @@ export interface RefreshTokenRecord {
   readonly familyId?: string | null;
   readonly rotatedAt?: Date | null;
   readonly revokedAt?: Date | null;
+  /** See {@link NewRefreshToken}; absent or null from a store that does not keep it. */
+  readonly issuedAt?: Date | null;
+  readonly sessionStartedAt?: Date | null;
+  readonly userAgent?: string | null;
+  readonly clientAddress?: string | null;
 }
 
 /**

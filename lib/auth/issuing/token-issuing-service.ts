@@ -11,11 +11,14 @@ import type { PasswordVerifier } from './password-verifier.js';
 import type { NewRefreshToken, RefreshTokenRecord } from './refresh-token-record.js';
 import { isWithinReuseGrace, refreshTokenState } from './refresh-token-state.js';
 import type { RefreshTokenStore } from './refresh-token-store.js';
-import { newSessionId } from './session-id.js';
+import { newSessionId, sessionStartOf } from './session-id.js';
 import type { SessionRevocationListener } from './session-revocation-listener.js';
 import { resolveTokenIssuingSettings } from './token-issuing-options.js';
 import type { TokenIssuingServiceOptions, TokenIssuingSettings } from './token-issuing-options.js';
 import type { TokenPair } from './token-pair.js';
+import type { SignInContext } from './sign-in-context.js';
+import type { StoredSession } from './stored-session.js';
+import { MAX_CLIENT_ADDRESS_LENGTH, MAX_USER_AGENT_LENGTH, type SessionInfo } from '../sessions/session-info.js';
 import { validateLoadedClaims } from './validate-claims.js';
 import type { ClaimsSchema } from './validate-claims.js';
 
@@ -69,10 +72,12 @@ export class TokenIssuingService<Claims> {
    * @throws UnauthorizedException `Invalid credentials` for an unknown identifier, a wrong
    * password or an account that cannot sign in now (loadClaims empty), identical in all three.
    * @throws Error when the loaded claims fail the claims schema (a server fault).
+   * `context` (user agent, client address) is kept with the session for `listSessions`.
+   *
    * @example
-   * const { accessToken, refreshToken } = await auth.signIn('alice@acme.test', password);
+   * const { accessToken, refreshToken } = await auth.signIn('alice@acme.test', password, { userAgent, clientAddress });
    */
-  async signIn(identifier: string, password: string): Promise<TokenPair> {
+  async signIn(identifier: string, password: string, context?: SignInContext): Promise<TokenPair> {
     const account = await this.#credentials.findByIdentifier(identifier);
     // Exactly one real verification on every path: for an unknown identifier it runs against the
     // cached dummy hash, so the response time does not tell whether the account exists.
@@ -81,7 +86,7 @@ export class TokenIssuingService<Claims> {
     if (account == null || !passwordMatches) throw invalidCredentials();
     const claims = await this.#loadClaims(account.subject);
     if (claims === undefined) throw invalidCredentials();
-    return this.#startFamily(account.subject, claims);
+    return this.#startFamily(account.subject, claims, context);
   }
 
   /**
@@ -93,12 +98,79 @@ export class TokenIssuingService<Claims> {
    * @example
    * const pair = await auth.issueTokens(userIdFromOidc);
    */
-  async issueTokens(subject: string): Promise<TokenPair> {
+  async issueTokens(subject: string, context?: SignInContext): Promise<TokenPair> {
     const claims = await this.#loadClaims(subject);
     if (claims === undefined) {
       throw new Error('issueTokens: CredentialStore.loadClaims returned nothing for this subject, so it cannot be issued tokens');
     }
-    return this.#startFamily(subject, claims);
+    return this.#startFamily(subject, claims, context);
+  }
+
+  /**
+   * The subject's sessions that can still refresh (one per sign-in, i.e. per device), oldest
+   * first. Needs a store with `listSessions`.
+   *
+   * @throws Error when the refresh-token store has no `listSessions`.
+   * @example
+   * const sessions = await auth.listSessions(user.sub); // [{ id, startedAt, lastUsedAt, userAgent, clientAddress }]
+   */
+  async listSessions(subject: string): Promise<readonly SessionInfo[]> {
+    const now = this.#clock.now();
+    const rows = await this.#sessionStore('listSessions').listSessions(subject);
+    const sessions = new Map<string, SessionInfo>();
+    for (const row of rows) {
+      if (!(row.expiresAt.getTime() > now)) continue;
+      const session = toSessionInfo(row);
+      if (session !== undefined) sessions.set(session.id, session);
+    }
+    return [...sessions.values()].sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime());
+  }
+
+  /**
+   * Ends one of the subject's sessions: its refresh tokens are revoked and its access tokens
+   * refused on every instance, its sockets closed (1008). Answers false, changing nothing, for an
+   * id that is not a live session of this subject: another person's session answers exactly as
+   * an unknown id, so the answer tells nothing about other people's sessions.
+   *
+   * @throws Error when the refresh-token store has no `listSessions` or `revokeFamily`.
+   * @example
+   * const ended = await auth.endSession(user.sub, params.id); // false: answer 404
+   */
+  async endSession(subject: string, sessionId: string): Promise<boolean> {
+    const store = this.#sessionStore('endSession');
+    if (typeof sessionId !== 'string' || sessionId === '') return false;
+    const owned = (await this.listSessions(subject)).some((session) => session.id === sessionId);
+    if (!owned) return false;
+    await store.revokeFamily(sessionId);
+    await this.#sessionRevocations?.sessionRevoked(sessionId);
+    return true;
+  }
+
+  /**
+   * Ends every session of the subject except `keepSessionId` (the caller's own, read from its
+   * access token's `sid`), e.g. "sign out everywhere else" or after a password change. A session
+   * started while this runs is kept.
+   *
+   * @throws Error when the refresh-token store has no `listSessions` or `revokeFamily`.
+   * @example
+   * await auth.endOtherSessions(user.sub, user.sid);
+   */
+  async endOtherSessions(subject: string, keepSessionId: string): Promise<void> {
+    const store = this.#sessionStore('endOtherSessions');
+    for (const session of await this.listSessions(subject)) {
+      if (session.id === keepSessionId) continue;
+      await store.revokeFamily(session.id);
+      await this.#sessionRevocations?.sessionRevoked(session.id);
+    }
+  }
+
+  /** The store's session operations, or a plain Error naming what the store lacks. */
+  #sessionStore(operation: string): Required<Pick<RefreshTokenStore, 'listSessions' | 'revokeFamily'>> {
+    const store = this.#refreshTokens;
+    if (typeof store.listSessions !== 'function' || typeof store.revokeFamily !== 'function') {
+      throw new Error(`${operation}: the RefreshTokenStore needs listSessions and revokeFamily (the in-memory and PostgreSQL stores have both)`);
+    }
+    return { listSessions: (subject) => store.listSessions!(subject), revokeFamily: (familyId) => store.revokeFamily!(familyId) };
   }
 
   /**
@@ -205,11 +277,15 @@ export class TokenIssuingService<Claims> {
     return validateLoadedClaims(this.#claimsSchema, loaded);
   }
 
-  async #startFamily(subject: string, claims: Claims & Record<string, unknown>): Promise<TokenPair> {
+  async #startFamily(subject: string, claims: Claims & Record<string, unknown>, context: SignInContext | undefined): Promise<TokenPair> {
     const now = this.#clock.now();
     const familyId = newSessionId(now);
     const access = await this.#accessTokens.sign(claims, subject, familyId);
-    const refresh = this.#newRefreshToken(subject, familyId, now);
+    const refresh = this.#newRefreshToken(subject, familyId, now, {
+      sessionStartedAt: new Date(now),
+      userAgent: truncated(context?.userAgent, MAX_USER_AGENT_LENGTH),
+      clientAddress: truncated(context?.clientAddress, MAX_CLIENT_ADDRESS_LENGTH),
+    });
     await this.#refreshTokens.create(refresh.tokenHash, refresh.record);
     return pairOf(access, refresh);
   }
@@ -222,7 +298,12 @@ export class TokenIssuingService<Claims> {
     const familyId = typeof record.familyId === 'string' && record.familyId !== '' ? record.familyId : newSessionId(now);
     // Signed before the store changes, so a signer failure leaves the old token usable.
     const access = await this.#accessTokens.sign(claims, record.subject, familyId);
-    const successor = this.#newRefreshToken(record.subject, familyId, now);
+    // The successor carries the session's metadata on; its own issuedAt is this refresh.
+    const successor = this.#newRefreshToken(record.subject, familyId, now, {
+      sessionStartedAt: record.sessionStartedAt ?? undefined,
+      userAgent: record.userAgent ?? null,
+      clientAddress: record.clientAddress ?? null,
+    });
     const store = this.#refreshTokens;
 
     if (typeof store.rotate === 'function') {
@@ -276,10 +357,10 @@ export class TokenIssuingService<Claims> {
     }
   }
 
-  #newRefreshToken(subject: string, familyId: string, now: number): IssuedRefreshToken {
+  #newRefreshToken(subject: string, familyId: string, now: number, session: SessionMetadata): IssuedRefreshToken {
     const token = generateRefreshToken();
     const expiresAt = new Date(now + this.settings.refreshTokenTtl * 1000);
-    return { token, tokenHash: hashRefreshToken(token), record: { subject, familyId, expiresAt } };
+    return { token, tokenHash: hashRefreshToken(token), record: { subject, familyId, expiresAt, issuedAt: new Date(now), ...session } };
   }
 }
 
@@ -288,6 +369,32 @@ interface IssuedRefreshToken {
   readonly token: string;
   readonly tokenHash: string;
   readonly record: NewRefreshToken;
+}
+
+/** What a session keeps from its sign-in, copied onto every successor token. */
+type SessionMetadata = Pick<NewRefreshToken, 'sessionStartedAt' | 'userAgent' | 'clientAddress'>;
+
+/** A header value cut to `max` UTF-16 units (never splitting a surrogate pair), or null. */
+function truncated(value: string | undefined, max: number): string | null {
+  if (typeof value !== 'string' || value === '') return null;
+  if (value.length <= max) return value;
+  const cut = value.slice(0, max);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+
+/** A store row as the public shape, or undefined for a row without a usable session id. */
+function toSessionInfo(row: StoredSession): SessionInfo | undefined {
+  if (typeof row.familyId !== 'string' || row.familyId === '') return undefined;
+  const startMs = row.sessionStartedAt?.getTime() ?? sessionStartOf(row.familyId);
+  if (startMs === undefined || !Number.isFinite(startMs)) return undefined;
+  const lastUsedMs = row.issuedAt?.getTime() ?? startMs;
+  return {
+    id: row.familyId,
+    startedAt: new Date(startMs),
+    lastUsedAt: new Date(Number.isFinite(lastUsedMs) ? lastUsedMs : startMs),
+    userAgent: row.userAgent ?? null,
+    clientAddress: row.clientAddress ?? null,
+  };
 }
 
 function pairOf(access: { token: string; expiresAt: Date }, refresh: IssuedRefreshToken): TokenPair {
