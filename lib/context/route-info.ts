@@ -23,6 +23,11 @@ export interface RouteShape {
   readonly body: Schema | undefined;
   readonly query: Schema | undefined;
   readonly response: Schema | undefined;
+  /**
+   * The route's `params` option: a zod object validating the path parameters it names (their
+   * names, in order, are `RouteInfo.params`). Optional, so that an older definition still fits.
+   */
+  readonly paramsSchema?: Schema | undefined;
   // The tokens as declared, typed by what they are rather than what they resolve to: a Guard takes
   // the RequestContext that carries this record, so naming GuardToken here would close an import
   // cycle (request-context -> route-info -> guard -> request-context). RouteDefinition narrows them.
