@@ -1,0 +1,69 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// The README and the guides ship in the package and are read from node_modules/tessera-http as
+// often as from the repository. Every file they point to (a relative link, or a path in backticks
+// under examples/, bench/ or docs/) must ship too, so that a reference works where it is read.
+// Paths under test/ name the repository's evidence and say so in the README; bench/README.md is the
+// method of the repository's bench harness (its scripts stay in the repository), shipped for the
+// results it explains, so it is not held to this rule; a path the repository ignores (a data
+// folder an example creates) is made at run time.
+const root = join(import.meta.dirname, '..', '..');
+
+function shippedFiles(): Set<string> {
+  // npm's own answer to "what is in the tarball", without building (no prepack).
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const [pack] = JSON.parse(out) as [{ files: { path: string }[] }];
+  return new Set(pack.files.map((file) => file.path));
+}
+
+function resolves(shipped: Set<string>, path: string): boolean {
+  const clean = normalize(path).replace(/\/$/, '');
+  if (shipped.has(clean)) return true;
+  for (const file of shipped) if (file.startsWith(`${clean}/`)) return true; // a shipped folder
+  return false;
+}
+
+describe('references in the shipped docs', () => {
+  const shipped = shippedFiles();
+  const docs = [...shipped].filter((file) => file.endsWith('.md') && file !== 'bench/README.md');
+  const madeAtRunTime = (path: string) => {
+    try {
+      execFileSync('git', ['check-ignore', '-q', path], { cwd: root, stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('ship the README and every guide', () => {
+    expect(docs, 'README.md is in the package').toContain('README.md');
+    expect(docs.filter((file) => file.startsWith('docs/')).length, 'the guides are in the package').toBeGreaterThan(10);
+  });
+
+  it('point only to files the package ships', () => {
+    const broken: string[] = [];
+    for (const doc of docs) {
+      const text = readFileSync(join(root, doc), 'utf8');
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (target === undefined || /^(https?:|mailto:|#)/.test(target)) continue;
+        const path = normalize(join(dirname(doc), target.split('#')[0] ?? ''));
+        if (!resolves(shipped, path)) broken.push(`${doc}: link ${target}`);
+      }
+      for (const [, path] of text.matchAll(/`((?:examples|bench|docs)\/[^`\s]*)`/g)) {
+        if (path !== undefined && !resolves(shipped, path) && !madeAtRunTime(path)) broken.push(`${doc}: \`${path}\``);
+      }
+    }
+    expect(broken, 'references to files the package does not ship').toEqual([]);
+  });
+
+  it('list every entry point of the package in the README', () => {
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const entries = Object.keys(manifest.exports).filter((key) => key !== './package.json').map((key) => (key === '.' ? 'tessera-http' : `tessera-http/${key.slice(2)}`));
+    const unnamed = entries.filter((entry) => !readme.includes(`\`${entry}\``));
+    expect(unnamed, 'entry points the README does not name').toEqual([]);
+  });
+});
