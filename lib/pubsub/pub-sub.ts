@@ -1,4 +1,4 @@
-import { createToken } from '../common/token.js';
+import { createToken, type Token } from '../common/token.js';
 import { TopicTable } from './topic-table.js';
 
 /**
@@ -119,4 +119,4 @@ export function callHandler(handler: TopicHandler, message: string): void {
  * defineFactory(PostEvents, [PUB_SUB], (bus) => new PostEvents(bus));
  * await bus.publish('posts', JSON.stringify(post));
  */
-export const PUB_SUB = createToken<PubSub>('PubSub');
+export const PUB_SUB: Token<PubSub> = createToken<PubSub>('PubSub');

@@ -1,4 +1,4 @@
-import { createStateKey } from '../context/request-context.js';
+import { createStateKey, type StateKey } from '../context/request-context.js';
 
 /**
  * When the credential that authenticated a request stops being valid (epoch ms by the wall
@@ -9,4 +9,4 @@ import { createStateKey } from '../context/request-context.js';
  * @example
  * if (ctx.route?.webSocket !== undefined) ctx.set(CREDENTIAL_EXPIRES_AT, payload.exp * 1000);
  */
-export const CREDENTIAL_EXPIRES_AT = createStateKey<number>('credential-expires-at');
+export const CREDENTIAL_EXPIRES_AT: StateKey<number> = createStateKey<number>('credential-expires-at');

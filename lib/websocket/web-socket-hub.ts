@@ -1,5 +1,5 @@
 import type { Logger } from '../common/logger.js';
-import { createToken } from '../common/token.js';
+import { createToken, type Token } from '../common/token.js';
 import type { RequestContext } from '../context/request-context.js';
 import type { PlainAnswer } from '../http/answer.js';
 import { ServiceUnavailableException } from '../http/http-exception.js';
@@ -56,7 +56,7 @@ export interface WebSockets {
  * @example
  * defineFactory(Notifier, [WEB_SOCKETS], (sockets) => new Notifier(sockets));
  */
-export const WEB_SOCKETS = createToken<WebSockets>('WebSockets');
+export const WEB_SOCKETS: Token<WebSockets> = createToken<WebSockets>('WebSockets');
 
 /**
  * One app's WebSocket registry and topics. Topics go through the app's PubSub once per topic
