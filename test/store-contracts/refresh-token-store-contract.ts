@@ -165,6 +165,59 @@ export function describeRefreshTokenStoreContract(name: string, make: RefreshTok
       expect(revoked).toEqual([true, true, false]);
     });
 
+    it('listSessions (when present) keeps each token\'s session metadata: find returns it, rotate\'s successor carries its own', async (ctx) => {
+      const { store } = await setup();
+      if (store.listSessions === undefined) return ctx.skip();
+      const [h1, h2] = [randomHash(), randomHash()];
+      const subject = uniqueId('s');
+      const started = new Date(T0 - 5_000);
+      const first: NewRefreshToken = { ...token(subject, 'f1'), issuedAt: started, sessionStartedAt: started, userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0', clientAddress: '2001:db8::7' };
+      await store.create(h1, first);
+      expect(await store.find(h1), 'find answers the metadata create stored').toMatchObject({
+        issuedAt: started,
+        sessionStartedAt: started,
+        userAgent: first.userAgent,
+        clientAddress: '2001:db8::7',
+      });
+      const next = { ...first, tokenHash: h2, issuedAt: new Date(T0) };
+      if (store.rotate === undefined) {
+        await store.create(h2, next);
+        await store.markRotated(h1);
+      } else {
+        expect(await store.rotate(h1, next)).toBe(true);
+      }
+      expect(await store.listSessions(subject), 'one session: the current token, issued at the refresh, started at the sign-in').toEqual([
+        { familyId: 'f1', expiresAt: first.expiresAt, issuedAt: new Date(T0), sessionStartedAt: started, userAgent: first.userAgent, clientAddress: '2001:db8::7' },
+      ]);
+    });
+
+    it('listSessions (when present) answers null for metadata a token was created without', async (ctx) => {
+      const { store } = await setup();
+      if (store.listSessions === undefined) return ctx.skip();
+      const subject = uniqueId('s');
+      await store.create(randomHash(), token(subject, 'bare'));
+      expect(await store.listSessions(subject)).toEqual([
+        { familyId: 'bare', expiresAt: new Date(T0 + 60_000), issuedAt: null, sessionStartedAt: null, userAgent: null, clientAddress: null },
+      ]);
+    });
+
+    it('listSessions (when present) lists only the subject\'s families that still have an unrotated, unrevoked token', async (ctx) => {
+      const { store } = await setup();
+      if (store.listSessions === undefined || store.revokeFamily === undefined) return ctx.skip();
+      const [alice, bob] = [uniqueId('s'), uniqueId('s')];
+      const [kept, ended, signedOut, bobs] = [uniqueId('f'), uniqueId('f'), uniqueId('f'), uniqueId('f')];
+      await store.create(randomHash(), token(alice, kept));
+      await store.create(randomHash(), token(alice, ended));
+      const signedOutHash = randomHash();
+      await store.create(signedOutHash, token(alice, signedOut));
+      await store.create(randomHash(), token(bob, bobs));
+      await store.revokeFamily(ended);
+      await store.revoke(signedOutHash);
+      const families = (await store.listSessions(alice)).map((session) => session.familyId);
+      expect(families, 'only the live session of alice; never a revoked family, a signed-out token or bob\'s').toEqual([kept]);
+      expect(await store.listSessions(uniqueId('nobody')), 'an unknown subject has no sessions').toEqual([]);
+    });
+
     it('revokedFamiliesSince (when present) reports each family with a token revoked since then, once, at its latest revocation', async (ctx) => {
       const { store, clock } = await setup();
       if (store.revokedFamiliesSince === undefined) return ctx.skip();

@@ -56,5 +56,6 @@ export function createInMemoryRefreshTokenStore(options: InMemoryRefreshTokenSto
   };
   return options.rotate
     ? { ...required, rotate: async (oldTokenHash, next) => table.rotate(oldTokenHash, next) }
-    : { ...required, revokeFamily: async (familyId) => table.revokeFamily(familyId) };
+    : // Session lists come with family revocation: ending a session is revoking its family.
+      { ...required, revokeFamily: async (familyId) => table.revokeFamily(familyId), listSessions: async (subject) => table.listSessions(subject) };
 }

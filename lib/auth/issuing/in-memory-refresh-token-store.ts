@@ -1,10 +1,11 @@
 import { BasicInMemoryRefreshTokenStore } from './basic-in-memory-refresh-token-store.js';
 import type { RefreshTokenSuccessor } from './refresh-token-record.js';
 import type { RefreshTokenStore, RevokedFamily } from './refresh-token-store.js';
+import type { StoredSession } from './stored-session.js';
 
 /**
  * The in-memory refresh-token store with every operation, including the atomic `rotate`,
- * `revokeFamily` and `revokedFamiliesSince`. Data lives in the process and is lost on restart: for tests, demos and
+ * `revokeFamily`, `revokedFamiliesSince` and `listSessions`. Data lives in the process and is lost on restart: for tests, demos and
  * single-process development.
  *
  * Each operation runs synchronously inside its async method, so it is atomic under concurrent
@@ -25,5 +26,9 @@ export class InMemoryRefreshTokenStore extends BasicInMemoryRefreshTokenStore im
 
   async revokedFamiliesSince(since: Date): Promise<readonly RevokedFamily[]> {
     return [...this.table.revokedFamiliesSince(since.getTime())].map(([familyId, revokedAtMs]) => ({ familyId, revokedAt: new Date(revokedAtMs) }));
+  }
+
+  async listSessions(subject: string): Promise<readonly StoredSession[]> {
+    return this.table.listSessions(subject);
   }
 }

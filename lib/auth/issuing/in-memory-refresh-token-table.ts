@@ -1,5 +1,6 @@
 import type { Clock } from '../../internal.js';
 import type { NewRefreshToken, RefreshTokenRecord, RefreshTokenSuccessor } from './refresh-token-record.js';
+import type { StoredSession } from './stored-session.js';
 
 /**
  * A stored refresh token as the in-memory stores' `records()` snapshot shows it: every field
@@ -13,6 +14,10 @@ export interface StoredRefreshToken extends RefreshTokenRecord {
   readonly familyId: string | null;
   readonly rotatedAt: Date | null;
   readonly revokedAt: Date | null;
+  readonly issuedAt: Date | null;
+  readonly sessionStartedAt: Date | null;
+  readonly userAgent: string | null;
+  readonly clientAddress: string | null;
 }
 
 /** Internal row: times as epoch milliseconds, so no Date object is ever shared with a caller. */
@@ -22,6 +27,10 @@ interface Row {
   readonly expiresAtMs: number;
   rotatedAtMs: number | null;
   revokedAtMs: number | null;
+  readonly issuedAtMs: number | null;
+  readonly sessionStartedAtMs: number | null;
+  readonly userAgent: string | null;
+  readonly clientAddress: string | null;
 }
 
 /**
@@ -100,6 +109,25 @@ export class InMemoryRefreshTokenTable {
     return families;
   }
 
+  /** The subject's sessions: each family's current token (neither rotated nor revoked), in insertion order. */
+  listSessions(subject: string): readonly StoredSession[] {
+    const sessions: StoredSession[] = [];
+    for (const row of this.#rows.values()) {
+      if (row.subject !== subject || row.familyId === null || row.rotatedAtMs !== null || row.revokedAtMs !== null) continue;
+      sessions.push(
+        Object.freeze({
+          familyId: row.familyId,
+          expiresAt: new Date(row.expiresAtMs),
+          issuedAt: dateOrNull(row.issuedAtMs),
+          sessionStartedAt: dateOrNull(row.sessionStartedAtMs),
+          userAgent: row.userAgent,
+          clientAddress: row.clientAddress,
+        }),
+      );
+    }
+    return sessions;
+  }
+
   /** A frozen copy of every row, in insertion order. */
   records(): readonly StoredRefreshToken[] {
     return Object.freeze([...this.#rows].map(([tokenHash, row]) => toRecord(tokenHash, row)));
@@ -122,7 +150,34 @@ function toRow(token: NewRefreshToken): Row {
   const expiresAtMs = token.expiresAt instanceof Date ? token.expiresAt.getTime() : Number.NaN;
   if (!Number.isFinite(expiresAtMs)) throw new TypeError('expiresAt must be a valid Date');
   const familyId = typeof token.familyId === 'string' ? token.familyId : null;
-  return { subject: token.subject, familyId, expiresAtMs, rotatedAtMs: null, revokedAtMs: null };
+  return {
+    subject: token.subject,
+    familyId,
+    expiresAtMs,
+    rotatedAtMs: null,
+    revokedAtMs: null,
+    issuedAtMs: optionalTime(token.issuedAt, 'issuedAt'),
+    sessionStartedAtMs: optionalTime(token.sessionStartedAt, 'sessionStartedAt'),
+    userAgent: optionalText(token.userAgent, 'userAgent'),
+    clientAddress: optionalText(token.clientAddress, 'clientAddress'),
+  };
+}
+
+function optionalTime(value: Date | undefined, name: string): number | null {
+  if (value === undefined) return null;
+  const ms = value instanceof Date ? value.getTime() : Number.NaN;
+  if (!Number.isFinite(ms)) throw new TypeError(`${name} must be a valid Date when given`);
+  return ms;
+}
+
+function optionalText(value: string | null | undefined, name: string): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') throw new TypeError(`${name} must be a string when given`);
+  return value;
+}
+
+function dateOrNull(ms: number | null): Date | null {
+  return ms === null ? null : new Date(ms);
 }
 
 function toRecord(tokenHash: string, row: Row): StoredRefreshToken {
@@ -133,5 +188,9 @@ function toRecord(tokenHash: string, row: Row): StoredRefreshToken {
     expiresAt: new Date(row.expiresAtMs),
     rotatedAt: row.rotatedAtMs === null ? null : new Date(row.rotatedAtMs),
     revokedAt: row.revokedAtMs === null ? null : new Date(row.revokedAtMs),
+    issuedAt: dateOrNull(row.issuedAtMs),
+    sessionStartedAt: dateOrNull(row.sessionStartedAtMs),
+    userAgent: row.userAgent,
+    clientAddress: row.clientAddress,
   });
 }
