@@ -79,7 +79,7 @@ export { jsonLogger, silentLogger, type JsonLoggerOptions } from './common/json-
 export type { HealthCheck, SharedEngineCheckOptions } from './common/health-check.js';
 export type { HealthOptions } from './app/health.js';
 export { pubSubHealthCheck } from './pubsub/pub-sub-health-check.js';
-export type { RateLimitCounter, RateLimitCounterOptions, RateLimitWindow } from './common/rate-limit-counter.js';
+export type { RateLimitCounter, RateLimitCounterOptions, RateLimitWindow, WindowedRateLimitCounter } from './common/rate-limit-counter.js';
 export { InMemoryRateLimitCounter } from './common/in-memory-rate-limit-counter.js';
 export { idempotent, type IdempotencyOptions } from './idempotency/idempotent.js';
 export { IDEMPOTENCY_STORE, type IdempotencyClaim, type IdempotencyStore } from './idempotency/idempotency-store.js';

@@ -38,6 +38,11 @@ export class FixedWindowRule {
     return nowMs - startMs >= this.windowMs;
   }
 
+  /** The start of the window `windowAfter` answered (its `resetAtMs` less the window length): what `release` matches. */
+  startOf(window: RateLimitWindow): number {
+    return window.resetAtMs - this.windowMs;
+  }
+
   /** The window after a hit at `nowMs` that made `hits` in the window started at `startMs`. */
   windowAfter(hits: number, startMs: number, nowMs: number): RateLimitWindow {
     const resetAtMs = startMs + this.windowMs;

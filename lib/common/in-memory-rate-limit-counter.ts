@@ -1,5 +1,5 @@
 import { FixedWindowRule } from './fixed-window-rule.js';
-import type { RateLimitCounter, RateLimitCounterOptions, RateLimitWindow } from './rate-limit-counter.js';
+import type { RateLimitCounterOptions, RateLimitWindow, WindowedRateLimitCounter } from './rate-limit-counter.js';
 
 /** From this many keys on, a new key first drops the windows that have ended. */
 const SWEEP_FROM_KEYS = 10_000;
@@ -15,7 +15,7 @@ const SWEEP_FROM_KEYS = 10_000;
  * const counter = new InMemoryRateLimitCounter({ limit: 100, windowMs: 60_000 });
  * const waitMs = await counter.hit(keyId); // 0 while within the limit
  */
-export class InMemoryRateLimitCounter implements RateLimitCounter {
+export class InMemoryRateLimitCounter implements WindowedRateLimitCounter {
   readonly #rule: FixedWindowRule;
   readonly #windows = new Map<string, { startMs: number; hits: number }>();
   #sweepAt = SWEEP_FROM_KEYS;
@@ -36,6 +36,18 @@ export class InMemoryRateLimitCounter implements RateLimitCounter {
    */
   async hitWindow(key: string): Promise<RateLimitWindow> {
     return this.#count(key);
+  }
+
+  /**
+   * Takes back one hit counted by `hitWindow` (see `WindowedRateLimitCounter.release`).
+   *
+   * @example
+   * const window = await counter.hitWindow(key);
+   * await counter.release(key, window); // the count is as before the hit
+   */
+  async release(key: string, window: RateLimitWindow): Promise<void> {
+    const current = this.#windows.get(key);
+    if (current !== undefined && current.startMs === this.#rule.startOf(window) && current.hits > 0) current.hits -= 1;
   }
 
   #count(key: string): RateLimitWindow {

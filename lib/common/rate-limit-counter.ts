@@ -18,6 +18,28 @@ export interface RateLimitCounter {
 }
 
 /**
+ * A {@link RateLimitCounter} that also answers the whole window of a hit and can take a hit back:
+ * what sign-in throttling needs, which counts an attempt before checking the password (so that
+ * concurrent guesses cannot all pass a check made before any of them was counted) and takes the
+ * count back when the attempt turns out not to be a failure. Every counter Tessera ships is one.
+ *
+ * @example
+ * const window = await counter.hitWindow(key);
+ * if (window.waitMs > 0) throw new TooManyRequestsException('Slow down');
+ * if (await succeeded()) await counter.release(key, window);
+ */
+export interface WindowedRateLimitCounter extends RateLimitCounter {
+  /** Counts one hit like `hit`, and answers the whole window. */
+  hitWindow(key: string): Promise<RateLimitWindow>;
+  /**
+   * Takes back one hit that `hitWindow` counted and answered as `window`: the key's count goes
+   * down by one if that window is still the key's current one (same `resetAtMs`) and holds a hit;
+   * otherwise (the window ended, a new one opened) nothing changes.
+   */
+  release(key: string, window: RateLimitWindow): Promise<void>;
+}
+
+/**
  * One key's window after a hit.
  *
  * @example

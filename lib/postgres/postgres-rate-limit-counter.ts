@@ -1,5 +1,5 @@
 import { FixedWindowRule } from '../internal.js';
-import type { RateLimitCounter, RateLimitCounterOptions, RateLimitWindow } from '../internal.js';
+import type { RateLimitCounterOptions, RateLimitWindow, WindowedRateLimitCounter } from '../internal.js';
 import { createQueryRunner } from './run-query.js';
 import type { PostgresStoreOptions, QueryRunner } from './run-query.js';
 import type { SqlClient } from './sql-client.js';
@@ -43,7 +43,7 @@ RETURNING hits, window_start_ms::float8 AS window_start_ms`;
  * const counter = new PostgresRateLimitCounter(pool, { limit: 100, windowMs: 60_000, name: 'api-keys' });
  * const waitMs = await counter.hit(keyId); // 0 while within the limit
  */
-export class PostgresRateLimitCounter implements RateLimitCounter {
+export class PostgresRateLimitCounter implements WindowedRateLimitCounter {
   readonly #run: QueryRunner;
   readonly #rule: FixedWindowRule;
   readonly #name: string;
@@ -70,6 +70,23 @@ export class PostgresRateLimitCounter implements RateLimitCounter {
     const row = rows[0];
     if (row === undefined) throw new Error('rate-limit store: the upsert returned no row');
     return this.#rule.windowAfter(Number(row.hits), Number(row.window_start_ms), now);
+  }
+
+  /**
+   * Takes back one hit counted by `hitWindow` (see `WindowedRateLimitCounter.release`): one
+   * statement, down by one only while the row still holds that window, never below 0.
+   *
+   * @example
+   * const window = await counter.hitWindow(key);
+   * await counter.release(key, window); // the count is as before the hit
+   */
+  async release(key: string, window: RateLimitWindow): Promise<void> {
+    await this.#run(
+      'release',
+      'UPDATE tessera_rate_limits SET hits = hits - 1 WHERE name = $1 AND key = $2 AND window_start_ms = $3::bigint AND hits > 0',
+      [this.#name, key, this.#rule.startOf(window)],
+      'write',
+    );
   }
 
   /**

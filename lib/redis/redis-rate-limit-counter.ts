@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { EngineOutage, FixedWindowRule, jsonLogger, integerAtLeast, ServiceUnavailableException, TIMED_OUT, within, type Logger, type RateLimitCounter, type RateLimitCounterOptions, type RateLimitWindow } from '../internal.js';
+import { EngineOutage, FixedWindowRule, jsonLogger, integerAtLeast, ServiceUnavailableException, TIMED_OUT, within, type Logger, type RateLimitCounterOptions, type RateLimitWindow, type WindowedRateLimitCounter } from '../internal.js';
 
 /**
  * Options of {@link RedisRateLimitCounter}.
@@ -42,8 +42,23 @@ end
 redis.call('PEXPIRE', KEYS[1], window * 2)
 return { hits, tostring(start) }`;
 
+/**
+ * Takes back one hit (`release`): down by one only while the hash still holds the window that
+ * started at ARGV[1], and never below 0; atomic with the hits, as one script.
+ */
+const RELEASE_SCRIPT = `
+local start = tonumber(redis.call('HGET', KEYS[1], 's'))
+if start ~= nil and start == tonumber(ARGV[1]) and tonumber(redis.call('HGET', KEYS[1], 'h')) > 0 then
+  redis.call('HINCRBY', KEYS[1], 'h', -1)
+end
+return 0`;
+
 const COMMAND = 'tesseraRateLimitHit';
-type WithHit = Redis & { [COMMAND](key: string, now: number, windowMs: number): Promise<[number, string]> };
+const RELEASE_COMMAND = 'tesseraRateLimitRelease';
+type WithHit = Redis & {
+  [COMMAND](key: string, now: number, windowMs: number): Promise<[number, string]>;
+  [RELEASE_COMMAND](key: string, startMs: number): Promise<number>;
+};
 
 /**
  * A fixed-window {@link RateLimitCounter} on Redis (or Valkey), shared by every instance: the
@@ -59,7 +74,7 @@ type WithHit = Redis & { [COMMAND](key: string, now: number, windowMs: number): 
  * const counter = new RedisRateLimitCounter(new Redis(process.env.REDIS_URL), { limit: 100, windowMs: 60_000, name: 'api-keys' });
  * const waitMs = await counter.hit(keyId); // 0 while within the limit
  */
-export class RedisRateLimitCounter implements RateLimitCounter {
+export class RedisRateLimitCounter implements WindowedRateLimitCounter {
   readonly #redis: WithHit;
   readonly #rule: FixedWindowRule;
   readonly #prefix: string;
@@ -74,6 +89,7 @@ export class RedisRateLimitCounter implements RateLimitCounter {
     this.#failOpen = options.whenUnavailable === 'fail-open';
     this.#outage = new EngineOutage('redis rate-limit counter', options.logger ?? jsonLogger());
     if (typeof (redis as unknown as Record<string, unknown>)[COMMAND] !== 'function') redis.defineCommand(COMMAND, { numberOfKeys: 1, lua: HIT_SCRIPT });
+    if (typeof (redis as unknown as Record<string, unknown>)[RELEASE_COMMAND] !== 'function') redis.defineCommand(RELEASE_COMMAND, { numberOfKeys: 1, lua: RELEASE_SCRIPT });
     this.#redis = redis as unknown as WithHit;
   }
 
@@ -90,17 +106,36 @@ export class RedisRateLimitCounter implements RateLimitCounter {
    */
   async hitWindow(key: string): Promise<RateLimitWindow> {
     const now = this.#rule.now();
-    let answer: [number, string];
+    const answer = await this.#ask(() => this.#redis[COMMAND](`${this.#prefix}${key}`, now, this.#rule.windowMs));
+    if (answer === undefined) return { hits: 0, resetAtMs: now + this.#rule.windowMs, waitMs: 0 };
+    return this.#rule.windowAfter(Number(answer[0]), Number(answer[1]), now);
+  }
+
+  /**
+   * Takes back one hit counted by `hitWindow` (see `WindowedRateLimitCounter.release`), atomic in
+   * Redis. Unanswered in time, it follows `whenUnavailable` like a hit (fail-open: nothing happens).
+   *
+   * @example
+   * const window = await counter.hitWindow(key);
+   * await counter.release(key, window); // the count is as before the hit
+   */
+  async release(key: string, window: RateLimitWindow): Promise<void> {
+    await this.#ask(() => this.#redis[RELEASE_COMMAND](`${this.#prefix}${key}`, this.#rule.startOf(window)));
+  }
+
+  /** One script run within `timeoutMs`; past it, or on an error, undefined (fail-open) or a 503. */
+  async #ask<T>(run: () => Promise<T>): Promise<T | undefined> {
+    let answer: T;
     try {
-      const decided = await within(this.#redis[COMMAND](`${this.#prefix}${key}`, now, this.#rule.windowMs), this.#timeoutMs);
+      const decided = await within(run(), this.#timeoutMs);
       if (decided === TIMED_OUT) throw new Error(`no answer from Redis within ${this.#timeoutMs} ms`);
       answer = decided;
     } catch (error) {
       this.#outage.lost(error, { failOpen: this.#failOpen });
-      if (this.#failOpen) return { hits: 0, resetAtMs: now + this.#rule.windowMs, waitMs: 0 };
+      if (this.#failOpen) return undefined;
       throw new ServiceUnavailableException('The rate-limit store is unavailable', undefined, { 'retry-after': '1' });
     }
     this.#outage.back();
-    return this.#rule.windowAfter(Number(answer[0]), Number(answer[1]), now);
+    return answer;
   }
 }
