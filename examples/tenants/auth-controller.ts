@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { defineController, del, post } from '../../lib/index.js';
-import { Public, type AuthService, type TokenPair } from '../../lib/auth/index.js';
+import { defineController, del, get, NotFoundException, post } from '../../lib/index.js';
+import { Public, type AuthService, type SessionInfo, type TokenPair } from '../../lib/auth/index.js';
+import { ApiResponse } from '../../lib/openapi/index.js';
 import { auth } from './claims.js';
 import { ApiTags } from '../../lib/openapi/index.js';
-import { PUBLIC_OPERATION, TOKEN_ONLY, UNAUTHORIZED } from './openapi.js';
+import { NOT_FOUND, PUBLIC_OPERATION, TOKEN_ONLY, UNAUTHORIZED } from './openapi.js';
+import { SIGN_IN_CONTEXT, type SignInContextReader } from './sign-in-context.js';
 
 const SignIn = z.object({ identifier: z.string().min(1).max(320), password: z.string().min(1).max(1024) });
 const RefreshBody = z.object({ refreshToken: z.string().min(1).max(8192) });
@@ -22,10 +24,10 @@ function toJson(pair: TokenPair) {
 export const authController = defineController({
   name: 'AuthController',
   prefix: '/auth',
-  inject: [auth.AUTH_SERVICE],
+  inject: [auth.AUTH_SERVICE, SIGN_IN_CONTEXT],
   metadata: [Public(), PUBLIC_OPERATION],
-  routes: (service: AuthService) => ({
-    signIn: post('/sign-in', { body: SignIn }, async (ctx) => toJson(await service.signIn(ctx.body.identifier, ctx.body.password))),
+  routes: (service: AuthService, context: SignInContextReader) => ({
+    signIn: post('/sign-in', { body: SignIn }, async (ctx) => toJson(await service.signIn(ctx.body.identifier, ctx.body.password, context(ctx)))),
     refresh: post('/refresh', { body: RefreshBody }, async (ctx) => toJson(await service.refresh(ctx.body.refreshToken))),
     signOut: post('/sign-out', { body: RefreshBody }, async (ctx) => {
       await service.signOut(ctx.body.refreshToken);
@@ -33,7 +35,20 @@ export const authController = defineController({
   }),
 });
 
+/** A session as the API shows it: dates as ISO strings. */
+function sessionToJson(session: SessionInfo) {
+  return {
+    id: session.id,
+    startedAt: session.startedAt.toISOString(),
+    lastUsedAt: session.lastUsedAt.toISOString(),
+    userAgent: session.userAgent,
+    clientAddress: session.clientAddress,
+  };
+}
+
 /**
+ * A person's sessions (one per sign-in, on each device): list them, end one, or end them all.
+ *
  * "Sign out everywhere": ends every session of the signed-in person, on every instance (their
  * access tokens are refused at once, not when they expire). Bearer tokens only: an API key is not
  * a session. When the bus cannot tell the other instances the answer is an error (the refresh
@@ -45,6 +60,11 @@ export const sessionsController = defineController({
   inject: [auth.AUTH_SERVICE],
   metadata: [ApiTags('Auth'), TOKEN_ONLY, UNAUTHORIZED],
   routes: (service: AuthService) => ({
+    list: get('/sessions', { guards: [auth.JwtAuthGuard] }, async (ctx) => (await service.listSessions(auth.getCurrentUser(ctx)?.sub as string)).map(sessionToJson)),
+    // Another person's session id answers exactly as an unknown one: 404.
+    end: del('/sessions/:id', { guards: [auth.JwtAuthGuard], metadata: [ApiResponse({ status: 204, description: 'Ended: its tokens are refused and its sockets closed, on every instance' }), NOT_FOUND] }, async (ctx) => {
+      if (!(await service.endSession(auth.getCurrentUser(ctx)?.sub as string, ctx.params.id))) throw new NotFoundException('No such session');
+    }),
     signOutEverywhere: del('/sessions', { guards: [auth.JwtAuthGuard] }, async (ctx) => {
       await service.revokeAllSessions(auth.getCurrentUser(ctx)?.sub as string);
     }),

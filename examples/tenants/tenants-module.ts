@@ -25,6 +25,7 @@ import { tenantLiveController } from './tenant-live-controller.js';
 import { InMemoryTenantPosts, TENANT_POSTS } from './tenant-posts.js';
 import { TENANT_KEYS, TenantApiKeys } from './tenant-api-keys.js';
 import { ApiKeyRateLimitGuard, RATE_LIMIT_COUNTER } from './rate-limit.js';
+import { SIGN_IN_CONTEXT, signInContextReader } from './sign-in-context.js';
 import type { TenantsStores } from './postgres/tenants-stores.js';
 
 const CLOCK = createToken<Clock>('CLOCK');
@@ -123,6 +124,7 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
     // The module's own counter and idempotency store, when given, win over those its stores export (own providers first).
     providers: [
       defineProvider(ApiKeyRateLimitGuard, [RATE_LIMIT_COUNTER]),
+      { provide: SIGN_IN_CONTEXT, useValue: signInContextReader(config.trustedProxyHops) },
       ...(options.rateLimitCounter === undefined ? [] : [defineFactory(RATE_LIMIT_COUNTER, [CLOCK], options.rateLimitCounter)]),
       ...(options.idempotencyStore === undefined ? [] : [defineFactory(IDEMPOTENCY_STORE, [CLOCK], options.idempotencyStore)]),
     ],
