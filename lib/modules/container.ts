@@ -1,5 +1,5 @@
 import { tokenName, type InjectionToken } from '../common/token.js';
-import { CircularDependencyError, ModuleGraphError } from '../di/di-errors.js';
+import { CircularDependencyError, MissingProviderError, ModuleGraphError } from '../di/di-errors.js';
 import type { ModuleInput } from './module.js';
 import type { ProviderInput } from '../di/provider.js';
 import { ModuleGraph, type GraphOverrides, type ModuleRecord, type ProviderRecord } from './module-graph.js';
@@ -66,9 +66,22 @@ export class Container {
     return (await this.build(record, [requestedBy])) as T;
   }
 
-  /** A provider that is already built, resolved as seen from `module`. */
+  /**
+   * A provider that is already built, resolved as seen from `module`, else the first module's
+   * that provides it; a class that a module declared under another token
+   * (`{ provide: TOKEN, useClass }`); or a controller (a class controller's instance, a
+   * `defineController` controller's routes) once the app has compiled its routes.
+   */
   get<T>(module: ModuleRecord, token: InjectionToken<T>, requestedBy: string): T {
-    const record = this.graph.findVisible(module, token) ?? this.modules.find((m) => m.providers.has(token))?.providers.get(token) ?? this.graph.find(module, token, requestedBy);
+    const record =
+      this.graph.findVisible(module, token) ??
+      this.modules.find((m) => m.providers.has(token))?.providers.get(token) ??
+      this.graph.declaredWithClass(token);
+    if (record === undefined) {
+      const controller = this.graph.controllerSetup(token);
+      if (controller !== undefined) return (controller.instance ?? controller.routes) as T;
+      throw new MissingProviderError(token, requestedBy, module.name);
+    }
     if (record.state !== 'built') throw new ModuleGraphError(`${tokenName(token)} is not built yet.`);
     return record.instance as T;
   }

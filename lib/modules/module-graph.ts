@@ -1,13 +1,15 @@
-import { tokenName, type InjectionToken } from '../common/token.js';
+import { tokenName, type ClassToken, type InjectionToken } from '../common/token.js';
 import { MissingProviderError, ModuleGraphError, ProviderNotVisibleError } from '../di/di-errors.js';
 import { normalizeProvider, type ProviderDefinition, type ProviderInput } from '../di/provider.js';
-import type { ControllerDefinition } from '../routing/controller.js';
+import type { ControllerDefinition, ControllerInput, ControllerSetup } from '../routing/controller.js';
 import type { ModuleDefinition, ModuleInput } from './module.js';
 import { asModuleDefinition, toControllerDefinition, toModuleDefinition } from './module-definitions.js';
 
 /** One provider inside one module, and its instance once built. */
 export interface ProviderRecord {
   readonly definition: ProviderDefinition;
+  /** The class the module declared it with (`{ provide: TOKEN, useClass }` included), before any override. */
+  readonly declaredClass: ClassToken<unknown> | undefined;
   readonly module: ModuleRecord;
   state: 'new' | 'building' | 'built';
   instance: unknown;
@@ -34,11 +36,16 @@ export interface ModuleRecord {
  * a provider by its token, wherever a module declares it (imported, dynamic, global, class or
  * builder modules alike), and a whole module by identity. Definitions are never changed.
  *
+ * A class also names the providers that build it under another token: forRoot-style modules
+ * register what they are given as `{ provide: THEIR_TOKEN, useClass: GivenClass }`, and the test
+ * knows the class, not the module's token. Each declaration is replaced once, so the app keeps
+ * the instance count it declared.
+ *
  * @example
  * new Container(AppModule, { providers: new Map([[PostsStore, { provide: PostsStore, useValue: fake }]]) });
  */
 export interface GraphOverrides {
-  /** Token -> the provider that replaces every declaration of it (its `provide` is the token). */
+  /** Token (or class) -> the provider that replaces every declaration of it (its `provide` is the token). */
   readonly providers?: ReadonlyMap<InjectionToken<unknown>, ProviderInput>;
   /** Module (definition or class) -> the module used in its place wherever it is imported. */
   readonly modules?: ReadonlyMap<ModuleInput, ModuleInput>;
@@ -68,6 +75,7 @@ export class ModuleGraph {
   private readonly usedOverrides = new Set<unknown>();
   /** What the app itself provides to every module (its PubSub, its WebSockets), found after everything else. */
   private readonly builtIns = new Map<InjectionToken<unknown>, ProviderRecord>();
+  private readonly controllerSetups = new Map<unknown, ControllerSetup>();
 
   constructor(root: ModuleInput, overrides: GraphOverrides = {}, builtIns: readonly ProviderInput[] = []) {
     this.providerOverrides = overrides.providers ?? new Map();
@@ -79,8 +87,8 @@ export class ModuleGraph {
       for (const [token, provider] of record.exported ?? []) this.globalExports.set(token, provider);
     }
     for (const input of builtIns) {
-      const definition = this.providerDefinition(input);
-      this.builtIns.set(definition.provide, { definition, module: this.root, state: 'new', instance: undefined });
+      const record = this.providerRecord(input, this.root);
+      this.builtIns.set(record.definition.provide, record);
     }
   }
 
@@ -102,7 +110,28 @@ export class ModuleGraph {
 
   /** A new provider record for a class no module declared, owned by `module` (overrides apply). */
   implicitRecord(module: ModuleRecord, token: InjectionToken<unknown>): ProviderRecord {
-    return { definition: this.providerDefinition(token as ProviderInput), module, state: 'new', instance: undefined };
+    return this.providerRecord(token as ProviderInput, module);
+  }
+
+  /**
+   * A provider declared with `token` as its class, in any module, when no module provides
+   * `token` itself: the store class a forRoot-style module registered under its own token.
+   */
+  declaredWithClass(token: InjectionToken<unknown>): ProviderRecord | undefined {
+    if (typeof token !== 'function') return undefined;
+    for (const module of this.modules) {
+      for (const record of module.providers.values()) if (record.declaredClass === token) return record;
+    }
+    return undefined;
+  }
+
+  /**
+   * What a controller's setup returned (its routes, and the instance of a class controller), by
+   * the controller as a module listed it; undefined before the app compiled its routes or for a
+   * value that is no controller of the graph.
+   */
+  controllerSetup(controller: unknown): ControllerSetup | undefined {
+    return this.controllerSetups.get(controller);
   }
 
   /** The provider `token` names as seen from `module`, if one is visible there. */
@@ -127,13 +156,40 @@ export class ModuleGraph {
     throw new MissingProviderError(token, requestedBy, module.name);
   }
 
-  /** The provider definition for a declaration, or its override. */
-  private providerDefinition(input: ProviderInput): ProviderDefinition {
+  /** The record of a declaration in `module`, with its override applied (by its token, else by its class). */
+  private providerRecord(input: ProviderInput, module: ModuleRecord): ProviderRecord {
     const declared = normalizeProvider(input);
+    const declaredClass = declared.kind === 'class' ? declared.useClass : undefined;
+    return { definition: this.overridden(declared), declaredClass, module, state: 'new', instance: undefined };
+  }
+
+  private overridden(declared: ProviderDefinition): ProviderDefinition {
     const override = this.providerOverrides.get(declared.provide);
-    if (override === undefined) return declared;
-    this.usedOverrides.add(declared.provide);
-    return normalizeProvider(override);
+    if (override !== undefined) {
+      this.usedOverrides.add(declared.provide);
+      return normalizeProvider(override);
+    }
+    if (declared.kind !== 'class' || declared.useClass === declared.provide) return declared;
+    const byClass = this.providerOverrides.get(declared.useClass);
+    if (byClass === undefined) return declared;
+    this.usedOverrides.add(declared.useClass);
+    // The replacement answers under the declaration's own token, so its dependents are unchanged.
+    return Object.freeze({ ...normalizeProvider(byClass), provide: declared.provide });
+  }
+
+  /** The controller's definition, whose setup is recorded for `app.get(controller)`. */
+  private controllerDefinition(input: ControllerInput): ControllerDefinition {
+    const definition = toControllerDefinition(input);
+    const setups = this.controllerSetups;
+    return Object.freeze({
+      ...definition,
+      setup: (...deps: never[]) => {
+        const setup = definition.setup(...deps);
+        // Keyed by what a test holds: the class or object the module listed.
+        if (!setups.has(input)) setups.set(input, setup);
+        return setup;
+      },
+    });
   }
 
   private collect(declared: ModuleDefinition, visiting: Set<ModuleDefinition>): ModuleRecord {
@@ -148,7 +204,7 @@ export class ModuleGraph {
       name: definition.name,
       imports: [],
       providers: new Map(),
-      controllers: definition.controllers.map(toControllerDefinition),
+      controllers: definition.controllers.map((input) => this.controllerDefinition(input)),
       exported: undefined,
     };
     this.records.set(definition, record);
@@ -161,11 +217,10 @@ export class ModuleGraph {
     }
     visiting.delete(definition);
     for (const input of definition.providers) {
-      const provider = this.providerDefinition(input);
-      if (record.providers.has(provider.provide)) {
-        throw new ModuleGraphError(`${definition.name} provides ${tokenName(provider.provide)} twice.`);
-      }
-      record.providers.set(provider.provide, { definition: provider, module: record, state: 'new', instance: undefined });
+      const provider = this.providerRecord(input, record);
+      const token = provider.definition.provide;
+      if (record.providers.has(token)) throw new ModuleGraphError(`${definition.name} provides ${tokenName(token)} twice.`);
+      record.providers.set(token, provider);
     }
     this.modules.push(record);
     return record;

@@ -3,6 +3,7 @@ import {
   type App,
   type AppOptions,
   type Constructor,
+  type ControllerDefinition,
   type Guard,
   type GuardToken,
   type InjectionToken,
@@ -10,7 +11,24 @@ import {
   type InterceptorToken,
   type ModuleInput,
   type ProviderInput,
+  type RouteMap,
 } from '../internal.js';
+
+/**
+ * The app a test compiled: the `App` `createApp` returns, whose `get` also hands out what the
+ * test configured: a provider by its token, a class a forRoot-style module registered under its
+ * own token (the auth module's stores), and a controller: a class controller's instance, or a
+ * `defineController` controller's routes (what its `routes` function returned).
+ *
+ * @example
+ * const app = await createTestingApp(AppModule).compile();
+ * const controller = app.get(PostsController); // a facade class controller: its instance
+ * const routes = app.get(postsController);     // a defineController controller: its routes
+ */
+export interface TestingApp extends App {
+  get<Routes extends RouteMap>(controller: ControllerDefinition<Routes>): Routes;
+  get<T>(token: InjectionToken<T>): T;
+}
 
 /**
  * How an overridden provider, guard or interceptor is made instead: a ready value, a class
@@ -33,7 +51,12 @@ export interface OverrideWith<T> {
  * const app = await createTestingApp(AppModule).overrideGuard(AuthGuard).useValue({ canActivate: () => true }).compile();
  */
 export interface TestingAppBuilder {
-  /** Replaces the provider of `token` in every module that declares it; its dependents get the replacement. */
+  /**
+   * Replaces the provider of `token` in every module that declares it; its dependents get the
+   * replacement. A class also replaces the providers that build it under another token, as
+   * forRoot-style modules register what they are given (the auth module's stores:
+   * `issuing: { refreshTokenStore: defineProvider(PostgresRefreshTokenStore, [SQL_CLIENT]) }`).
+   */
   overrideProvider<T>(token: InjectionToken<T>): OverrideWith<T>;
   /** Replaces a guard, whether a module provides it or routes name it directly. */
   overrideGuard(guard: GuardToken): OverrideWith<Guard>;
@@ -45,14 +68,15 @@ export interface TestingAppBuilder {
    * Boots the app, as `createApp` would, with the overrides. Fails, naming it, when an override
    * matches nothing in the graph.
    */
-  compile(): Promise<App>;
+  compile(): Promise<TestingApp>;
 }
 
 /**
  * A test's app: the real root module with providers, guards, interceptors or whole modules
  * replaced wherever they are declared, in imported, dynamic (`forRoot`), global, class-style and
  * builder-style modules alike. The root definition is never changed; `compile()` returns the same
- * `App` `createApp` returns (`app.request(...)` for in-process requests).
+ * `App` `createApp` returns (`app.request(...)` for in-process requests), typed as a
+ * {@link TestingApp} whose `get` takes controllers too.
  *
  * @example
  * const app = await createTestingApp(AppModule)
@@ -90,7 +114,8 @@ export function createTestingApp(rootModule: ModuleInput, appOptions: AppOptions
         return builder;
       },
     }),
-    compile: () => createApp(rootModule, { ...appOptions, overrides: { providers: new Map(providers), modules: new Map(modules) } }),
+    // The app's own get already finds controllers and classes; TestingApp only types them.
+    compile: () => createApp(rootModule, { ...appOptions, overrides: { providers: new Map(providers), modules: new Map(modules) } }) as Promise<TestingApp>,
   };
   return builder;
 }
