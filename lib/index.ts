@@ -46,6 +46,8 @@ export {
   type Schema,
   type RouteTypes,
   type RouteTypesOf,
+  type ParamsSchema,
+  type ParsedParams,
 } from './routing/route.js';
 export type { RouteInfo } from './context/route-info.js';
 export type { PathParams } from './routing/path.js';

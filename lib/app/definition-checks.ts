@@ -30,6 +30,28 @@ export function assertSchema(where: string, option: 'body' | 'query' | 'response
 }
 
 /**
+ * Refuses a `params` option that is not a zod object, or that names a parameter the route's full
+ * path (controller prefix joined) does not declare: such a parameter would never be given, so
+ * every request would fail its validation.
+ *
+ * @example
+ * assertParamsSchema('PostsController.show', 'GET /posts/:id', route.paramsSchema, ['id']);
+ */
+export function assertParamsSchema(where: string, route: string, schema: unknown, pathNames: readonly string[]): void {
+  if (schema === undefined) return;
+  const def = isZodSchema(schema) ? (schema as { _zod: { def: { type?: unknown; shape?: Record<string, unknown> } } })._zod.def : undefined;
+  if (def?.type !== 'object' || def.shape === undefined) {
+    throw new RouteDefinitionError(`${where} (${route}): 'params' is ${describe(schema)}${isZodSchema(schema) ? ` of type '${String(def?.type)}'` : ''}, not a zod object. Path parameters are parsed by a zod object naming them, e.g. params: z.object({ id: z.coerce.number().int() }).`);
+  }
+  for (const name of Object.keys(def.shape)) {
+    if (!pathNames.includes(name)) {
+      const declared = pathNames.length === 0 ? 'declares no parameter' : `declares ${pathNames.map((n) => `'${n}'`).join(', ')}`;
+      throw new RouteDefinitionError(`${where} (${route}): 'params' names the path parameter '${name}', which the path does not declare (it ${declared}).`);
+    }
+  }
+}
+
+/**
  * Refuses a handler that is not a function.
  *
  * @example

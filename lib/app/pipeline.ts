@@ -9,6 +9,7 @@ import { parseMaybeAsync } from '../schema/parse-maybe-async.js';
 import type { Context } from '../context/request-context.js';
 import type { Schema } from '../routing/route.js';
 import { arrayQueryKeys, withListKeys } from '../schema/query-arrays.js';
+import type { ZodNode } from '../schema/zod-internals.js';
 import type { QueryRecord } from '../http/query.js';
 import { deliver, isPromiseLike, type Recover, type Reply } from './reply.js';
 
@@ -27,7 +28,7 @@ export type RoutePipeline = (ctx: Context, reply: Reply) => void;
  * compilePipeline({ route, handler: () => 'ok', bodyLimit: 1024, serializeResponse: true, guards: [], interceptors: [] }, recover);
  */
 export interface PipelineSpec {
-  readonly route: Pick<RouteInfo, 'controller' | 'name' | 'status' | 'body' | 'query' | 'response'> & Partial<Pick<RouteInfo, 'webSocket'>>;
+  readonly route: Pick<RouteInfo, 'controller' | 'name' | 'status' | 'body' | 'query' | 'response'> & Partial<Pick<RouteInfo, 'webSocket' | 'paramsSchema' | 'params'>>;
   readonly handler: (ctx: Context) => unknown;
   readonly bodyLimit: number;
   /** Results are written by the response schema's compiled serialiser (undeclared fields stripped). */
@@ -38,14 +39,14 @@ export interface PipelineSpec {
   readonly interceptors: readonly Interceptor[];
 }
 
-function validationFailed(where: 'body' | 'query', issues: readonly unknown[]): BadRequestException {
-  return new BadRequestException(where === 'body' ? 'Request body failed validation.' : 'Query failed validation.', {
-    issues,
-  });
+const FAILED = { body: 'Request body failed validation.', query: 'Query failed validation.', params: 'Path parameters failed validation.' } as const;
+
+function validationFailed(where: keyof typeof FAILED, issues: readonly unknown[]): BadRequestException {
+  return new BadRequestException(FAILED[where], { issues });
 }
 
 /**
- * Composes a route's pipeline once, at boot: guards (in order) -> body and query validation ->
+ * Composes a route's pipeline once, at boot: guards (in order) -> path parameter, body and query validation ->
  * interceptors around the handler -> result to answer. Each stage exists only when the route
  * needs it, so a route with no guards, schemas or interceptors runs its handler and nothing else,
  * and a synchronous handler allocates no promise. A JSON body is validated and handled inside
@@ -167,6 +168,8 @@ export function compilePipeline(spec: PipelineSpec, recover: Recover): RoutePipe
     };
   }
 
+  if (spec.route.paramsSchema !== undefined) stage = paramsStage(spec.route.paramsSchema, spec.route.params, stage, fail);
+
   if (guards.length > 0) {
     const next = stage;
     // A guard that returns anything but `true` denies: fail closed on a sloppy guard.
@@ -202,4 +205,39 @@ export function compilePipeline(spec: PipelineSpec, recover: Recover): RoutePipe
     };
   }
   return stage;
+}
+
+/**
+ * Parses the path parameters with the route's `params` schema (a zod object; the route table
+ * checked that its keys are parameters of the path): the handler sees the schema's output in
+ * `ctx.params`, and the parameters it does not name as the strings they were. Given exactly the
+ * keys it names, so a strict object does not refuse a prefix's parameter it leaves alone.
+ */
+function paramsStage(schema: Schema, pathNames: readonly string[] | undefined, next: RoutePipeline, fail: (error: unknown, ctx: Context, reply: Reply) => void): RoutePipeline {
+  const keys = Object.keys((schema as unknown as ZodNode)._zod.def.shape ?? {});
+  // Most schemas name every parameter: the router's record is then the input, and the output the whole.
+  const covers = pathNames !== undefined && pathNames.every((name) => keys.includes(name));
+  return (ctx, reply) => {
+    const raw = ctx.params;
+    let input: Readonly<Record<string, string>> = raw;
+    if (!covers) {
+      const picked: Record<string, string> = {};
+      for (const key of keys) if (key in raw) picked[key] = raw[key] as string;
+      input = picked;
+    }
+    let parsed: ReturnType<Schema['safeParse']>;
+    try {
+      parsed = schema.safeParse(input);
+    } catch (error) {
+      fail(error, ctx, reply);
+      return;
+    }
+    if (!parsed.success) {
+      fail(validationFailed('params', parsed.error.issues), ctx, reply);
+      return;
+    }
+    // Typed by the route's handler (ParsedParams); the context's field holds whatever the route parsed.
+    ctx.params = (covers ? parsed.data : { ...raw, ...(parsed.data as object) }) as Readonly<Record<string, string>>;
+    next(ctx, reply);
+  };
 }

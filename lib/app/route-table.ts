@@ -8,7 +8,7 @@ import { RouteDefinitionError } from '../routing/route-definition-error.js';
 import { Router } from '../routing/router.js';
 import type { RouteEntry } from './dispatch.js';
 import { compilePipeline } from './pipeline.js';
-import { assertHandler, assertMethod, assertSchema, assertTokens } from './definition-checks.js';
+import { assertHandler, assertMethod, assertParamsSchema, assertSchema, assertTokens } from './definition-checks.js';
 import type { Recover } from './reply.js';
 import type { WebSocketHub } from '../websocket/web-socket-hub.js';
 
@@ -86,6 +86,8 @@ export async function compileRouteTable(container: Container, options: RouteTabl
         assertSchema(where, 'body', route.body);
         assertSchema(where, 'query', route.query);
         assertSchema(where, 'response', route.response);
+        const paramNames = Object.freeze(pathParamNames(path));
+        assertParamsSchema(where, `${route.method} ${path}`, route.paramsSchema, paramNames);
         if (route.webSocket !== undefined) {
           assertSchema(where, 'message', route.webSocket.message);
           assertSchema(where, 'send', route.webSocket.send);
@@ -97,7 +99,8 @@ export async function compileRouteTable(container: Container, options: RouteTabl
           controller: controller.name,
           module: module.name,
           status: route.status,
-          params: Object.freeze(pathParamNames(path)),
+          params: paramNames,
+          paramsSchema: route.paramsSchema,
           body: route.body,
           query: route.query,
           response: route.response,

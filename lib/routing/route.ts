@@ -26,14 +26,32 @@ export type RouteParams<Path extends string> = Simplify<PathParams<Path>>;
 export type Parsed<S, Fallback> = S extends Schema ? z.output<S> : Fallback;
 
 /**
+ * What a route's `params` option takes: a zod object whose keys are path parameters of the route
+ * (`z.object`, `z.strictObject`, `z.looseObject`; not a transform of one).
+ *
+ * @example
+ * const params: ParamsSchema = z.object({ id: z.coerce.number().int() });
+ */
+export type ParamsSchema = z.ZodObject<z.ZodRawShape, z.core.$ZodObjectConfig>;
+
+/**
+ * The path parameters a handler sees: those of `Path` as strings, and those the `params` schema
+ * `Pa` names as its output (`z.coerce.number()` gives a number).
+ *
+ * @example
+ * type P = ParsedParams<'/tenants/:tenant/posts/:id', ZodObject<{ id: ZodCoercedNumber }>>; // { tenant: string; id: number }
+ */
+export type ParsedParams<Path extends string, Pa> = Pa extends Schema ? Simplify<Omit<RouteParams<Path>, keyof z.output<Pa>> & Readonly<z.output<Pa>>> : RouteParams<Path>;
+
+/**
  * A route handler. Returning a value sends it as JSON; `undefined` sends 204; a Response is
  * sent as is. Handlers may be synchronous.
  *
  * @example
  * const handler: Handler<'/:id', undefined, undefined, Post> = (ctx) => store.get(ctx.params.id);
  */
-export type Handler<Path extends string, B, Q, R> = (
-  ctx: RequestContext<RouteParams<Path>, Parsed<B, undefined>, Parsed<Q, QueryRecord>>,
+export type Handler<Path extends string, B, Q, R, Pa = undefined> = (
+  ctx: RequestContext<ParsedParams<Path, Pa>, Parsed<B, undefined>, Parsed<Q, QueryRecord>>,
 ) => R | Promise<R>;
 
 /** The result a handler may return for a route with response schema `S`. */
@@ -45,7 +63,14 @@ export type HandlerResult<S> = (S extends Schema ? z.output<S> : unknown) | Resp
  * @example
  * const options: RouteOptions<typeof CreatePost, undefined, typeof Post> = { body: CreatePost, response: Post, status: 201 };
  */
-export interface RouteOptions<B extends Schema | undefined, Q extends Schema | undefined, S extends Schema | undefined> {
+export interface RouteOptions<B extends Schema | undefined, Q extends Schema | undefined, S extends Schema | undefined, Pa extends ParamsSchema | undefined = undefined> {
+  /**
+   * Parses path parameters: a zod object naming some or all of the path's parameters
+   * (`{ id: z.coerce.number().int() }`); the handler sees their output in `ctx.params`, the others
+   * stay strings. It runs after the guards, before the body is read; failure is 400 with the
+   * issues (`path: ['id']`). A name the path does not declare fails `createApp`.
+   */
+  readonly params?: Pa;
   /** Validates the JSON body before the handler runs; failure is 400 with the issues. */
   readonly body?: B;
   /** Validates the parsed query string; failure is 400 with the issues. */
@@ -80,9 +105,11 @@ export interface RouteOptions<B extends Schema | undefined, Q extends Schema | u
  * @example
  * type Create = RouteTypesOf<typeof createRoute>; // { method: 'POST'; path: '/'; body: typeof CreatePost; ... }
  */
-export interface RouteTypes<M extends HttpMethod = HttpMethod, P extends string = string, B = unknown, Q = unknown, S = unknown, R = unknown> {
+export interface RouteTypes<M extends HttpMethod = HttpMethod, P extends string = string, B = unknown, Q = unknown, S = unknown, R = unknown, Pa = unknown> {
   readonly method: M;
   readonly path: P;
+  /** The `params` schema (`undefined` without one): clients send its input side. */
+  readonly params: Pa;
   readonly body: B;
   readonly query: Q;
   readonly response: S;
@@ -121,13 +148,15 @@ export interface RouteDefinition<T = unknown> extends RouteShape {
   readonly webSocket: WebSocketSpec | undefined;
 }
 
-type AnyOptions = RouteOptions<Schema | undefined, Schema | undefined, Schema | undefined>;
+type AnyOptions = RouteOptions<Schema | undefined, Schema | undefined, Schema | undefined, ParamsSchema | undefined>;
 
 /**
  * The parts of a route with its metadata already a record; shared by the route helpers and the
  * facade so that both build exactly the same data. Not part of the public API.
  */
 export interface RouteParts {
+  /** The `params` option (a zod object; the facade assembles it from `@Param(name, schema)`). */
+  readonly params?: Schema | undefined;
   readonly body?: Schema | undefined;
   readonly query?: Schema | undefined;
   readonly response?: Schema | undefined;
@@ -156,6 +185,7 @@ export function routeFromParts(method: HttpMethod, path: string, parts: RoutePar
     method,
     path,
     status: parts.status ?? 200,
+    paramsSchema: parts.params,
     body: parts.body,
     query: parts.query,
     response: parts.response,
@@ -179,18 +209,19 @@ function defineRoute(method: HttpMethod, path: string, options: AnyOptions, hand
  * keeps its own path `P`.
  */
 export interface RouteHelper<M extends HttpMethod = HttpMethod, Prefix extends string = ''> {
-  <const P extends string, R extends HandlerResult<undefined>>(path: P, handler: Handler<`${Prefix}/${P}`, undefined, undefined, R>): RouteDefinition<RouteTypes<M, P, undefined, undefined, undefined, R>>;
+  <const P extends string, R extends HandlerResult<undefined>>(path: P, handler: Handler<`${Prefix}/${P}`, undefined, undefined, R>): RouteDefinition<RouteTypes<M, P, undefined, undefined, undefined, R, undefined>>;
   <
     const P extends string,
     B extends Schema | undefined = undefined,
     Q extends Schema | undefined = undefined,
     S extends Schema | undefined = undefined,
     R extends HandlerResult<S> = HandlerResult<S>,
+    Pa extends ParamsSchema | undefined = undefined,
   >(
     path: P,
-    options: RouteOptions<B, Q, S>,
-    handler: Handler<`${Prefix}/${P}`, B, Q, R>,
-  ): RouteDefinition<RouteTypes<M, P, B, Q, S, R>>;
+    options: RouteOptions<B, Q, S, Pa>,
+    handler: Handler<`${Prefix}/${P}`, B, Q, R, Pa>,
+  ): RouteDefinition<RouteTypes<M, P, B, Q, S, R, Pa>>;
 }
 
 function routeHelper<M extends HttpMethod>(method: M): RouteHelper<M> {
