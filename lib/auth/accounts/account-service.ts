@@ -1,0 +1,396 @@
+import { BadRequestException, ForbiddenException, checkedClock, systemClock, type Clock, type Logger } from '../../internal.js';
+import type { Awaitable } from '../issuing/awaitable.js';
+import { invalidCredentials } from '../issuing/invalid-credentials.js';
+import { defaultAccountMailTemplates, type AccountMailTemplates, type MailContent } from '../mail/account-mail-templates.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { PasswordHasher } from '../password/index.js';
+import { resolveAccountLinks, type AccountLinks } from './account-links.js';
+import type { AccountStore, AccountTokenPurpose, ConsumedAccountToken } from './account-store.js';
+import { generateAccountToken, hashAccountToken, isWellFormedAccountToken } from './account-token.js';
+import { invalidAccountLink } from './invalid-account-link.js';
+import { MailOutbox } from './mail-outbox.js';
+import { normalizeEmail } from './normalize-email.js';
+import { resolvePasswordPolicy, type PasswordPolicy, type PasswordPolicyOptions } from './password-policy.js';
+
+/**
+ * How long mailed links work, in seconds: `verifyEmail` (default 86400, a day), `resetPassword`
+ * (default 3600, an hour: a reset link in a mailbox is a way into the account) and `changeEmail`
+ * (default 86400).
+ *
+ * @example
+ * tokenTtl: { resetPassword: 900 }
+ */
+export interface AccountTokenTtl {
+  readonly verifyEmail?: number;
+  readonly resetPassword?: number;
+  readonly changeEmail?: number;
+}
+
+/**
+ * The session operations the account service needs from the auth service: a reset ends every
+ * session of the account (on every instance), a password change every session but the caller's.
+ *
+ * @example
+ * const sessions: AccountSessions = auth; // an AuthService
+ */
+export interface AccountSessions {
+  revokeAllSessions(subject: string): Promise<void>;
+  endOtherSessions(subject: string, keepSessionId: string): Promise<void>;
+}
+
+/**
+ * What a new account is made of besides its address and password: the claims its access tokens
+ * will carry (they must satisfy the module's claims schema; change them later through the store).
+ *
+ * @example
+ * newAccountClaims: ({ subject }) => ({ sub: subject, roles: ['member'] })
+ */
+export type NewAccountClaims<Claims> = (account: { readonly subject: string; readonly email: string }) => Awaitable<Claims>;
+
+/**
+ * The settings of the account lifecycle that do not depend on the module's wiring; the
+ * `accounts` option of `AuthModule.forRoot` takes them (see `AccountOptions`).
+ *
+ * @example
+ * const settings: AccountSettings<Claims> = { links: 'https://app.acme.example', newAccountClaims: ({ subject }) => ({ sub: subject, roles: [] }) };
+ */
+export interface AccountSettings<Claims> {
+  /** A base URL (links become `<base>/verify-email?token=...`, `/reset-password`, `/confirm-email-change`) or one function per link. */
+  readonly links: string | AccountLinks;
+  readonly newAccountClaims: NewAccountClaims<Claims>;
+  /** The subject of a new account; default `crypto.randomUUID()`. */
+  readonly newSubject?: () => string;
+  readonly passwordPolicy?: PasswordPolicyOptions;
+  readonly tokenTtl?: AccountTokenTtl;
+  /** Replaces some or all of the mail templates. */
+  readonly templates?: Partial<AccountMailTemplates>;
+  /** The name the default templates use; default the host name of the verification link. */
+  readonly appName?: string;
+}
+
+/**
+ * Everything {@link AccountService} is built from.
+ *
+ * @example
+ * new AccountService({ store, sessions: auth, passwordHasher, mailer, links: 'http://localhost:3000', newAccountClaims });
+ */
+export interface AccountServiceOptions<Claims> extends AccountSettings<Claims> {
+  readonly store: AccountStore<Claims>;
+  readonly sessions: AccountSessions;
+  readonly passwordHasher: PasswordHasher;
+  readonly mailer: Mailer;
+  readonly clock?: Clock;
+  /** Where failed background mail is reported; default `console.error`. */
+  readonly logger?: Logger;
+}
+
+/**
+ * What `changePassword` needs: the caller (the access token's `sub`), the session to keep (its
+ * `sid`), the current password and the new one.
+ *
+ * @example
+ * await accounts.changePassword({ subject: user.sub, sessionId: user.sid, currentPassword, newPassword });
+ */
+export interface PasswordChange {
+  readonly subject: string;
+  readonly sessionId: string;
+  readonly currentPassword: string;
+  readonly newPassword: string;
+}
+
+/**
+ * What `requestEmailChange` needs: the caller, the current password (re-authentication: a
+ * stolen session alone cannot move the account to another mailbox) and the new address.
+ *
+ * @example
+ * await accounts.requestEmailChange({ subject: user.sub, currentPassword, newEmail: 'ada@new.example' });
+ */
+export interface EmailChangeRequest {
+  readonly subject: string;
+  readonly currentPassword: string;
+  readonly newEmail: string;
+}
+
+const DEFAULT_TTL_SECONDS: Required<AccountTokenTtl> = { verifyEmail: 86_400, resetPassword: 3_600, changeEmail: 86_400 };
+
+function readTtl(ttl: AccountTokenTtl | undefined): Required<AccountTokenTtl> {
+  const resolved = { ...DEFAULT_TTL_SECONDS, ...ttl };
+  for (const [name, seconds] of Object.entries(resolved)) {
+    if (!Number.isInteger(seconds) || seconds <= 0) throw new RangeError(`accounts.tokenTtl.${name} must be a positive whole number of seconds`);
+  }
+  return resolved;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host || 'your app';
+  } catch {
+    return 'your app';
+  }
+}
+
+function emailOrRefuse(raw: unknown, field = 'email'): string {
+  const email = normalizeEmail(raw);
+  if (email === undefined) throw new BadRequestException('Invalid e-mail address', { field });
+  return email;
+}
+
+/**
+ * The account lifecycle of people: sign-up, e-mail verification, password reset and change,
+ * e-mail change. Resolved through `ACCOUNT_SERVICE` when `AuthModule.forRoot` has `accounts`.
+ *
+ * Promises it keeps:
+ * - **No enumeration.** `signUp`, `requestPasswordReset` and `requestEmailVerification` answer the
+ *   same, in the same time, whether or not the address has an account: sign-up hashes the
+ *   password once and makes one `createAccount` call on both paths (a taken address gets a
+ *   "someone tried to sign up" mail instead of a verification mail), and every token write and
+ *   mail happens after the answer (see `settled`). Invalid input (a malformed address, a password
+ *   the policy refuses) is a 400 that says nothing about accounts.
+ * - **Mail tokens** are 256 random bits, stored as SHA-256, single-use (consumed atomically),
+ *   expiring (see `AccountTokenTtl`), bound to one purpose, one account and the address they were
+ *   sent to; a new one supersedes the older ones of its purpose. Every refused link is the same
+ *   400 `This link is invalid or has expired`.
+ * - **Sessions.** A reset ends every session of the account on every instance; a password change
+ *   every session but the caller's.
+ *
+ * @example
+ * await accounts.signUp('ada@example.com', 'correct horse battery');
+ * await accounts.verifyEmail(tokenFromTheLink);
+ */
+export class AccountService<Claims = unknown> {
+  readonly #store: AccountStore<Claims>;
+  readonly #sessions: AccountSessions;
+  readonly #hasher: PasswordHasher;
+  readonly #mailer: Mailer;
+  readonly #links: AccountLinks;
+  readonly #newAccountClaims: NewAccountClaims<Claims>;
+  readonly #newSubject: () => string;
+  readonly #policy: PasswordPolicy;
+  readonly #ttl: Required<AccountTokenTtl>;
+  readonly #templates: AccountMailTemplates;
+  readonly #appName: string;
+  readonly #clock: Clock;
+  readonly #outbox: MailOutbox;
+
+  constructor(options: AccountServiceOptions<Claims>) {
+    this.#store = options.store;
+    this.#sessions = options.sessions;
+    this.#hasher = options.passwordHasher;
+    this.#mailer = options.mailer;
+    this.#links = resolveAccountLinks(options.links);
+    this.#newAccountClaims = options.newAccountClaims;
+    this.#newSubject = options.newSubject ?? (() => crypto.randomUUID());
+    this.#policy = resolvePasswordPolicy(options.passwordPolicy);
+    this.#ttl = readTtl(options.tokenTtl);
+    this.#templates = { ...defaultAccountMailTemplates, ...options.templates };
+    this.#appName = options.appName ?? hostOf(this.#links.verifyEmail('token'));
+    this.#clock = checkedClock(options.clock ?? systemClock);
+    this.#outbox = new MailOutbox(options.logger);
+  }
+
+  /** The password policy in effect, defaults applied. */
+  get passwordPolicy(): PasswordPolicy {
+    return this.#policy;
+  }
+
+  /**
+   * Creates an unverified account and mails a verification link; for an address that already
+   * has an account, mails that account a "someone tried to sign up" notice with a reset link
+   * instead. Resolves the same way in both cases.
+   *
+   * @throws BadRequestException for a malformed address or a password the policy refuses.
+   * @example
+   * await accounts.signUp(body.email, body.password); // answer 202 whatever happened
+   */
+  async signUp(email: string, password: string): Promise<void> {
+    const address = emailOrRefuse(email);
+    await this.#policy.enforce(password);
+    // Hashed on both paths, before the store is asked: a taken address costs the same Argon2id.
+    const passwordHash = await this.#hasher.hash(password);
+    const subject = this.#newSubject();
+    const claims = await this.#newAccountClaims({ subject, email: address });
+    const created = await this.#store.createAccount({ subject, email: address, passwordHash, claims, emailVerified: false });
+    if (created) this.#outbox.run('verifyEmail', () => this.#sendVerification(subject, address));
+    else this.#outbox.run('signUpAttempt', () => this.#sendSignUpAttempt(address));
+  }
+
+  /**
+   * Mails a new verification link to an unverified account's address (superseding the previous
+   * link); nothing for an unknown or verified address. Resolves the same way in every case.
+   *
+   * @throws BadRequestException for a malformed address.
+   * @example
+   * await accounts.requestEmailVerification(body.email);
+   */
+  async requestEmailVerification(email: string): Promise<void> {
+    const address = emailOrRefuse(email);
+    this.#outbox.run('verifyEmail', async () => {
+      const account = await this.#store.findByEmail(address);
+      if (account != null && !account.emailVerified) await this.#sendVerification(account.subject, account.email);
+    });
+  }
+
+  /**
+   * Marks the address of the link's account verified.
+   *
+   * @throws BadRequestException `This link is invalid or has expired` for a token that is unknown,
+   * used, expired, of another purpose, or for an address the account no longer has.
+   * @example
+   * await accounts.verifyEmail(body.token);
+   */
+  async verifyEmail(token: string): Promise<void> {
+    const consumed = await this.#consume(token, 'verify-email');
+    if (!(await this.#store.markEmailVerified(consumed.subject, consumed.email))) throw invalidAccountLink();
+  }
+
+  /**
+   * Mails a password-reset link (superseding earlier ones) when the address has an account;
+   * nothing otherwise. Resolves the same way, in the same time, in both cases.
+   *
+   * @throws BadRequestException for a malformed address.
+   * @example
+   * await accounts.requestPasswordReset(body.email); // answer 202 whatever happened
+   */
+  async requestPasswordReset(email: string): Promise<void> {
+    const address = emailOrRefuse(email);
+    this.#outbox.run('resetPassword', async () => {
+      const account = await this.#store.findByEmail(address);
+      if (account == null) return;
+      const link = this.#links.resetPassword(await this.#issue(account.subject, 'reset-password', account.email));
+      await this.#send(account.email, this.#templates.resetPassword({ email: account.email, appName: this.#appName, link }));
+    });
+  }
+
+  /**
+   * Sets a new password with a reset link's token, marks the address verified (the link proved
+   * the mailbox), and ends every session of the account on every instance.
+   *
+   * @throws BadRequestException for a password the policy refuses (the token is kept) or a
+   * refused link.
+   * @example
+   * await accounts.resetPassword(body.token, body.password);
+   */
+  async resetPassword(token: string, newPassword: string): Promise<void> {
+    await this.#policy.enforce(newPassword);
+    const consumed = await this.#consume(token, 'reset-password');
+    const account = await this.#store.findBySubject(consumed.subject);
+    if (account == null || account.email !== consumed.email) throw invalidAccountLink();
+    await this.#store.setPasswordHash(account.subject, await this.#hasher.hash(newPassword));
+    await this.#store.markEmailVerified(account.subject, account.email);
+    await this.#store.deleteTokens(account.subject, 'reset-password');
+    await this.#sessions.revokeAllSessions(account.subject);
+    this.#notifyPasswordChanged(account.email);
+  }
+
+  /**
+   * Changes the password of a signed-in account after checking the current one, and ends every
+   * other session of the account (the caller's, `sessionId`, stays). Pending reset links stop
+   * working.
+   *
+   * @throws BadRequestException for a new password the policy refuses.
+   * @throws ForbiddenException `Invalid credentials` for a wrong current password.
+   * @throws UnauthorizedException `Invalid credentials` when the subject has no account.
+   * @example
+   * await accounts.changePassword({ subject: user.sub, sessionId: user.sid, currentPassword: body.currentPassword, newPassword: body.newPassword });
+   */
+  async changePassword(change: PasswordChange): Promise<void> {
+    await this.#policy.enforce(change.newPassword);
+    const account = await this.#reauthenticate(change.subject, change.currentPassword);
+    await this.#store.setPasswordHash(account.subject, await this.#hasher.hash(change.newPassword));
+    await this.#store.deleteTokens(account.subject, 'reset-password');
+    await this.#sessions.endOtherSessions(account.subject, change.sessionId);
+    this.#notifyPasswordChanged(account.email);
+  }
+
+  /**
+   * Mails a confirmation link to the new address, after checking the current password; the change
+   * applies when the link is followed (`confirmEmailChange`). When the new address already has an
+   * account, nothing is sent and the answer is the same.
+   *
+   * @throws BadRequestException for a malformed address.
+   * @throws ForbiddenException `Invalid credentials` for a wrong current password.
+   * @example
+   * await accounts.requestEmailChange({ subject: user.sub, currentPassword: body.password, newEmail: body.email });
+   */
+  async requestEmailChange(request: EmailChangeRequest): Promise<void> {
+    const address = emailOrRefuse(request.newEmail, 'newEmail');
+    const account = await this.#reauthenticate(request.subject, request.currentPassword);
+    if (address === account.email) return;
+    this.#outbox.run('confirmEmailChange', async () => {
+      if ((await this.#store.findByEmail(address)) != null) return;
+      const link = this.#links.confirmEmailChange(await this.#issue(account.subject, 'change-email', address));
+      await this.#send(address, this.#templates.confirmEmailChange({ email: address, appName: this.#appName, link, oldEmail: account.email }));
+    });
+  }
+
+  /**
+   * Moves the account to the address the link was sent to (now verified) and tells the old
+   * address.
+   *
+   * @throws BadRequestException `This link is invalid or has expired` for a refused link, or when
+   * the address was taken by another account in the meantime.
+   * @example
+   * await accounts.confirmEmailChange(body.token);
+   */
+  async confirmEmailChange(token: string): Promise<void> {
+    const consumed = await this.#consume(token, 'change-email');
+    const account = await this.#store.findBySubject(consumed.subject);
+    if (account == null || !(await this.#store.changeEmail(account.subject, account.email, consumed.email))) throw invalidAccountLink();
+    const oldEmail = account.email;
+    this.#outbox.run('emailChanged', () => this.#send(oldEmail, this.#templates.emailChanged({ email: oldEmail, appName: this.#appName, newEmail: consumed.email })));
+  }
+
+  /**
+   * Resolves once every mail started so far has been sent (or has failed and been logged). For
+   * tests and for a graceful shutdown; requests never wait for it.
+   *
+   * @example
+   * await accounts.signUp(email, password);
+   * await accounts.settled(); // the verification mail has been handed to the mailer
+   */
+  async settled(): Promise<void> {
+    await this.#outbox.settled();
+  }
+
+  async #reauthenticate(subject: string, password: string) {
+    const account = await this.#store.findBySubject(subject);
+    if (account == null) throw invalidCredentials();
+    if (typeof password !== 'string' || !(await this.#hasher.verify(password, account.passwordHash))) throw new ForbiddenException('Invalid credentials');
+    return account;
+  }
+
+  async #consume(token: string, purpose: AccountTokenPurpose): Promise<ConsumedAccountToken> {
+    if (!isWellFormedAccountToken(token)) throw invalidAccountLink();
+    const consumed = await this.#store.consumeToken(hashAccountToken(token), purpose);
+    if (consumed == null || consumed.expiresAt.getTime() <= this.#clock.now()) throw invalidAccountLink();
+    return consumed;
+  }
+
+  /** Stores a new token (superseding older ones of the purpose) and answers it for the link. */
+  async #issue(subject: string, purpose: AccountTokenPurpose, email: string): Promise<string> {
+    const token = generateAccountToken();
+    const ttlSeconds = purpose === 'verify-email' ? this.#ttl.verifyEmail : purpose === 'reset-password' ? this.#ttl.resetPassword : this.#ttl.changeEmail;
+    await this.#store.issueToken({ tokenHash: hashAccountToken(token), subject, purpose, email, expiresAt: new Date(this.#clock.now() + ttlSeconds * 1000) });
+    return token;
+  }
+
+  async #sendVerification(subject: string, email: string): Promise<void> {
+    const link = this.#links.verifyEmail(await this.#issue(subject, 'verify-email', email));
+    await this.#send(email, this.#templates.verifyEmail({ email, appName: this.#appName, link }));
+  }
+
+  async #sendSignUpAttempt(email: string): Promise<void> {
+    const account = await this.#store.findByEmail(email);
+    if (account == null) return;
+    const resetLink = this.#links.resetPassword(await this.#issue(account.subject, 'reset-password', account.email));
+    await this.#send(account.email, this.#templates.signUpAttempt({ email: account.email, appName: this.#appName, resetLink }));
+  }
+
+  #notifyPasswordChanged(email: string): void {
+    this.#outbox.run('passwordChanged', () => this.#send(email, this.#templates.passwordChanged({ email, appName: this.#appName })));
+  }
+
+  async #send(to: string, content: MailContent): Promise<void> {
+    await this.#mailer.send({ to, subject: content.subject, text: content.text, html: content.html });
+  }
+}

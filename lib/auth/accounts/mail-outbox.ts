@@ -1,0 +1,38 @@
+import type { Logger } from '../../internal.js';
+
+/**
+ * Work the account service does after answering: writing a mail token and sending the mail.
+ * Sign-up and reset requests answer before it starts, so neither the time of an SMTP exchange
+ * nor whether there was anything to send shows in the answer. A failure is logged (the kind of
+ * mail and the error's message; never the message body, which holds the token).
+ *
+ * @example
+ * outbox.run('verifyEmail', () => sendVerification(subject, email));
+ * await outbox.settled();
+ */
+export class MailOutbox {
+  readonly #pending = new Set<Promise<void>>();
+  readonly #logger: Logger | undefined;
+
+  constructor(logger?: Logger) {
+    this.#logger = logger;
+  }
+
+  /** Starts `job` once the caller's synchronous code is done; never rejects. */
+  run(kind: string, job: () => Promise<void>): void {
+    const done: Promise<void> = Promise.resolve()
+      .then(job)
+      .catch((error: unknown) => {
+        const fields = { mail: kind, error: error instanceof Error ? error.message : 'non-Error rejection' };
+        if (this.#logger === undefined) console.error(`[tessera-http/auth] accounts: the ${kind} mail failed: ${fields.error}`);
+        else this.#logger.error(fields, `accounts: the ${kind} mail failed`);
+      })
+      .finally(() => this.#pending.delete(done));
+    this.#pending.add(done);
+  }
+
+  /** Resolves once every job started so far (and any they started) has finished. */
+  async settled(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+  }
+}

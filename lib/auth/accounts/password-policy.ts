@@ -1,0 +1,80 @@
+import { BadRequestException } from '../../internal.js';
+import type { Awaitable } from '../issuing/awaitable.js';
+import { AuthConfigError } from '../jwt/index.js';
+
+/** Default minimum length in characters (code points). */
+export const DEFAULT_PASSWORD_MIN_LENGTH = 12;
+/** Default maximum size in UTF-8 bytes; also the most any policy may allow (sign-in's own bound). */
+export const DEFAULT_PASSWORD_MAX_BYTES = 1024;
+
+/**
+ * The password policy of sign-up, reset and change (`accounts.passwordPolicy`).
+ *
+ * - `minLength` (characters, counted as Unicode code points; default 12, at least 8): NIST SP
+ *   800-63B asks verifiers for at least 8 characters for a password the user chose and
+ *   recommends no composition rules (no "one digit, one symbol"); revision 4 asks 15 for a
+ *   password that is the only factor. 12 is the default as a middle ground; raise it freely.
+ * - `maxBytes` (UTF-8 bytes; default 1024, from 64 to 1024): bounds what one request can make
+ *   Argon2id digest and stays within what the sign-in route accepts, so every password that
+ *   passes the policy can sign in. NIST asks to allow at least 64 characters.
+ * - `check`: your own rule (a breached-password list, a dictionary), answering the reason a
+ *   password is refused, or undefined to accept it. It runs after the length rules.
+ *
+ * Passwords are not normalised (no NFKC): sign-in compares the bytes as typed, and so must this.
+ *
+ * @example
+ * passwordPolicy: { minLength: 15, check: async (pw) => ((await isBreached(pw)) ? 'This password appeared in a data breach' : undefined) }
+ */
+export interface PasswordPolicyOptions {
+  readonly minLength?: number;
+  readonly maxBytes?: number;
+  readonly check?: (password: string) => Awaitable<string | undefined>;
+}
+
+/**
+ * A policy with its defaults applied; `enforce` throws a 400 naming the rule that failed.
+ *
+ * @example
+ * const policy = resolvePasswordPolicy({ minLength: 15 });
+ * await policy.enforce(password); // BadRequestException when too short
+ */
+export interface PasswordPolicy {
+  readonly minLength: number;
+  readonly maxBytes: number;
+  enforce(password: unknown): Promise<void>;
+}
+
+const encoder = new TextEncoder();
+
+function refuse(message: string, rule: Record<string, unknown>): BadRequestException {
+  return new BadRequestException(message, { field: 'password', ...rule });
+}
+
+/**
+ * Applies the defaults to {@link PasswordPolicyOptions} and checks them: throws
+ * `AuthConfigError` for a minimum under 8 or a maximum outside 64..1024 bytes.
+ *
+ * @example
+ * resolvePasswordPolicy().minLength; // 12
+ */
+export function resolvePasswordPolicy(options: PasswordPolicyOptions = {}): PasswordPolicy {
+  const minLength = options.minLength ?? DEFAULT_PASSWORD_MIN_LENGTH;
+  const maxBytes = options.maxBytes ?? DEFAULT_PASSWORD_MAX_BYTES;
+  if (!Number.isInteger(minLength) || minLength < 8 || minLength > 64) throw new AuthConfigError('accounts.passwordPolicy.minLength must be an integer from 8 to 64');
+  if (!Number.isInteger(maxBytes) || maxBytes < 64 || maxBytes > DEFAULT_PASSWORD_MAX_BYTES) throw new AuthConfigError(`accounts.passwordPolicy.maxBytes must be an integer from 64 to ${DEFAULT_PASSWORD_MAX_BYTES}`);
+  const check = options.check;
+  return Object.freeze({
+    minLength,
+    maxBytes,
+    enforce: async (password: unknown) => {
+      if (typeof password !== 'string') throw refuse('The password must be a string', {});
+      // Bytes first: a huge string is refused before it is walked code point by code point.
+      if (password.length > maxBytes || encoder.encode(password).length > maxBytes) throw refuse(`The password must be at most ${maxBytes} bytes`, { maxBytes });
+      let length = 0;
+      for (const _ of password) length++;
+      if (length < minLength) throw refuse(`The password must be at least ${minLength} characters`, { minLength });
+      const reason = check === undefined ? undefined : await check(password);
+      if (reason !== undefined) throw refuse(reason, {});
+    },
+  });
+}
