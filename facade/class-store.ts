@@ -2,7 +2,7 @@ import type { GuardToken, InjectionToken, InterceptorToken, HttpMethod, Schema, 
 
 /** How one handler parameter is filled. */
 export type ParamSource =
-  | { readonly kind: 'param'; readonly name: string }
+  | { readonly kind: 'param'; readonly name: string; readonly schema: Schema | undefined }
   | { readonly kind: 'body'; readonly schema: Schema }
   | { readonly kind: 'query'; readonly schema: Schema | undefined }
   | { readonly kind: 'context' };

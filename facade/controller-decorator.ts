@@ -1,7 +1,8 @@
-import type { ControllerDefinition, RequestContext, RouteDefinition, WebSocketHandlers } from '../lib/internal.js';
+import type { ControllerDefinition, RequestContext, RouteDefinition, RouteParts, Schema, WebSocketHandlers } from '../lib/internal.js';
 import { readDecoratedMetadata } from '../lib/internal.js';
 import { controllerFromParts } from '../lib/internal.js';
 import { routeFromParts, webSocketRoute } from '../lib/internal.js';
+import { z } from 'zod';
 import { classRecord, type MethodRecord, type ParamSource } from './class-store.js';
 import { attachDefinition, resolveConstructorDeps } from './injectable.js';
 
@@ -20,7 +21,7 @@ function reader(source: ParamSource): Reader {
   }
 }
 
-function describeRoute(cls: Function, name: string, method: MethodRecord): Omit<RouteDefinition, 'handler' | 'kind' | 'method' | 'path' | 'status' | 'serializeResponse'> & { status: number | undefined; serializeResponse: boolean | undefined } {
+function describeRoute(cls: Function, name: string, method: MethodRecord): RouteParts {
   const where = `${cls.name}.${name}`;
   const params = method.params;
   for (let i = 0; i < params.length; i++) {
@@ -33,6 +34,7 @@ function describeRoute(cls: Function, name: string, method: MethodRecord): Omit<
   const body = bodies[0];
   const query = queries[0];
   return {
+    params: paramsSchemaOf(where, params),
     body: body?.kind === 'body' ? body.schema : undefined,
     query: query?.kind === 'query' ? query.schema : undefined,
     response: method.response,
@@ -44,6 +46,27 @@ function describeRoute(cls: Function, name: string, method: MethodRecord): Omit<
     bodyLimit: method.bodyLimit,
     webSocket: undefined,
   };
+}
+
+/**
+ * The `params` option of a method: one `z.object` of its `@Param(name, schema)` schemas, as a
+ * `defineController` route would declare it; undefined when no `@Param` has a schema. A name given
+ * twice must be given the same schema (or none), or the method would read two different values.
+ */
+function paramsSchemaOf(where: string, params: readonly ParamSource[]): z.ZodObject | undefined {
+  const shape: Record<string, Schema> = {};
+  for (const source of params) {
+    if (source.kind !== 'param' || source.schema === undefined) continue;
+    const known = shape[source.name];
+    if (known !== undefined && known !== source.schema) throw new Error(`${where}: @Param('${source.name}') is given two different schemas; give it one.`);
+    shape[source.name] = source.schema;
+  }
+  for (const source of params) {
+    if (source.kind === 'param' && source.schema === undefined && shape[source.name] !== undefined) {
+      throw new Error(`${where}: @Param('${source.name}') is read both with and without a schema; give every @Param('${source.name}') the same schema.`);
+    }
+  }
+  return Object.keys(shape).length === 0 ? undefined : z.object(shape);
 }
 
 /**

@@ -8,6 +8,8 @@ import type { ConvertedSchema } from './converted-schema.js';
 
 /** The converted schemas of one operation (first pass), by role. */
 export interface OperationSchemas {
+  /** The `params` schema, input side: what each path parameter must look like as sent. */
+  readonly params: ConvertedSchema | undefined;
   readonly body: ConvertedSchema | undefined;
   readonly query: ConvertedSchema | undefined;
   readonly response: ConvertedSchema | undefined;
@@ -29,9 +31,7 @@ const problemContent = () => ({ 'application/problem+json': { schema: { $ref: PR
  */
 export function buildOperation(op: PlannedOperation, schemas: OperationSchemas, components: SchemaComponents): OpenApiOperation {
   const { route, operationId } = op;
-  const parameters: OpenApiParameter[] = route.params
-    .filter((name) => name !== '*')
-    .map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  const parameters: OpenApiParameter[] = pathParameters(route.params, schemas.params, components, `${operationId}_params`);
   if (schemas.query) parameters.push(...queryParameters(schemas.query, components, `${operationId}_query`));
 
   // Built field by field in the order readers expect, omitting what is absent.
@@ -64,6 +64,24 @@ export function buildOperation(op: PlannedOperation, schemas: OperationSchemas, 
     operation['x-websocket'] = messages;
   }
   return operation as OpenApiOperation;
+}
+
+/**
+ * One parameter per path parameter, in path order: its part of the `params` schema (input side,
+ * so `z.coerce.number().int()` is `type: integer`) when the schema names it, else a string.
+ */
+function pathParameters(names: readonly string[], params: ConvertedSchema | undefined, components: SchemaComponents, hint: string): OpenApiParameter[] {
+  const properties = params === undefined ? undefined : (components.dereferenceRoot(params).properties as Record<string, unknown> | undefined);
+  return names
+    .filter((name) => name !== '*')
+    .map((name) => {
+      const part = properties?.[name];
+      if (params === undefined || part === undefined) return { name, in: 'path', required: true, schema: { type: 'string' } };
+      const schema = components.placePart(params, part, `${hint}_${name}`);
+      const parameter: OpenApiParameter = { name, in: 'path', required: true, schema };
+      if (typeof schema.description === 'string') parameter.description = schema.description;
+      return parameter;
+    });
 }
 
 /**
@@ -119,7 +137,7 @@ function buildResponses(op: PlannedOperation, schemas: OperationSchemas, compone
     byStatus.set(204, { description: statusText(204) });
   }
 
-  if (route.body || route.query) {
+  if (route.body || route.query || route.paramsSchema) {
     byStatus.set(400, { description: 'Bad Request: the request failed validation; `issues` lists why.', content: problemContent() });
   }
 

@@ -48,6 +48,7 @@ export function generateOpenApiDocument(source: RouteSource, options: OpenApiDoc
     if (op.route.body) inputs.push(op.route.body);
     if (op.requestBody?.schema) inputs.push(op.requestBody.schema);
     if (op.route.query) inputs.push(op.route.query);
+    if (op.route.paramsSchema) inputs.push(op.route.paramsSchema);
     if (op.route.response) outputs.push(op.route.response);
     for (const response of op.responses.values()) if (response.schema) outputs.push(response.schema);
   }
@@ -69,6 +70,7 @@ export function generateOpenApiDocument(source: RouteSource, options: OpenApiDoc
       if (schema) declared.set(status, schema);
     }
     return {
+      params: convert(op.route.paramsSchema, 'input', `${op.where} path parameters`),
       body: convert(op.requestBody === undefined ? op.route.body : op.requestBody.schema, 'input', `${op.where} request body`),
       query: convert(op.route.query, 'input', `${op.where} query`),
       response: convert(op.route.response, 'output', `${op.where} response`),
