@@ -24,7 +24,7 @@ export {
   type ClassProviderDefinition,
 } from './di/provider.js';
 export { createToken, type Token, type InjectionToken, type ClassToken, type TokenValue } from './common/token.js';
-export { MissingProviderError, ProviderNotVisibleError, CircularDependencyError, ModuleGraphError, ProviderDefinitionError } from './di/di-errors.js';
+export { MissingProviderError, ProviderNotVisibleError, CircularDependencyError, ModuleGraphError, ProviderDefinitionError, ProviderBuildError } from './di/di-errors.js';
 
 export {
   defineController,

@@ -85,3 +85,21 @@ export class ProviderDefinitionError extends TesseraError {
     super('DI_PROVIDER_INVALID', message);
   }
 }
+
+/**
+ * Building a provider threw a TypeError: a programming error, most often a dependency of the
+ * wrong shape (a store given something that is not the client it needs). The message names the
+ * provider (its class, the token it is provided as, its module) and the cause's message; the
+ * TypeError itself is the `cause`. Code `DI_PROVIDER_BUILD`.
+ *
+ * @example
+ * // "PostgresRefreshTokenStore (provided as RefreshTokenStore in AuthModule) could not be built: The refresh-token store was given ..."
+ */
+export class ProviderBuildError extends TesseraError {
+  constructor(
+    readonly provider: string,
+    cause: TypeError,
+  ) {
+    super('DI_PROVIDER_BUILD', `${provider} could not be built: ${cause.message}`, { cause });
+  }
+}

@@ -1,5 +1,5 @@
 import { tokenName, type InjectionToken } from '../common/token.js';
-import { CircularDependencyError, MissingProviderError, ModuleGraphError } from '../di/di-errors.js';
+import { CircularDependencyError, MissingProviderError, ModuleGraphError, ProviderBuildError } from '../di/di-errors.js';
 import type { ModuleInput } from './module.js';
 import type { ProviderInput } from '../di/provider.js';
 import { ModuleGraph, type GraphOverrides, type ModuleRecord, type ProviderRecord } from './module-graph.js';
@@ -131,10 +131,20 @@ export class Container {
           : await definition.useFactory(...(deps as never[]));
     } catch (error) {
       record.state = 'new';
-      throw error;
+      // A TypeError is a wiring mistake, and a bare one would not say which provider it came from.
+      throw error instanceof TypeError ? new ProviderBuildError(describeProvider(record), error) : error;
     }
     record.state = 'built';
     this.instances.push(record.instance);
     return record.instance;
   }
+}
+
+/** `Class (provided as TOKEN in Module)`, or `TOKEN (a factory in Module)`: what a build error names. */
+function describeProvider(record: ProviderRecord): string {
+  const definition = record.definition;
+  const token = tokenName(definition.provide);
+  if (definition.kind !== 'class') return `${token} (a ${definition.kind} provider in ${record.module.name})`;
+  const cls = tokenName(definition.useClass);
+  return cls === token ? `${cls} (in ${record.module.name})` : `${cls} (provided as ${token} in ${record.module.name})`;
 }

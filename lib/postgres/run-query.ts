@@ -1,7 +1,8 @@
 import { TIMED_OUT, within } from '../internal.js';
-import type { SqlClient } from './sql-client.js';
+import type { SqlClient, SqlResult } from './sql-client.js';
 import { lendsConnections } from './sql-pool.js';
 import { StoreUnavailableError } from './store-unavailable-error.js';
+import { assertSqlClient, contractBroken } from './sql-client-check.js';
 import { storeTimeout, writeInTransaction } from './write-in-transaction.js';
 
 /**
@@ -87,6 +88,29 @@ function logFailure(failure: StoreFailure): void {
   console.error(`[tessera-http/postgres] ${failure.store} store: ${failure.operation} failed: ${failure.code ?? '-'} ${failure.message}`);
 }
 
+/** Carries a broken-contract error past the outage handling, which would make it a 503. */
+class ContractBroken {
+  constructor(readonly error: TypeError) {}
+}
+
+/**
+ * Sends the statement. A driver answers every failure of the database (refused, lost, timed out,
+ * and a fetch-based driver's `TypeError: fetch failed`) by rejecting the promise; a `query` that
+ * throws, or answers no promise, is not a driver at all.
+ */
+function startQuery<Row>(client: SqlClient, store: string, operation: string, text: string, params: unknown[]): Promise<SqlResult<Row>> {
+  let pending: unknown;
+  try {
+    pending = client.query<Row>(text, params);
+  } catch (error) {
+    throw new ContractBroken(contractBroken(store, operation, `query() threw instead of answering a promise: ${error instanceof Error ? error.message : 'non-Error thrown'}`));
+  }
+  if (typeof (pending as { then?: unknown } | null)?.then !== 'function') {
+    throw new ContractBroken(contractBroken(store, operation, `query() answered ${pending === null ? 'null' : typeof pending} instead of a promise`));
+  }
+  return pending as Promise<SqlResult<Row>>;
+}
+
 /**
  * Wraps a {@link SqlClient} for one store: every read is bounded by the timeout; every write
  * either answers within it or is rolled back (on a client that lends connections, as pg's Pool
@@ -94,6 +118,9 @@ function logFailure(failure: StoreFailure): void {
  * outcome (see {@link DEFAULT_SETTLE_TIMEOUT_MS}); and every
  * failure is reported to `onError` and rethrown as a {@link StoreUnavailableError} (503), except a
  * constraint violation, which becomes `onConstraint(operation)` (a plain Error by default).
+ * A client that is no `SqlClient` is a wiring mistake, not an outage: refused here with a
+ * TypeError naming the store and what is missing, and a `query` that throws or answers no
+ * promise is a TypeError (500), never a 503.
  * The library's stores use it, and so can an application's own PostgreSQL stores, so that a
  * database outage answers the same 503 on every route.
  *
@@ -107,6 +134,7 @@ export function createQueryRunner(
   options: PostgresStoreOptions = {},
   onConstraint: (operation: string) => Error = (operation) => new Error(`${store} store: ${operation} conflicts with stored data`),
 ): QueryRunner {
+  assertSqlClient(client, store);
   const timeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   if (!(Number.isFinite(timeoutMs) && timeoutMs >= 0)) throw new RangeError('queryTimeoutMs must be a number of milliseconds >= 0');
   const report = options.onError ?? logFailure;
@@ -119,7 +147,7 @@ export function createQueryRunner(
   return async <Row>(operation: string, text: string, params: unknown[], kind: 'read' | 'write' = 'read'): Promise<Row[]> => {
     try {
       if (kind === 'write' && pool !== undefined) return await writeInTransaction<Row>(pool, text, params, timeoutMs, settleMs);
-      const pending = client.query<Row>(text, params);
+      const pending = startQuery<Row>(client, store, operation, text, params);
       let result = timeoutMs === 0 ? await pending : await within(pending, timeoutMs);
       if (result === TIMED_OUT && kind === 'write') {
         // The statement may still commit: its outcome, not the clock, decides the answer.
@@ -137,6 +165,7 @@ export function createQueryRunner(
       }
       return result.rows;
     } catch (error) {
+      if (error instanceof ContractBroken) throw error.error;
       const failure = { store, operation, ...sanitise(error) };
       // A broken constraint is the caller's conflict, reported by the error it gets; not an outage.
       if (isConstraintViolation(failure.code)) throw onConstraint(operation);

@@ -6,6 +6,10 @@ import { ServiceUnavailableException } from '../internal.js';
  * `ServiceUnavailableException`, so sign-in, refresh and sign-out surface as 503 problem+json
  * instead of a bare 500, and the API-key guard (which maps any store throw to 503) is unchanged.
  *
+ * A wiring mistake is never this error: a client that is not a `SqlClient` fails the store's
+ * construction (at boot, through DI) with a TypeError naming the store and what is missing, and
+ * a `query` that throws or answers no promise is a TypeError (500), not an outage.
+ *
  * The message names only the store and the operation. `cause` is a sanitised copy of the driver
  * error: its SQLSTATE `code` and `message`, never the statement's parameters or the server's
  * `detail` (which can quote row values such as a token hash or a password hash).
