@@ -16,6 +16,18 @@ const SCOPE = 'tessera-http/auth';
 const TOKEN_REFUSALS: TelemetryCounter = { scope: SCOPE, name: 'tessera.auth.token.refusals', description: 'Bearer tokens refused, by reason.', unit: '{request}' };
 const API_KEY_REFUSALS: TelemetryCounter = { scope: SCOPE, name: 'tessera.auth.api_key.refusals', description: 'API keys refused, by reason.', unit: '{request}' };
 const RATE_LIMITED: TelemetryCounter = { scope: SCOPE, name: 'tessera.auth.rate_limited', description: 'Requests refused by a rate limit.', unit: '{request}' };
+const SIGN_IN_THROTTLED: TelemetryCounter = {
+  scope: SCOPE,
+  name: 'tessera.auth.sign_in.throttled',
+  description: 'Sign-ins refused by sign-in throttling (429 before the password was checked), by the dimension that refused.',
+  unit: '{request}',
+};
+const SIGN_IN_THROTTLING_STARTED: TelemetryCounter = {
+  scope: SCOPE,
+  name: 'tessera.auth.sign_in.throttling_started',
+  description: 'Failed sign-ins that reached a throttling threshold (the next sign-in for that key is refused), by dimension.',
+  unit: '{event}',
+};
 const REFRESH_REUSE: TelemetryCounter = {
   scope: SCOPE,
   name: 'tessera.auth.refresh_token.reuse',
@@ -83,6 +95,30 @@ export function recordRateLimited(): void {
   if (recorder === undefined) return;
   recorder.count(RATE_LIMITED);
   recorder.annotate(outcome('api-key', 'rate_limited'));
+}
+
+/**
+ * Counts a sign-in refused by throttling, by the dimension that refused it (`account-address`,
+ * `address` or `account`: never a key), and marks the request span.
+ *
+ * @example
+ * recordSignInThrottled('account-address');
+ */
+export function recordSignInThrottled(dimension: string): void {
+  const recorder = telemetry();
+  if (recorder === undefined) return;
+  recorder.count(SIGN_IN_THROTTLED, { dimension });
+  recorder.annotate({ 'tessera.auth.refusal': 'sign_in_throttled' });
+}
+
+/**
+ * Counts a failed sign-in that reached a throttling threshold, by dimension.
+ *
+ * @example
+ * recordSignInThrottlingStarted('address');
+ */
+export function recordSignInThrottlingStarted(dimension: string): void {
+  telemetry()?.count(SIGN_IN_THROTTLING_STARTED, { dimension });
 }
 
 /**

@@ -1,0 +1,10 @@
+// Sign-in throttling: failed sign-ins counted per account and client address on the app's
+// RateLimitCounter, 429 with Retry-After before the password is checked.
+export { SignInThrottle, SIGN_IN_THROTTLED_MESSAGE } from './sign-in-throttle.js';
+export type { SignInThrottleSettings } from './sign-in-throttle.js';
+export { DEFAULT_SIGN_IN_THROTTLE_TIERS, resolveSignInThrottleTiers } from './sign-in-throttle-options.js';
+export type { SignInThrottleOptions, SignInThrottleTier, SignInThrottleTiers, SignInCounterOptions, SignInCounterFactory, InjectedSignInCounters, ThrottleDimension } from './sign-in-throttle-options.js';
+export { createThrottleKeys, normalizeIdentifier, addressPrefix } from './throttle-keys.js';
+export type { ThrottleKeys } from './throttle-keys.js';
+export { signInThrottleProvider } from './sign-in-throttle-provider.js';
+export { withSignInThrottle } from './throttled-auth-service.js';

@@ -1,0 +1,46 @@
+import { defineFactory, InMemoryRateLimitCounter, LOGGER, PUB_SUB, type Clock, type Logger, type ProviderInput, type PubSub, type Token } from '../../internal.js';
+import { SignInThrottle } from './sign-in-throttle.js';
+import { resolveSignInThrottleTiers, type SignInCounterFactory, type SignInThrottleOptions } from './sign-in-throttle-options.js';
+import { createThrottleKeys } from './throttle-keys.js';
+
+/** The counters when none are given: this process's memory. */
+const inMemoryCounters: SignInCounterFactory = (options) => new InMemoryRateLimitCounter(options);
+
+/**
+ * The provider of the auth module's {@link SignInThrottle} under `token`: `null` when
+ * `signInThrottle` is `false`, else a throttle keyed by `secret` (see `createThrottleKeys`) on
+ * the given counters or in-memory ones. Bad tiers throw a RangeError here, at `forRoot`. With
+ * in-memory counters and a shared PubSub engine (one that reports `listening`: the app runs, or
+ * is ready to run, several instances), a warning at boot says that each instance counts alone.
+ *
+ * @example
+ * providers.push(signInThrottleProvider(SIGN_IN_THROTTLE, options.signInThrottle, options.secret, clock));
+ */
+export function signInThrottleProvider(token: Token<SignInThrottle | null>, options: SignInThrottleOptions | false | undefined, secret: string, clock: Clock): ProviderInput {
+  if (options === false) return { provide: token, useValue: null };
+  const settings = options ?? {};
+  const tiers = resolveSignInThrottleTiers(settings);
+  const keys = createThrottleKeys(secret);
+  const build = (logger: Logger, counters: SignInCounterFactory) => new SignInThrottle({ keys, counters, tiers, clock, logger });
+  const counters = settings.counters;
+  if (counters === undefined) {
+    return defineFactory(token, [LOGGER, PUB_SUB], (logger, pubSub) => {
+      warnIfShared(logger, pubSub);
+      return build(logger, inMemoryCounters);
+    });
+  }
+  if (typeof counters === 'function') return defineFactory(token, [LOGGER], (logger) => build(logger, counters));
+  return {
+    provide: token,
+    inject: [LOGGER, ...counters.inject],
+    useFactory: ((logger: Logger, ...deps: never[]) => build(logger, counters.useFactory(...deps))) as (...deps: never[]) => SignInThrottle,
+  };
+}
+
+function warnIfShared(logger: Logger, pubSub: PubSub): void {
+  if (typeof pubSub.listening !== 'function') return;
+  logger.warn(
+    { event: 'auth.sign-in.throttle-in-memory' },
+    'signInThrottle counts failed sign-ins in this process only, while the app shares a PubSub engine: with several instances each counts its own, allowing that many times the guesses. Give signInThrottle.counters a PostgresRateLimitCounter or RedisRateLimitCounter.',
+  );
+}
