@@ -16,6 +16,9 @@ import type { AsymmetricAlgorithm } from '../../lib/auth/index.js';
  * | AUTH_JWKS_AUDIENCE | required with AUTH_JWKS_URL (comma-separated for several) |
  * | AUTH_JWKS_ALGORITHMS | RS256,ES256,EdDSA |
  * | AUTH_CLOCK_TOLERANCE_SECONDS | 0 |
+ * | SMTP_URL | unset: account mails are written to the log, not sent |
+ * | MAIL_FROM | unset: nodemailer's default sender |
+ * | APP_URL | http://127.0.0.1:3000 (where the links in account mails point) |
  */
 export interface TenantsConfig {
   readonly secret: string;
@@ -29,6 +32,12 @@ export interface TenantsConfig {
   /** An identity provider whose tokens are accepted beside the app's own (AUTH_JWKS_*). */
   readonly identityProvider: IdentityProviderConfig | undefined;
   readonly clockToleranceSeconds: number;
+  /** Where account mails go (`smtp://127.0.0.1:2525`); undefined: they are logged, not sent (development). */
+  readonly smtpUrl: string | undefined;
+  /** The sender of account mails; undefined: nodemailer's default. */
+  readonly mailFrom: string | undefined;
+  /** The base of the links in account mails (`<APP_URL>/verify-email?token=...`). */
+  readonly appUrl: string;
 }
 
 /**
@@ -78,7 +87,36 @@ export function readTenantsConfig(env: Record<string, string | undefined>, warn:
     trustedProxyHops: nonNegativeInteger('TRUSTED_PROXY_HOPS', env.TRUSTED_PROXY_HOPS, 0),
     identityProvider: readIdentityProvider(env),
     clockToleranceSeconds: nonNegativeInteger('AUTH_CLOCK_TOLERANCE_SECONDS', env.AUTH_CLOCK_TOLERANCE_SECONDS, 0),
+    smtpUrl: readSmtpUrl(env.SMTP_URL),
+    mailFrom: env.MAIL_FROM === undefined || env.MAIL_FROM === '' ? undefined : env.MAIL_FROM,
+    appUrl: readAppUrl(env.APP_URL),
   };
+}
+
+/** An smtp:// or smtps:// URL, checked at start rather than at the first mail. */
+function readSmtpUrl(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  let protocol: string;
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    throw new Error('SMTP_URL must be a URL such as smtp://127.0.0.1:2525 or smtps://user:password@smtp.example.com');
+  }
+  if (protocol !== 'smtp:' && protocol !== 'smtps:') throw new Error('SMTP_URL must start with smtp:// or smtps://');
+  return value;
+}
+
+/** The origin (and optional path) of the app's pages, without a trailing slash. */
+function readAppUrl(value: string | undefined): string {
+  if (value === undefined || value === '') return 'http://127.0.0.1:3000';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error('APP_URL must be an absolute http(s) URL such as https://app.example.com');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('APP_URL must be an http(s) URL');
+  return value.replace(/\/+$/, '');
 }
 
 function list(value: string | undefined): string[] {
