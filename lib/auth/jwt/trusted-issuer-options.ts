@@ -1,6 +1,17 @@
-import type { JSONWebKeySet } from 'jose';
 import { AuthConfigError } from './auth-config-error.js';
 import { readAudienceOption, readIssuerOption } from './audience-and-issuer-options.js';
+
+/**
+ * A JSON Web Key Set (RFC 7517, section 5) as a provider publishes it: the shape of jose's
+ * `JSONWebKeySet`, written out so that the auth declarations import nothing from jose, an ES module
+ * whose types CommonJS projects (`module: node16`) cannot import.
+ *
+ * @example
+ * const jwks: JsonWebKeySet = { keys: [{ kty: 'EC', crv: 'P-256', kid: 'k1', x: '...', y: '...' }] };
+ */
+export interface JsonWebKeySet {
+  readonly keys: readonly { readonly kty?: string; readonly kid?: string; readonly alg?: string; readonly [parameter: string]: unknown }[];
+}
 
 /**
  * The public-key JWS algorithms an outside issuer may be pinned to. Never HMAC: an issuer's keys
@@ -50,7 +61,7 @@ export interface TrustedIssuerOptions {
   /** The provider's JWKS endpoint (`jwks_uri` of its discovery document). https, or http on loopback. */
   readonly jwksUrl?: string | URL;
   /** A static JSON Web Key Set. */
-  readonly jwks?: JSONWebKeySet;
+  readonly jwks?: JsonWebKeySet;
   /** Public keys as PEM (`-----BEGIN PUBLIC KEY-----`). */
   readonly publicKeys?: readonly string[];
   /** Accepted `alg` values; default RS256, ES256 and EdDSA. */
@@ -78,7 +89,7 @@ export interface TrustedIssuer {
   readonly audiences: readonly string[] | undefined;
   readonly keySource:
     | { readonly kind: 'remote'; readonly url: URL; readonly timeoutMs: number; readonly cooldownMs: number; readonly maxAgeMs: number; readonly fetch: typeof fetch | undefined }
-    | { readonly kind: 'static'; readonly jwks: JSONWebKeySet }
+    | { readonly kind: 'static'; readonly jwks: JsonWebKeySet }
     | { readonly kind: 'pem'; readonly pems: readonly string[] };
   readonly algorithms: readonly AsymmetricAlgorithm[];
   readonly strictType: boolean;
