@@ -3,6 +3,8 @@ import { createManualClock } from '../../lib/index.js';
 import type { Clock, WindowedRateLimitCounter } from '../../lib/index.js';
 import { T0, uniqueId } from './contract-fixtures.js';
 
+export type { WindowedRateLimitCounter } from '../../lib/index.js';
+
 /** Builds a counter allowing `limit` hits per key per `windowMs`, timed by `clock`. */
 export type RateLimitCounterFactory = (limit: number, windowMs: number, clock: Clock) => Promise<WindowedRateLimitCounter>;
 
