@@ -7,6 +7,7 @@ import type { CredentialStore, RefreshTokenStore } from './issuing/index.js';
 import type { PasswordHasher } from './password/index.js';
 import type { ApiKeyStore } from './api-keys/index.js';
 import type { TrustedProxyMatcher } from './network/index.js';
+import type { AccountOptions } from './accounts/account-options.js';
 
 /**
  * A store given as an injectable class: a class with no constructor parameters, a decorated
@@ -27,7 +28,8 @@ export type StoreClass<T> = ClassToken<T> | ClassProvider<T> | Omit<ExistingProv
  */
 export interface IssuingOptions<Claims> {
   readonly imports?: readonly ModuleInput[];
-  readonly credentialStore: StoreClass<CredentialStore<Claims>>;
+  /** Where sign-in finds accounts; required unless `accounts` is given (sign-in then reads the account store). */
+  readonly credentialStore?: StoreClass<CredentialStore<Claims>>;
   readonly refreshTokenStore: StoreClass<RefreshTokenStore>;
   /** Seconds; default 900. */
   readonly accessTokenTtl?: number;
@@ -104,6 +106,11 @@ export interface AuthModuleOptions<Claims> {
   readonly protectAllRoutes?: boolean;
   readonly issuing?: IssuingOptions<Claims>;
   readonly apiKeys?: ApiKeyOptions;
+  /**
+   * Accounts for people (needs `issuing`): sign-up, e-mail verification, password reset and
+   * change, e-mail change, through `ACCOUNT_SERVICE`. See `AccountOptions`.
+   */
+  readonly accounts?: AccountOptions<Claims>;
   /** The clock for expiry, rotation and caching; default the system clock. */
   readonly clock?: Clock;
 }

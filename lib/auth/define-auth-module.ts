@@ -10,6 +10,9 @@ import { startAuthRuntime, type AuthRuntime } from './auth-runtime.js';
 import { TokenIssuingService, type CredentialStore, type RefreshTokenStore, type SignInContext, type TokenPair } from './issuing/index.js';
 import type { SessionInfo } from './sessions/session-info.js';
 import { getDummyPasswordHash } from './password/index.js';
+import { accountProviders, checkAccountOptions } from './accounts/account-providers.js';
+import type { AccountService } from './accounts/account-service.js';
+import type { AccountStore } from './accounts/account-store.js';
 import { assertSecretLength, readTolerance, readTrustedIssuers, createTokenSigner } from './jwt/index.js';
 
 /**
@@ -63,6 +66,8 @@ export interface AuthDefinitions<Claims> {
    * CredentialInvalidation). Exported by `AuthModule`; `AUTH_SERVICE` uses it by itself.
    */
   readonly CREDENTIAL_INVALIDATION: Token<CredentialInvalidation>;
+  /** Resolves to the {@link AccountService} (sign-up, verification, reset, password and e-mail change) when `accounts` is configured. */
+  readonly ACCOUNT_SERVICE: Token<AccountService<Claims>>;
 }
 
 function toProvider<T>(token: Token<T>, store: StoreClass<T>): ProviderInput {
@@ -89,6 +94,8 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
   const REFRESH_TOKEN_STORE = createToken<RefreshTokenStore>('RefreshTokenStore');
   const JWKS_HEALTH_CHECK = createToken<HealthCheck>('JwksHealthCheck');
   const CREDENTIAL_INVALIDATION = createToken<CredentialInvalidation>('CredentialInvalidation');
+  const ACCOUNT_STORE = createToken<AccountStore<Claims>>('AccountStore');
+  const ACCOUNT_SERVICE = createToken<AccountService<Claims>>('ACCOUNT_SERVICE');
   const { JwtAuthGuard, AuthGuard, createRolesGuard } = createAuthGuards<Claims>({ currentUser: CURRENT_USER, currentApiKey: CURRENT_API_KEY });
 
   /**
@@ -126,6 +133,7 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
       // Validated here too so a misconfigured issuer fails forRoot, not the first request.
       readTrustedIssuers(options.trustedIssuers, options.issuer);
       readTolerance(options.clockToleranceSeconds);
+      checkAccountOptions(options);
       // Checked here (a broken clock fails forRoot) and on every reading (fails closed later).
       const clock = checkedClock(options.clock ?? systemClock);
       const checked: AuthModuleOptions<Claims> = { ...options, clock };
@@ -150,7 +158,7 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
         const signer = createTokenSigner({ secret: options.secret, algorithm, issuer: options.issuer, audience: options.audience, clock });
         const accessTokenTtl = issuing.accessTokenTtl ?? 900;
         providers.push(
-          toProvider(CREDENTIAL_STORE, issuing.credentialStore),
+          ...accountProviders(options.accounts, issuing, clock, { credentialStore: CREDENTIAL_STORE, accountStore: ACCOUNT_STORE, accountService: ACCOUNT_SERVICE, authService: AUTH_SERVICE, toProvider }),
           toProvider(REFRESH_TOKEN_STORE, issuing.refreshTokenStore),
           defineFactory(AUTH_SERVICE, [CREDENTIAL_STORE, REFRESH_TOKEN_STORE, CREDENTIAL_INVALIDATION], async (credentialStore, refreshTokenStore, invalidation) => {
             // Compute the dummy hash at boot: computed lazily, the first sign-in for an unknown
@@ -173,11 +181,12 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
           }),
         );
         exported.push(AUTH_SERVICE);
+        if (options.accounts) exported.push(ACCOUNT_SERVICE);
       }
       return defineModule({
         name: 'AuthModule',
         global: options.global ?? false,
-        imports: [...(issuing?.imports ?? []), ...(apiKeys?.imports ?? [])],
+        imports: [...(issuing?.imports ?? []), ...(apiKeys?.imports ?? []), ...(options.accounts?.imports ?? [])],
         providers,
         exports: exported as never,
         appGuards: options.protectAllRoutes ? [AuthGuard] : [],
@@ -185,5 +194,5 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
     },
   };
 
-  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION });
+  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION, ACCOUNT_SERVICE });
 }

@@ -1,0 +1,82 @@
+import { LOGGER, createToken, defineFactory, type Logger, type ProviderInput, type Token, type Clock } from '../../internal.js';
+import type { AuthModuleOptions, IssuingOptions, StoreClass } from '../auth-options.js';
+import type { CredentialStore } from '../issuing/credential-store.js';
+import { AuthConfigError } from '../jwt/index.js';
+import { loggingMailer } from '../mail/logging-mailer.js';
+import { getDefaultPasswordHasher } from '../password/index.js';
+import type { AccountOptions } from './account-options.js';
+import { resolveAccountLinks } from './account-links.js';
+import { AccountService, type AccountSessions } from './account-service.js';
+import type { AccountStore } from './account-store.js';
+import { resolvePasswordPolicy } from './password-policy.js';
+import { verifiedCredentialStore } from './verified-credential-store.js';
+
+/**
+ * Checks the `accounts` option at `forRoot` (a bad policy or a missing `issuing` fails there,
+ * not at the first sign-up) and that sign-in has a credential store.
+ *
+ * @example
+ * checkAccountOptions(options); // throws AuthConfigError
+ */
+export function checkAccountOptions<Claims>(options: Pick<AuthModuleOptions<Claims>, 'issuing' | 'accounts'>): void {
+  const accounts = options.accounts;
+  if (accounts === undefined) {
+    if (options.issuing !== undefined && options.issuing.credentialStore === undefined) throw new AuthConfigError('issuing.credentialStore is required unless accounts is given');
+    return;
+  }
+  if (options.issuing === undefined) throw new AuthConfigError('accounts need issuing: sign-in, reset and password change work on the sessions it issues');
+  if (typeof accounts.newAccountClaims !== 'function') throw new AuthConfigError('accounts.newAccountClaims must be a function answering the claims of a new account');
+  resolvePasswordPolicy(accounts.passwordPolicy);
+  resolveAccountLinks(accounts.links).verifyEmail('token');
+}
+
+/** The tokens and helpers of `defineAuthModule` that the account providers use. */
+export interface AccountProviderTokens<Claims> {
+  readonly credentialStore: Token<CredentialStore<Claims>>;
+  readonly accountStore: Token<AccountStore<Claims>>;
+  readonly accountService: Token<AccountService<Claims>>;
+  readonly authService: Token<AccountSessions>;
+  readonly toProvider: <T>(token: Token<T>, store: StoreClass<T>) => ProviderInput;
+}
+
+/**
+ * The providers of sign-in's credential store and, with `accounts`, of the account store and
+ * `ACCOUNT_SERVICE`: sign-in reads `issuing.credentialStore`, or the account store when it is
+ * omitted, behind `verifiedCredentialStore` when `requireVerifiedEmail` holds.
+ *
+ * @example
+ * providers.push(...accountProviders(options.accounts, issuing, clock, { credentialStore: CREDENTIAL_STORE, ... }));
+ */
+export function accountProviders<Claims>(accounts: AccountOptions<Claims> | undefined, issuing: IssuingOptions<Claims>, clock: Clock, tokens: AccountProviderTokens<Claims>): ProviderInput[] {
+  const { credentialStore, accountStore, accountService, authService, toProvider } = tokens;
+  if (accounts === undefined) {
+    if (issuing.credentialStore === undefined) throw new AuthConfigError('issuing.credentialStore is required unless accounts is given');
+    return [toProvider(credentialStore, issuing.credentialStore)];
+  }
+  const providers: ProviderInput[] = [toProvider(accountStore, accounts.store)];
+  const verified = accounts.requireVerifiedEmail ?? true;
+  const given = issuing.credentialStore;
+  if (given === undefined) {
+    providers.push(defineFactory(credentialStore, [accountStore], (store) => (verified ? verifiedCredentialStore<Claims>(store, store) : store)));
+  } else {
+    const plain = createToken<CredentialStore<Claims>>('ConfiguredCredentialStore');
+    providers.push(toProvider(plain, given), defineFactory(credentialStore, [plain, accountStore], (credentials, store) => (verified ? verifiedCredentialStore<Claims>(credentials, store) : credentials)));
+  }
+  providers.push(
+    defineFactory(accountService, [accountStore, authService, LOGGER], async (store: AccountStore<Claims>, sessions: AccountSessions, logger: Logger) => {
+      if (accounts.mailer === undefined) {
+        logger.warn({}, 'accounts: no mailer configured, so account mails (with their links) are only written to this log; set accounts.mailer (e.g. smtpMailer(process.env.SMTP_URL)) before production');
+      }
+      return new AccountService<Claims>({
+        ...accounts,
+        store,
+        sessions,
+        passwordHasher: issuing.passwordHasher ?? (await getDefaultPasswordHasher()),
+        mailer: accounts.mailer ?? loggingMailer(logger),
+        clock,
+        logger,
+      });
+    }),
+  );
+  return providers;
+}
