@@ -8,6 +8,7 @@ import { startTelemetry } from '../shared/telemetry.js';
 import { readTenantsConfig } from './config.js';
 import { auth } from './claims.js';
 import { serveTenantsOpenApi } from './openapi.js';
+import { serveTenantsAccountPages } from './account-pages.js';
 import { createTenantsModule } from './tenants-module.js';
 import { openTenantsDatabase, readTenantsDatabaseConfig } from './postgres/tenants-database.js';
 import { createPostgresTenantsStores } from './postgres/tenants-stores.js';
@@ -42,6 +43,8 @@ const app = await createApp(createTenantsModule(config, { stores, ...(rateLimitC
   instrumentation: openTelemetry(),
 });
 serveTenantsOpenApi(app);
+// The pages the links in account mails open (APP_URL/verify-email?token=...).
+serveTenantsAccountPages(app);
 app.logger.info({ database: database.description }, 'tenants: database ready');
 app.logger.info({ pubsub: bus?.engine ?? 'in-process', rateLimits: redis === undefined ? 'database' : 'redis', idempotency: 'database' }, 'tenants: engines ready');
 await runApp(app, 'tenants', {
