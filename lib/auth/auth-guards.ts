@@ -49,7 +49,9 @@ export function createAuthGuards<Claims>(keys: AuthStateKeys<Claims>): AuthGuard
 
   /**
    * Accepts `Authorization: Bearer <access token>` only (never an API key, on purpose) and puts
-   * the validated claims in the context. Every failure is the same 401.
+   * the validated claims in the context. Every failure is the same 401. With `browser`
+   * configured, a request without `Authorization` may bring the token in the access-token
+   * cookie instead, and must then pass the CSRF checks on unsafe methods (403).
    */
   class JwtAuthGuard implements Guard {
     constructor(readonly runtime: AuthRuntime<Claims>) {}
@@ -67,8 +69,14 @@ export function createAuthGuards<Claims>(keys: AuthStateKeys<Claims>): AuthGuard
    * role. Synchronous unless an outside issuer's signature must be checked (not cached yet).
    */
   function admitBearer(runtime: AuthRuntime<Claims>, ctx: RequestContext, rules: AccessRules | undefined): boolean | Promise<boolean> {
-    const claims = runtime.authenticateBearer(ctx);
+    // With browser sessions, a request without a credential header may bring the access token
+    // in its cookie; it is then held to the CSRF checks (after authentication, which the
+    // session-bound CSRF token needs).
+    const browser = runtime.browser;
+    const cookieToken = browser?.accessTokenOf(ctx);
+    const claims = cookieToken === undefined ? runtime.authenticateBearer(ctx) : runtime.authenticateBearer(ctx, cookieToken);
     const admit = (settled: Claims): boolean => {
+      if (cookieToken !== undefined) browser?.checkCookieRequest(ctx, cookieToken);
       ctx.set(CURRENT_USER, settled);
       // Tokens are never held to scopes: scopes limit what a machine key may do.
       requireRole(settled, rules);
@@ -101,7 +109,7 @@ export function createAuthGuards<Claims>(keys: AuthStateKeys<Claims>): AuthGuard
   /**
    * Authenticates every route not marked `Public()`, with an API key when the request carries
    * `x-api-key` (and keys are configured; the Authorization header is then not looked at), else
-   * with a bearer token. Then enforces `Roles(...)` (403) and, for keys, `RequireScopes(...)`
+   * with a bearer token (or, with `browser`, the access-token cookie and the CSRF checks). Then enforces `Roles(...)` (403) and, for keys, `RequireScopes(...)`
    * (403). Apply it with `UseGuards(AuthGuard)` or everywhere with `protectAllRoutes: true`.
    */
   class AuthGuard implements Guard {

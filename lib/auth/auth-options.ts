@@ -7,6 +7,7 @@ import type { CredentialStore, RefreshTokenStore } from './issuing/index.js';
 import type { PasswordHasher } from './password/index.js';
 import type { ApiKeyStore } from './api-keys/index.js';
 import type { TrustedProxyMatcher } from './network/index.js';
+import type { SignInThrottleOptions } from './throttle/sign-in-throttle-options.js';
 import type { AccountOptions } from './accounts/account-options.js';
 
 /**
@@ -111,6 +112,13 @@ export interface AuthModuleOptions<Claims> {
    * change, e-mail change, through `ACCOUNT_SERVICE`. See `AccountOptions`.
    */
   readonly accounts?: AccountOptions<Claims>;
+  /**
+   * Throttled sign-in (with `issuing`; on by default, in memory): failed sign-ins counted per
+   * account and client address, per address and per account answer 429 with `Retry-After`, before
+   * the password is checked. `false` turns it off. Give `counters` (PostgreSQL or Redis) when
+   * several instances serve sign-in. See `SignInThrottleOptions` and docs/auth.md.
+   */
+  readonly signInThrottle?: SignInThrottleOptions | false;
   /** The clock for expiry, rotation and caching; default the system clock. */
   readonly clock?: Clock;
 }

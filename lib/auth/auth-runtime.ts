@@ -7,6 +7,7 @@ import { createBearerTokenVerifier, readTolerance, type BearerTokenVerifier, typ
 import { recordAuthenticated, recordTokenRefusal, tracedStore } from './auth-telemetry.js';
 import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS } from './issuing/index.js';
 import { SessionRevocations } from './session-revocations.js';
+import { BrowserCredentials } from './browser/browser-credentials.js';
 
 /**
  * What the guards of one auth module share: the bearer-token verifier, the API-key authenticator
@@ -34,8 +35,10 @@ export interface AuthRuntime<Claims> {
   apiKeysHoldingSockets(): Set<string>;
   /** On a WebSocket upgrade: the socket closes when the credential expires (`expiresAtMs` on the auth clock). */
   expireSocketAt(ctx: RequestContext, expiresAtMs: number): void;
-  /** The claims of the request's bearer token; a promise only when an outside issuer's signature must be checked. */
-  authenticateBearer(ctx: RequestContext): Claims | Promise<Claims>;
+  /** The claims of the request's bearer token (or of `token`, e.g. from a cookie); a promise only when an outside issuer's signature must be checked. */
+  authenticateBearer(ctx: RequestContext, token?: string): Claims | Promise<Claims>;
+  /** The cookies and CSRF checks of browser sessions, when `browser` is configured. */
+  readonly browser: BrowserCredentials | undefined;
 }
 
 /**
@@ -128,8 +131,9 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
       return ids;
     },
     expireSocketAt,
-    authenticateBearer(ctx) {
-      const token = bearerTokenOf(ctx);
+    browser: options.browser === undefined ? undefined : new BrowserCredentials(options.browser, options.secret),
+    authenticateBearer(ctx, given) {
+      const token = given ?? bearerTokenOf(ctx);
       if (token === undefined) {
         recordTokenRefusal('missing');
         throw bearerFailure();

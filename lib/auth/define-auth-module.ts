@@ -10,6 +10,7 @@ import { startAuthRuntime, type AuthRuntime } from './auth-runtime.js';
 import { TokenIssuingService, type CredentialStore, type RefreshTokenStore, type SignInContext, type TokenPair } from './issuing/index.js';
 import type { SessionInfo } from './sessions/session-info.js';
 import { getDummyPasswordHash } from './password/index.js';
+import { checkSignInThrottleOptions, signInThrottleProvider, withSignInThrottle, type SignInThrottle } from './throttle/index.js';
 import { accountProviders, checkAccountOptions } from './accounts/account-providers.js';
 import type { AccountService } from './accounts/account-service.js';
 import type { AccountStore } from './accounts/account-store.js';
@@ -94,6 +95,7 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
   const REFRESH_TOKEN_STORE = createToken<RefreshTokenStore>('RefreshTokenStore');
   const JWKS_HEALTH_CHECK = createToken<HealthCheck>('JwksHealthCheck');
   const CREDENTIAL_INVALIDATION = createToken<CredentialInvalidation>('CredentialInvalidation');
+  const SIGN_IN_THROTTLE = createToken<SignInThrottle | null>('SignInThrottle');
   const ACCOUNT_STORE = createToken<AccountStore<Claims>>('AccountStore');
   const ACCOUNT_SERVICE = createToken<AccountService<Claims>>('ACCOUNT_SERVICE');
   const { JwtAuthGuard, AuthGuard, createRolesGuard } = createAuthGuards<Claims>({ currentUser: CURRENT_USER, currentApiKey: CURRENT_API_KEY });
@@ -133,6 +135,7 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
       // Validated here too so a misconfigured issuer fails forRoot, not the first request.
       readTrustedIssuers(options.trustedIssuers, options.issuer);
       readTolerance(options.clockToleranceSeconds);
+      checkSignInThrottleOptions(options);
       checkAccountOptions(options);
       // Checked here (a broken clock fails forRoot) and on every reading (fails closed later).
       const clock = checkedClock(options.clock ?? systemClock);
@@ -160,11 +163,13 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
         providers.push(
           ...accountProviders(options.accounts, issuing, clock, { credentialStore: CREDENTIAL_STORE, accountStore: ACCOUNT_STORE, accountService: ACCOUNT_SERVICE, authService: AUTH_SERVICE, toProvider }),
           toProvider(REFRESH_TOKEN_STORE, issuing.refreshTokenStore),
-          defineFactory(AUTH_SERVICE, [CREDENTIAL_STORE, REFRESH_TOKEN_STORE, CREDENTIAL_INVALIDATION], async (credentialStore, refreshTokenStore, invalidation) => {
+          signInThrottleProvider(SIGN_IN_THROTTLE, options.signInThrottle, options.secret, clock),
+          // Every sign-in through AUTH_SERVICE (JSON and browser alike) passes the throttle.
+          defineFactory(AUTH_SERVICE, [CREDENTIAL_STORE, REFRESH_TOKEN_STORE, CREDENTIAL_INVALIDATION, SIGN_IN_THROTTLE], async (credentialStore, refreshTokenStore, invalidation, throttle) => {
             // Compute the dummy hash at boot: computed lazily, the first sign-in for an unknown
             // account would take a hash longer than the others and tell that it is unknown.
             await getDummyPasswordHash(issuing.passwordHasher);
-            return new TokenIssuingService<Claims>({
+            const service = new TokenIssuingService<Claims>({
               claimsSchema,
               credentialStore: tracedStore(credentialStore, 'CredentialStore'),
               refreshTokenStore: tracedStore(refreshTokenStore, 'RefreshTokenStore'),
@@ -178,6 +183,7 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
               passwordHasher: issuing.passwordHasher,
               sessionRevocations: invalidation,
             });
+            return withSignInThrottle(service, throttle);
           }),
         );
         exported.push(AUTH_SERVICE);
@@ -186,7 +192,7 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
       return defineModule({
         name: 'AuthModule',
         global: options.global ?? false,
-        imports: [...(issuing?.imports ?? []), ...(apiKeys?.imports ?? []), ...(options.accounts?.imports ?? [])],
+        imports: [...(issuing?.imports ?? []), ...(apiKeys?.imports ?? []), ...(issuing && options.signInThrottle ? (options.signInThrottle.imports ?? []) : []), ...(options.accounts?.imports ?? [])],
         providers,
         exports: exported as never,
         appGuards: options.protectAllRoutes ? [AuthGuard] : [],

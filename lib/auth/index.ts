@@ -62,6 +62,15 @@ export {
 } from './network/index.js';
 export { recordRateLimited } from './auth-telemetry.js';
 export {
+  BrowserSessions,
+  BrowserCookies,
+  CSRF_HEADER,
+  isAllowedRequestOrigin,
+  type BrowserSessionBody,
+  type BrowserCookieNames,
+  type BrowserSessionOptions,
+} from './browser/index.js';
+export {
   AccountService,
   InMemoryAccountStore,
   normalizeEmail,

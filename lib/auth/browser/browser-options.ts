@@ -1,0 +1,29 @@
+/**
+ * Options of browser sessions (`AuthModule.forRoot({ browser })`): the session travels in
+ * cookies the page's scripts cannot read, and every cookie-authenticated unsafe request must pass
+ * the CSRF checks. Needs `issuing`.
+ *
+ * @example
+ * browser: {}                                                        // API and pages on one host
+ * browser: { domain: 'example.com', allowedOrigins: ['https://app.example.com'] } // API on api.example.com
+ */
+export interface BrowserSessionOptions {
+  /**
+   * `SameSite` of the session cookies; default `'Strict'` (never sent on a request another site
+   * starts, not even a top-level link). `'Lax'` sends them on top-level GET navigations from
+   * other sites, for server-rendered pages that must know the user on arrival.
+   */
+  readonly sameSite?: 'Strict' | 'Lax';
+  /**
+   * For an API and an app on sibling subdomains (api.example.com, app.example.com): the parent
+   * domain the cookies are set for. The cookies are then `__Secure-` with this `Domain` instead
+   * of `__Host-` (which forbids `Domain`), so every host under it receives them: only use it
+   * when you trust every subdomain. Leave it out when pages and API share one host.
+   */
+  readonly domain?: string;
+  /**
+   * Origins besides the API's own that may send cookie-authenticated unsafe requests, exactly as
+   * browsers write them (`https://app.example.com`, no path, no trailing slash).
+   */
+  readonly allowedOrigins?: readonly string[];
+}
