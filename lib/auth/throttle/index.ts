@@ -6,5 +6,5 @@ export { DEFAULT_SIGN_IN_THROTTLE_TIERS, resolveSignInThrottleTiers } from './si
 export type { SignInThrottleOptions, SignInThrottleTier, SignInThrottleTiers, SignInCounterOptions, SignInCounterFactory, InjectedSignInCounters, ThrottleDimension } from './sign-in-throttle-options.js';
 export { createThrottleKeys, normalizeIdentifier, addressPrefix } from './throttle-keys.js';
 export type { ThrottleKeys } from './throttle-keys.js';
-export { signInThrottleProvider } from './sign-in-throttle-provider.js';
+export { signInThrottleProvider, checkSignInThrottleOptions } from './sign-in-throttle-provider.js';
 export { withSignInThrottle } from './throttled-auth-service.js';

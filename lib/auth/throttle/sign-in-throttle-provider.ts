@@ -1,4 +1,5 @@
 import { defineFactory, InMemoryRateLimitCounter, LOGGER, PUB_SUB, type Clock, type Logger, type ProviderInput, type PubSub, type Token } from '../../internal.js';
+import { AuthConfigError } from '../jwt/index.js';
 import { SignInThrottle } from './sign-in-throttle.js';
 import { resolveSignInThrottleTiers, type SignInCounterFactory, type SignInThrottleOptions } from './sign-in-throttle-options.js';
 import { createThrottleKeys } from './throttle-keys.js';
@@ -43,4 +44,18 @@ function warnIfShared(logger: Logger, pubSub: PubSub): void {
     { event: 'auth.sign-in.throttle-in-memory' },
     'signInThrottle counts failed sign-ins in this process only, while the app shares a PubSub engine: with several instances each counts its own, allowing that many times the guesses. Give signInThrottle.counters a PostgresRateLimitCounter or RedisRateLimitCounter.',
   );
+}
+
+/**
+ * Throws `AuthConfigError` for `signInThrottle` options without `issuing` (nothing would sign in
+ * to throttle), and a RangeError for bad tiers: at `forRoot`, not at the first sign-in.
+ *
+ * @example
+ * checkSignInThrottleOptions(options);
+ */
+export function checkSignInThrottleOptions(options: { readonly issuing?: unknown; readonly signInThrottle?: SignInThrottleOptions | false | undefined }): void {
+  const throttle = options.signInThrottle;
+  if (throttle === undefined || throttle === false) return;
+  if (options.issuing === undefined) throw new AuthConfigError('signInThrottle needs issuing: it throttles the sign-ins issuing answers');
+  resolveSignInThrottleTiers(throttle);
 }
