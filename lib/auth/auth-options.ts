@@ -9,6 +9,7 @@ import type { ApiKeyStore } from './api-keys/index.js';
 import type { TrustedProxyMatcher } from './network/index.js';
 import type { SignInThrottleOptions } from './throttle/sign-in-throttle-options.js';
 import type { AccountOptions } from './accounts/account-options.js';
+import type { BrowserSessionOptions } from './browser/browser-options.js';
 
 /**
  * A store given as an injectable class: a class with no constructor parameters, a decorated
@@ -112,6 +113,12 @@ export interface AuthModuleOptions<Claims> {
    * change, e-mail change, through `ACCOUNT_SERVICE`. See `AccountOptions`.
    */
   readonly accounts?: AccountOptions<Claims>;
+  /**
+   * Browser sessions in cookies (needs `issuing`): the guards also accept the access-token
+   * cookie, with the CSRF defence on unsafe requests, and `BROWSER_SESSIONS` answers the
+   * browser's sign-in, refresh and sign-out with cookies. See `BrowserSessions`.
+   */
+  readonly browser?: BrowserSessionOptions;
   /**
    * Throttled sign-in (with `issuing`; on by default, in memory): failed sign-ins counted per
    * account and client address, per address and per account answer 429 with `Retry-After`, before

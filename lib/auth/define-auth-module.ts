@@ -14,7 +14,8 @@ import { checkSignInThrottleOptions, signInThrottleProvider, withSignInThrottle,
 import { accountProviders, checkAccountOptions } from './accounts/account-providers.js';
 import type { AccountService } from './accounts/account-service.js';
 import type { AccountStore } from './accounts/account-store.js';
-import { assertSecretLength, readTolerance, readTrustedIssuers, createTokenSigner } from './jwt/index.js';
+import { AuthConfigError, assertSecretLength, readTolerance, readTrustedIssuers, createTokenSigner } from './jwt/index.js';
+import { BrowserCookies, BrowserSessions } from './browser/index.js';
 
 /**
  * The programmatic auth operations, resolved through the `AUTH_SERVICE` token.
@@ -69,6 +70,8 @@ export interface AuthDefinitions<Claims> {
   readonly CREDENTIAL_INVALIDATION: Token<CredentialInvalidation>;
   /** Resolves to the {@link AccountService} (sign-up, verification, reset, password and e-mail change) when `accounts` is configured. */
   readonly ACCOUNT_SERVICE: Token<AccountService<Claims>>;
+  /** Resolves to the {@link BrowserSessions} (sign-in, refresh, sign-out with cookies) when `browser` is configured. */
+  readonly BROWSER_SESSIONS: Token<BrowserSessions>;
 }
 
 function toProvider<T>(token: Token<T>, store: StoreClass<T>): ProviderInput {
@@ -98,6 +101,7 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
   const SIGN_IN_THROTTLE = createToken<SignInThrottle | null>('SignInThrottle');
   const ACCOUNT_STORE = createToken<AccountStore<Claims>>('AccountStore');
   const ACCOUNT_SERVICE = createToken<AccountService<Claims>>('ACCOUNT_SERVICE');
+  const BROWSER_SESSIONS = createToken<BrowserSessions>('BROWSER_SESSIONS');
   const { JwtAuthGuard, AuthGuard, createRolesGuard } = createAuthGuards<Claims>({ currentUser: CURRENT_USER, currentApiKey: CURRENT_API_KEY });
 
   /**
@@ -137,6 +141,10 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
       readTolerance(options.clockToleranceSeconds);
       checkSignInThrottleOptions(options);
       checkAccountOptions(options);
+      if (options.browser !== undefined) {
+        if (options.issuing === undefined) throw new AuthConfigError('browser sessions need issuing: the cookies carry the tokens it issues');
+        new BrowserCookies(options.browser); // Validates domain and sameSite now, not at the first request.
+      }
       // Checked here (a broken clock fails forRoot) and on every reading (fails closed later).
       const clock = checkedClock(options.clock ?? systemClock);
       const checked: AuthModuleOptions<Claims> = { ...options, clock };
@@ -188,6 +196,15 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
         );
         exported.push(AUTH_SERVICE);
         if (options.accounts) exported.push(ACCOUNT_SERVICE);
+        if (options.browser !== undefined) {
+          providers.push(
+            defineFactory(BROWSER_SESSIONS, [AUTH_SERVICE, REFRESH_TOKEN_STORE, AUTH_RUNTIME], (service, refreshTokens, runtime) => {
+              if (runtime.browser === undefined) throw new Error('browser sessions: the auth runtime has no browser credentials');
+              return new BrowserSessions(service, tracedStore(refreshTokens, 'RefreshTokenStore'), runtime.browser, clock);
+            }),
+          );
+          exported.push(BROWSER_SESSIONS);
+        }
       }
       return defineModule({
         name: 'AuthModule',
@@ -200,5 +217,5 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
     },
   };
 
-  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION, ACCOUNT_SERVICE });
+  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION, ACCOUNT_SERVICE, BROWSER_SESSIONS });
 }
