@@ -3,7 +3,7 @@
  * browser routes and a few guarded routes. Not exported from the package.
  */
 import { z } from 'zod';
-import { createApp, createManualClock, defineController, defineModule, del, get, post, type App, type ManualClock } from '../../internal.js';
+import { createApp, createManualClock, defineController, defineModule, del, get, post, ws as wsHelper, type App, type AppOptions, type ManualClock } from '../../internal.js';
 import { send } from '../../../test/http-helpers.js';
 import { defineAuthModule, InMemoryCredentialStore, InMemoryRefreshTokenStore, type AuthService } from '../index.js';
 import type { BrowserSessionOptions } from './browser-options.js';
@@ -34,7 +34,7 @@ export interface BrowserTestApp {
  * const { app } = await browserTestApp({ domain: 'example.com' });
  */
 /** `null`: no browser sessions. */
-export async function browserTestApp(browserOptions: BrowserSessionOptions | null = {}): Promise<BrowserTestApp> {
+export async function browserTestApp(browserOptions: BrowserSessionOptions | null = {}, appOptions: AppOptions = {}): Promise<BrowserTestApp> {
   const clock = createManualClock(NOW);
   const definitions = defineAuthModule(Claims);
   const accounts = new InMemoryCredentialStore<z.output<typeof Claims>>(
@@ -54,19 +54,24 @@ export async function browserTestApp(browserOptions: BrowserSessionOptions | nul
   let held: { auth: AuthService; browser: BrowserSessions | undefined } | undefined;
   const controller = defineController({
     name: 'BrowserTest',
-    inject: inject as [typeof definitions.AUTH_SERVICE, typeof definitions.BROWSER_SESSIONS],
-    routes: (auth, browser) => {
+    inject: inject as [typeof definitions.AUTH_SERVICE],
+    // Without browser sessions the controller gets no BrowserSessions: the helpers come second.
+    routes: (...deps: unknown[]) => {
+      const auth = deps[0] as AuthService;
+      const browser = (browserOptions === null ? undefined : deps[1]) as BrowserSessions;
+      const { ws } = deps.at(-1) as { ws: typeof wsHelper };
       held = { auth, browser };
       const user = (ctx: Parameters<typeof definitions.getCurrentUser>[0]) => definitions.getCurrentUser(ctx)?.sub as string;
       return {
         signIn: post('/auth/browser/sign-in', { body: SignIn }, (ctx) => browser.signIn(ctx, ctx.body.identifier, ctx.body.password)),
         refresh: post('/auth/browser/refresh', (ctx) => browser.refresh(ctx)),
         signOut: post('/auth/browser/sign-out', (ctx) => browser.signOut(ctx)),
-        jsonSignIn: post('/auth/sign-in', { body: SignIn }, (ctx) => auth.signIn(ctx.body.identifier, ctx.body.password)),
+        jsonSignIn: post('/auth/sign-in', { body: SignIn }, (ctx) => auth.signIn(ctx.body.identifier, ctx.body.password, { userAgent: ctx.header('user-agent') ?? undefined })),
         me: get('/me', { guards: [definitions.JwtAuthGuard] }, (ctx) => ({ sub: user(ctx) })),
         note: post('/notes', { guards: [definitions.JwtAuthGuard] }, (ctx) => ({ by: user(ctx) })),
         sessions: get('/sessions', { guards: [definitions.AuthGuard] }, (ctx) => auth.listSessions(user(ctx))),
         endSession: del('/sessions/:id', { guards: [definitions.AuthGuard] }, async (ctx) => ({ ended: await auth.endSession(user(ctx), ctx.params.id) })),
+        live: ws('/live', { guards: [definitions.JwtAuthGuard] }, { open: (conn) => void conn.send('hello') }),
       };
     },
   });
@@ -83,7 +88,7 @@ export async function browserTestApp(browserOptions: BrowserSessionOptions | nul
     ],
     controllers: [controller],
   });
-  const app = await createApp(root);
+  const app = await createApp(root, appOptions);
   if (held === undefined) throw new Error('the controller was not built');
   return { app, clock, refreshTokens, auth: held.auth, browser: held.browser as BrowserSessions };
 }
