@@ -25,6 +25,9 @@ export {
 } from './di/provider.js';
 export { createToken, type Token, type InjectionToken, type ClassToken, type TokenValue } from './common/token.js';
 export { MissingProviderError, ProviderNotVisibleError, CircularDependencyError, ModuleGraphError, ProviderDefinitionError, ProviderBuildError } from './di/di-errors.js';
+export { defineConfig, type Config, type ConfigOptions, type Frozen } from './config/define-config.js';
+export { ConfigError, type ConfigProblem } from './config/config-error.js';
+export { ENV, processEnv, type ConfigSource } from './config/env.js';
 
 export {
   defineController,

@@ -25,6 +25,7 @@ import { compileRouteTable } from './route-table.js';
 import { WebSocketHub, WEB_SOCKETS } from '../websocket/web-socket-hub.js';
 import { createAppBus } from '../pubsub/app-bus.js';
 import { inProcessPubSub, PUB_SUB, type PubSub } from '../pubsub/pub-sub.js';
+import { ENV, type ConfigSource } from '../config/env.js';
 
 /**
  * Options of {@link createApp}.
@@ -81,6 +82,11 @@ export interface AppOptions {
   /** WebSocket shutdown: how long `app.webSockets.close()` waits for clients to answer 1001 before dropping them, ms. Default 5 000. */
   readonly webSocketCloseGraceMs?: number;
   /**
+   * The app's configuration source, which `defineConfig` configurations and the `ENV` token read:
+   * a Worker's or Deno's `env`, a test's variables. Default: `process.env` where the runtime has it.
+   */
+  readonly env?: ConfigSource;
+  /**
    * Replacements of providers and modules anywhere in the graph, for tests; `createTestingApp`
    * from `tessera-http/testing` builds them. An override that matches nothing fails the boot.
    */
@@ -108,6 +114,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
     { provide: PUB_SUB, useValue: pubsub },
     { provide: WEB_SOCKETS, useValue: webSockets },
     { provide: LOGGER, useValue: logger },
+    ...(options.env === undefined ? [] : [{ provide: ENV, useValue: options.env }]),
   ]);
   await container.buildAll();
 

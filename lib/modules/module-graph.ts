@@ -1,6 +1,7 @@
 import { tokenName, type ClassToken, type InjectionToken } from '../common/token.js';
 import { MissingProviderError, ModuleGraphError, ProviderNotVisibleError } from '../di/di-errors.js';
 import { normalizeProvider, type ProviderDefinition, type ProviderInput } from '../di/provider.js';
+import { defaultProviderOf } from '../di/default-provider.js';
 import type { ControllerDefinition, ControllerInput, ControllerSetup } from '../routing/controller.js';
 import type { ModuleDefinition, ModuleInput } from './module.js';
 import { asModuleDefinition, toControllerDefinition, toModuleDefinition } from './module-definitions.js';
@@ -76,6 +77,8 @@ export class ModuleGraph {
   /** What the app itself provides to every module (its PubSub, its WebSockets), found after everything else. */
   private readonly builtIns = new Map<InjectionToken<unknown>, ProviderRecord>();
   private readonly controllerSetups = new Map<unknown, ControllerSetup>();
+  /** Tokens no module provides, served by the provider they carry (see DEFAULT_PROVIDER), app-wide. */
+  private readonly defaults = new Map<InjectionToken<unknown>, ProviderRecord>();
 
   constructor(root: ModuleInput, overrides: GraphOverrides = {}, builtIns: readonly ProviderInput[] = []) {
     this.providerOverrides = overrides.providers ?? new Map();
@@ -142,7 +145,7 @@ export class ModuleGraph {
       const found = imported.exported?.get(token);
       if (found) return found;
     }
-    return this.globalExports.get(token) ?? this.builtIns.get(token);
+    return this.globalExports.get(token) ?? this.builtIns.get(token) ?? this.defaultRecord(token);
   }
 
   /** The provider `token` names as seen from `module`; a precise error when none is visible. */
@@ -154,6 +157,19 @@ export class ModuleGraph {
       .map((m) => ({ name: m.name, exports: m.exported?.has(token) ?? false }));
     if (providing.length > 0) throw new ProviderNotVisibleError(token, requestedBy, module.name, providing);
     throw new MissingProviderError(token, requestedBy, module.name);
+  }
+
+  /** The app-wide record of a token's default provider, when no module (nor the app) provides the token. */
+  private defaultRecord(token: InjectionToken<unknown>): ProviderRecord | undefined {
+    const known = this.defaults.get(token);
+    if (known !== undefined) return known;
+    if (this.builtIns.has(token) || this.providedSomewhere(token)) return undefined;
+    const input = defaultProviderOf(token);
+    if (input === undefined) return undefined;
+    // Created when first asked for, as a dependency is built: still at boot, before any request.
+    const record = this.providerRecord(input, this.root);
+    this.defaults.set(token, record);
+    return record;
   }
 
   /** The record of a declaration in `module`, with its override applied (by its token, else by its class). */
@@ -254,3 +270,4 @@ export class ModuleGraph {
     return exported;
   }
 }
+
