@@ -66,6 +66,7 @@ export {
   BrowserCookies,
   CSRF_HEADER,
   isAllowedRequestOrigin,
+  browserSessionSecurityScheme,
   type BrowserSessionBody,
   type BrowserCookieNames,
   type BrowserSessionOptions,

@@ -113,9 +113,13 @@ export function planOperations(routes: readonly RouteInfo[], options: ResolvedOp
   return planned;
 }
 
-/** The name of the document's API-key security scheme (`type: apiKey`), if it declares one. */
+/**
+ * The name of the document's API-key security scheme (`type: apiKey`, not in a cookie), if it
+ * declares one. A cookie `apiKey` scheme is a browser session (an access token in a cookie, see
+ * `browserSessionSecurityScheme` in tessera-http/auth): tokens are never held to scopes.
+ */
 function apiKeySchemeOf(options: ResolvedOptions): string | undefined {
-  for (const [name, scheme] of Object.entries(options.securitySchemes ?? {})) if (scheme.type === 'apiKey') return name;
+  for (const [name, scheme] of Object.entries(options.securitySchemes ?? {})) if (scheme.type === 'apiKey' && scheme.in !== 'cookie') return name;
   return undefined;
 }
 

@@ -6,3 +6,4 @@ export type { BrowserSessionOptions } from './browser-options.js';
 export { isAllowedRequestOrigin } from './request-origin.js';
 export { createCsrfToken, deriveCsrfKey, isCsrfTokenOf } from './csrf-token.js';
 export { crossSiteRefused, csrfTokenRefused } from './csrf-refusal.js';
+export { browserSessionSecurityScheme } from './browser-security-scheme.js';
