@@ -20,8 +20,8 @@ type RoutesOfController<C> =
     ? {
         [K in keyof Routes]: RouteTypesOf<Routes[K]> extends WebSocketRouteTypes<infer P, infer Q, infer In, infer Out>
           ? WebSocketRouteTypes<JoinPaths<Prefix, P>, Q, In, Out>
-          : RouteTypesOf<Routes[K]> extends RouteTypes<infer M, infer P, infer B, infer Q, infer S, infer R>
-            ? RouteTypes<M, JoinPaths<Prefix, P>, B, Q, S, R>
+          : RouteTypesOf<Routes[K]> extends RouteTypes<infer M, infer P, infer B, infer Q, infer S, infer R, infer Pa>
+            ? RouteTypes<M, JoinPaths<Prefix, P>, B, Q, S, R, Pa>
             : never;
       }[keyof Routes]
     : never;
@@ -54,7 +54,7 @@ type SocketOf<Route> = Route extends WebSocketRouteTypes<string, unknown, infer 
  * const live = api.socket('/tenants/:tenantId/live', { params: { tenantId: 'acme' }, token });
  */
 export type SocketCall<Api> = <P extends SocketPathsOf<Api>>(path: P, ...input: InputArgs<SocketInputOf<SocketAt<Api, P>>>) => SocketOf<SocketAt<Api, P>>;
-type InputOf<Route> = Route extends RouteTypes<HttpMethod, infer P, infer B, infer Q> ? CallInput<P, B, Q> : never;
+type InputOf<Route> = Route extends RouteTypes<HttpMethod, infer P, infer B, infer Q, unknown, unknown, infer Pa> ? CallInput<P, B, Q, Pa> : never;
 type DataOf<Route> = Route extends RouteTypes<HttpMethod, string, unknown, unknown, infer S, infer R> ? ClientData<S, R> : never;
 /** The input argument: required when the route needs params or a body, optional otherwise. */
 type InputArgs<I> = {} extends I ? [input?: I] : [input: I];

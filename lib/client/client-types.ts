@@ -1,21 +1,51 @@
 import type { z } from 'zod';
 import type { ControllerDefinition, PathParams, ProblemDetails, RouteMap, RouteTypes, RouteTypesOf, Schema } from '../internal.js';
 
-/** JSON's view of a value: what `JSON.parse(JSON.stringify(value))` gives back, as a type. */
+/** What JSON.stringify leaves out of an object (and writes as `null` in an array). */
+type Unwritten = undefined | symbol | ((...args: never[]) => unknown);
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+/** An array element: what JSON cannot write becomes `null`. */
+type JsonElement<E> = E extends Unwritten ? null : Jsonified<E>;
+/** A key JSON always writes / may leave out (its value may be undefined or a function) / never writes. */
+type WrittenKey<T, K extends keyof T> = K extends symbol ? never : [Exclude<T[K], Unwritten>] extends [never] ? never : K;
+type AlwaysWritten<T> = { [K in keyof T]-?: [Extract<T[K], Unwritten>] extends [never] ? WrittenKey<T, K> : never }[keyof T];
+
+/**
+ * JSON's view of a value: what `JSON.parse(JSON.stringify(value))` gives back, as a type, which is
+ * what a typed client receives. `toJSON()` decides where there is one (a `Date` is a `string`);
+ * a key whose value may be `undefined` (or a function) may be absent; `undefined`, functions and
+ * symbols are left out of objects and `null` in arrays; a `Map` or `Set` is `{}`; a `bigint`,
+ * which JSON cannot write (the server answers 500), is `never`. Numbers stay `number`, though
+ * `NaN` and `Infinity` arrive as `null` (a response schema's `z.number()` refuses them).
+ *
+ * @example
+ * type Wire = Jsonified<{ at: Date; note?: string; tags: Set<string> }>; // { at: string; note?: string; tags: {} }
+ */
 export type Jsonified<T> = T extends string | number | boolean | null
   ? T
-  : T extends Date
-    ? string
-    : T extends undefined | ((...args: never[]) => unknown) | symbol
-      ? never
-      : T extends readonly (infer U)[]
-        ? Jsonified<U>[]
-        : T extends object
-          ? { [K in keyof T as T[K] extends undefined | ((...args: never[]) => unknown) ? never : K]: Jsonified<T[K]> }
-          : unknown;
+  : T extends bigint
+    ? never
+    : T extends { toJSON(): infer J }
+      ? Jsonified<J>
+      : T extends Unwritten
+        ? never
+        : T extends ReadonlyMap<unknown, unknown> | ReadonlySet<unknown> | WeakMap<object, unknown> | WeakSet<object>
+          ? Record<string, never>
+          : T extends readonly unknown[]
+            ? { -readonly [I in keyof T]: JsonElement<T[I]> }
+            : T extends object
+              ? Simplify<
+                  { -readonly [K in keyof T as K extends AlwaysWritten<T> ? K : never]-?: Jsonified<T[K]> } & {
+                    -readonly [K in keyof T as K extends AlwaysWritten<T> ? never : WrittenKey<T, K>]?: Jsonified<T[K]>;
+                  }
+                >
+              : unknown;
 
-/** The data of a successful answer: the response schema's output side, else the handler's result as JSON. */
-export type ClientData<S, R> = S extends Schema ? z.output<S> : Jsonified<Exclude<R, Response | undefined>> | (undefined extends R ? undefined : never);
+/**
+ * The data of a successful answer as it arrives: the JSON form ({@link Jsonified}) of the response
+ * schema's output side (what the server's serialiser wrote), else of the handler's result.
+ */
+export type ClientData<S, R> = S extends Schema ? Jsonified<z.output<S>> : Jsonified<Exclude<R, Response | undefined>> | (undefined extends R ? undefined : never);
 
 /**
  * What a client call resolves to: never a thrown HTTP error, but `ok` with the typed `data`, or not
@@ -33,8 +63,17 @@ type IsEmpty<T> = [keyof T] extends [never] ? true : false;
 /** A field that may be left out when its type accepts undefined. */
 type Field<K extends string, V> = undefined extends V ? { readonly [P in K]?: V } : { readonly [P in K]: V };
 
-/** The input of one call: `params` when the path has any, `body` and `query` on their input side, `headers` always optional. */
-export type CallInput<Path extends string, B, Q> = (IsEmpty<PathParams<Path>> extends true ? unknown : { readonly params: { readonly [K in keyof PathParams<Path>]: string | number } }) &
+/** A value the wire can put in a path: what a schema taking anything (`unknown`, as `z.coerce` does) accepts here. */
+type WireParam<T> = unknown extends T ? string | number | boolean : T;
+/** One path parameter as a call gives it: the `params` schema's input side where it names it, else a string or number. */
+type ParamValue<Pa, K> = Pa extends Schema ? (K extends keyof z.input<Pa> ? WireParam<z.input<Pa>[K]> : string | number) : string | number;
+
+/**
+ * The input of one call: `params` when the path has any (on the route's `params` schema's input
+ * side where it names them: `z.coerce.number()` takes a string, number or boolean), `body` and
+ * `query` on their input side, `headers` always optional.
+ */
+export type CallInput<Path extends string, B, Q, Pa = undefined> = (IsEmpty<PathParams<Path>> extends true ? unknown : { readonly params: { readonly [K in keyof PathParams<Path>]: ParamValue<Pa, K> } }) &
   (B extends Schema ? Field<'body', z.input<B>> : unknown) &
   (Q extends Schema ? Field<'query', z.input<Q>> : unknown) & { readonly headers?: Readonly<Record<string, string>> };
 
@@ -42,10 +81,10 @@ type NeedsInput<I> = {} extends I ? false : true;
 
 /** One route's method on the client. */
 export type RouteCall<T, Prefix extends string> =
-  T extends RouteTypes<infer _M, infer P, infer B, infer Q, infer S, infer R>
-    ? NeedsInput<CallInput<`${Prefix}${P}`, B, Q>> extends true
-      ? (input: CallInput<`${Prefix}${P}`, B, Q>) => Promise<ClientAnswer<ClientData<S, R>>>
-      : (input?: CallInput<`${Prefix}${P}`, B, Q>) => Promise<ClientAnswer<ClientData<S, R>>>
+  T extends RouteTypes<infer _M, infer P, infer B, infer Q, infer S, infer R, infer Pa>
+    ? NeedsInput<CallInput<`${Prefix}${P}`, B, Q, Pa>> extends true
+      ? (input: CallInput<`${Prefix}${P}`, B, Q, Pa>) => Promise<ClientAnswer<ClientData<S, R>>>
+      : (input?: CallInput<`${Prefix}${P}`, B, Q, Pa>) => Promise<ClientAnswer<ClientData<S, R>>>
     : never;
 
 /**
@@ -69,7 +108,7 @@ export type ClientOfAll<Cs extends readonly unknown[]> = Cs extends readonly [in
  */
 export type ClassClientOf<C extends abstract new (...args: never[]) => unknown> = {
   readonly [K in keyof InstanceType<C> as InstanceType<C>[K] extends (...args: never[]) => unknown ? K : never]: (input?: {
-    readonly params?: Readonly<Record<string, string | number>>;
+    readonly params?: Readonly<Record<string, string | number | boolean>>;
     readonly query?: Readonly<Record<string, unknown>>;
     readonly body?: unknown;
     readonly headers?: Readonly<Record<string, string>>;

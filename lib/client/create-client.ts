@@ -23,9 +23,11 @@ function routesOf(input: ControllerInput): { name: string; prefix: string; route
 
 /**
  * A typed client for controllers made with `defineController`: one method per route name, taking
- * `{ params, query, body, headers }` typed from the route (path parameters required, body and
- * query on their input side) and resolving to `{ ok: true, status, data }` (typed from the
- * response schema, else from the handler's result as JSON) or `{ ok: false, status, problem }`.
+ * `{ params, query, body, headers }` typed from the route (path parameters required, on the
+ * `params` schema's input side where the route has one; body and query on their input side) and
+ * resolving to `{ ok: true, status, data }` or `{ ok: false, status, problem }`. `data` is typed as
+ * JSON delivers it (`Jsonified`): the response schema's output (else the handler's result) with
+ * a `z.date()` as the ISO string the server wrote.
  * It never throws for an HTTP error status. Several controllers make one client (route names
  * must then differ). A WebSocket route (`ws(...)`) is no call: its method is typed `never` and
  * rejects with `CLIENT_ROUTES` if called anyway (`createFetchClient`'s `socket` opens it).

@@ -10,8 +10,9 @@ const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
  * `ApiOf<[...controllers]>` (a type, imported with `import type`), it carries no route table
  * and no schema, only what it takes to send a request and read the answer (about 1.5 KB minified).
  * Calls name the method and the path template as the server declares it; params are required
- * when the path has them, body and query are on their input side, `data` is the response
- * schema's output (else the handler's result as JSON), and an HTTP error status resolves to
+ * when the path has them (on the `params` schema's input side where the route has one), body and
+ * query are on their input side, `data` is the response schema's output (else the handler's
+ * result) as JSON delivers it (`Jsonified`: a `z.date()` is a string), and an HTTP error status resolves to
  * `{ ok: false, problem }`, never a throw. A path the API lacks, a missing param or a wrong body
  * field is a compile error. `socket(path, { params, query, token })` opens a WebSocket route,
  * typed both ways (see TypedSocket).

@@ -22,7 +22,7 @@ export interface ClientOptions {
 
 /** A call's input as the wire sees it (the typed clients narrow it per route). */
 export interface WireInput {
-  readonly params?: Readonly<Record<string, string | number>>;
+  readonly params?: Readonly<Record<string, string | number | boolean>>;
   readonly query?: Readonly<Record<string, unknown>>;
   readonly body?: unknown;
   readonly headers?: Readonly<Record<string, string>>;

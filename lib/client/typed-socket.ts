@@ -30,7 +30,7 @@ export interface TypedSocket<Send, Receive> {
 
 /** What opening a socket takes beside the path: the route's params and query, and a token. */
 export interface SocketWireInput {
-  readonly params?: Readonly<Record<string, string | number>>;
+  readonly params?: Readonly<Record<string, string | number | boolean>>;
   readonly query?: Readonly<Record<string, unknown>>;
   /** A bearer token, carried as a subprotocol entry (browsers cannot set `Authorization` on a WebSocket). */
   readonly token?: string;
