@@ -94,12 +94,12 @@ export interface ConsumedAccountToken {
  */
 export interface AccountStore<Claims = unknown> extends CredentialStore<Claims> {
   createAccount(account: NewAccount<Claims>): Awaitable<boolean>;
-  findByEmail(email: string): Awaitable<AccountRecord<Claims> | null | undefined>;
-  findBySubject(subject: string): Awaitable<AccountRecord<Claims> | null | undefined>;
+  findByEmail(email: string): Awaitable<AccountRecord<Claims> | undefined>;
+  findBySubject(subject: string): Awaitable<AccountRecord<Claims> | undefined>;
   markEmailVerified(subject: string, email: string): Awaitable<boolean>;
   setPasswordHash(subject: string, passwordHash: string): Awaitable<void>;
   changeEmail(subject: string, from: string, to: string): Awaitable<boolean>;
   issueToken(token: NewAccountToken): Awaitable<void>;
-  consumeToken(tokenHash: string, purpose: AccountTokenPurpose): Awaitable<ConsumedAccountToken | null | undefined>;
+  consumeToken(tokenHash: string, purpose: AccountTokenPurpose): Awaitable<ConsumedAccountToken | undefined>;
   deleteTokens(subject: string, purpose: AccountTokenPurpose): Awaitable<void>;
 }

@@ -69,10 +69,13 @@ export class InMemoryAccountStore<Claims = unknown> implements AccountStore<Clai
     return account === undefined ? undefined : { subject: account.subject, passwordHash: account.passwordHash };
   }
 
-  /** CredentialStore: a copy of the claims; undefined for an unknown or disabled subject. */
-  async loadClaims(subject: string): Promise<Claims | undefined> {
+  /**
+   * CredentialStore: a copy of the claims; null for an unknown or disabled subject. Typed as the
+   * interface is, so that `typeof InMemoryAccountStore` infers its claims from the module's.
+   */
+  async loadClaims(subject: string): Promise<Claims | null | undefined> {
     const row = this.#bySubject.get(subject);
-    return row === undefined || row.disabled ? undefined : structuredClone(row.claims);
+    return row === undefined || row.disabled ? null : structuredClone(row.claims);
   }
 
   /** Marks the address verified while the account still has it; true when it did. */
