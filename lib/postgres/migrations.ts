@@ -15,7 +15,10 @@ export interface Migration {
  * The schema of the PostgreSQL stores, oldest first. Never edit an applied migration: append.
  *
  * Tables (all prefixed `tessera_` so they can share a database with the application's own):
- * - `tessera_accounts`: sign-in accounts; `identifier` stored trimmed and lower-cased, unique.
+ * - `tessera_accounts`: sign-in accounts; `identifier` stored trimmed and lower-cased, unique (the
+ *   e-mail address for accounts from sign-up); `email_verified` false only for a sign-up not yet verified.
+ * - `tessera_account_tokens`: mailed single-use tokens (verification, reset, e-mail change), keyed by
+ *   their SHA-256; never the token.
  * - `tessera_refresh_tokens`: keyed by the SHA-256 hash of each token; never the token.
  * - `tessera_api_keys`: keyed by the public key id; the SHA-256 of the secret, never the secret.
  * - `tessera_rate_limits`: one fixed-window counter per (limiter name, key).
@@ -93,6 +96,24 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
          expires_at_ms bigint NOT NULL
        )`,
       `CREATE INDEX IF NOT EXISTS tessera_idempotency_expires_idx ON tessera_idempotency (expires_at_ms)`,
+    ],
+  },
+  {
+    version: 4,
+    name: 'accounts for people',
+    // Accounts inserted before (or outside) sign-up are verified: only sign-up writes false.
+    // The subject index serves the supersede and delete of a purpose's tokens, the expiry index purgeExpiredTokens.
+    statements: [
+      `ALTER TABLE tessera_accounts ADD COLUMN IF NOT EXISTS email_verified boolean NOT NULL DEFAULT true`,
+      `CREATE TABLE IF NOT EXISTS tessera_account_tokens (
+         token_hash text PRIMARY KEY,
+         subject text NOT NULL,
+         purpose text NOT NULL,
+         email text NOT NULL,
+         expires_at timestamptz NOT NULL
+       )`,
+      `CREATE INDEX IF NOT EXISTS tessera_account_tokens_subject_idx ON tessera_account_tokens (subject, purpose)`,
+      `CREATE INDEX IF NOT EXISTS tessera_account_tokens_expires_idx ON tessera_account_tokens (expires_at)`,
     ],
   },
 ]);
