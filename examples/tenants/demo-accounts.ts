@@ -1,6 +1,5 @@
 import type { OnModuleInit } from '../../lib/index.js';
-import { hashPassword } from '../../lib/auth/index.js';
-import { InMemoryCredentialStore } from '../../lib/auth/index.js';
+import { hashPassword, InMemoryAccountStore } from '../../lib/auth/index.js';
 import type { Claims } from './claims.js';
 
 /** The password of every demo account. */
@@ -13,15 +12,30 @@ export const DEMO_ACCOUNTS: readonly { identifier: string; claims: Claims }[] = 
   { identifier: 'carol@globex.test', claims: { sub: 'carol', roles: ['owner', 'member'], tenantId: 'globex' } },
 ];
 
-/** The in-memory account store, seeded at start (hashing takes a few ms per account). */
-export class DemoAccounts extends InMemoryCredentialStore<Claims> implements OnModuleInit {
+/**
+ * The claims of an account made by sign-up: the owner of a tenant of their own, named by their
+ * subject (a random UUID), so a new person starts with an empty blog nobody else sees.
+ *
+ * @example
+ * newAccountClaims({ subject: '0193...', email: 'dora@example.test' }); // { sub: '0193...', roles: ['owner', 'member'], tenantId: '0193...' }
+ */
+export function newAccountClaims(account: { readonly subject: string }): Claims {
+  return { sub: account.subject, roles: ['owner', 'member'], tenantId: account.subject };
+}
+
+/**
+ * The in-memory account store (sign-in, sign-up, verification, reset), seeded at start with the
+ * demo accounts, their addresses verified (hashing takes a few ms per account).
+ */
+export class DemoAccounts extends InMemoryAccountStore<Claims> implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     for (const account of DEMO_ACCOUNTS) {
-      this.addAccount({
-        identifier: account.identifier,
+      await this.createAccount({
+        email: account.identifier,
         subject: account.claims.sub,
         passwordHash: await hashPassword(DEMO_PASSWORD),
         claims: account.claims,
+        emailVerified: true,
       });
     }
   }

@@ -14,12 +14,13 @@ import {
   type ModuleDefinition,
   type RateLimitCounter,
 } from '../../lib/index.js';
-import { InMemoryRefreshTokenStore } from '../../lib/auth/index.js';
+import { InMemoryRefreshTokenStore, smtpMailer, type Mailer } from '../../lib/auth/index.js';
+import { accountController } from './account-controller.js';
 import { apiKeysController } from './api-keys-controller.js';
 import { authController, sessionsController } from './auth-controller.js';
 import { auth, Claims } from './claims.js';
 import type { TenantsConfig } from './config.js';
-import { DemoAccounts } from './demo-accounts.js';
+import { DemoAccounts, newAccountClaims } from './demo-accounts.js';
 import { tenantPostsController } from './tenant-posts-controller.js';
 import { tenantLiveController } from './tenant-live-controller.js';
 import { InMemoryTenantPosts, TENANT_POSTS } from './tenant-posts.js';
@@ -61,6 +62,18 @@ export interface TenantsModuleOptions {
    * the posts they protect): for a test, or an app whose writes live elsewhere.
    */
   readonly idempotencyStore?: (clock: Clock) => IdempotencyStore;
+  /**
+   * Sends the account mails instead of `SMTP_URL`'s transport (or, without it, the log): for a
+   * test that collects them.
+   */
+  readonly mailer?: Mailer;
+}
+
+/** Where account mails go: the option, else SMTP_URL through nodemailer, else the log (development). */
+function accountMailer(config: TenantsConfig, options: TenantsModuleOptions): Mailer | undefined {
+  if (options.mailer !== undefined) return options.mailer;
+  if (config.smtpUrl !== undefined) return smtpMailer(config.smtpUrl, config.mailFrom === undefined ? {} : { from: config.mailFrom });
+  return undefined;
 }
 
 /** The in-memory stores: one process, lost on restart; for tests and demos. */
@@ -79,7 +92,7 @@ function createInMemoryTenantsStores(ClockModule: ModuleDefinition, config: Tena
     exports: [TENANT_KEYS, RATE_LIMIT_COUNTER, TENANT_POSTS, IDEMPOTENCY_STORE],
   });
   // The refresh-token store stamps rotations with the same clock the auth module reads.
-  return { module, credentialStore: DemoAccounts, refreshTokenStore: defineProvider(InMemoryRefreshTokenStore, [CLOCK]) };
+  return { module, accountStore: DemoAccounts, refreshTokenStore: defineProvider(InMemoryRefreshTokenStore, [CLOCK]) };
 }
 
 /**
@@ -93,6 +106,8 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
   const clock = options.clock ?? systemClock;
   const ClockModule = defineModule({ name: 'ClockModule', providers: [{ provide: CLOCK, useValue: clock }], exports: [CLOCK] });
   const stores = options.stores === undefined ? createInMemoryTenantsStores(ClockModule, config) : options.stores(clock);
+  const accountStore = stores.accountStore;
+  const mailer = accountMailer(config, options);
   return defineModule({
     name: 'TenantsModule',
     imports: [
@@ -108,11 +123,24 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
         clockToleranceSeconds: config.clockToleranceSeconds,
         trustedIssuers: config.identityProvider === undefined ? [] : [{ ...config.identityProvider }],
         issuing: {
-          credentialStore: stores.credentialStore,
+          // Without one, sign-in reads the account store: sign-up's accounts sign in once verified.
+          ...(stores.credentialStore === undefined ? {} : { credentialStore: stores.credentialStore }),
           refreshTokenStore: stores.refreshTokenStore,
           imports: [ClockModule, stores.module],
           refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
         },
+        ...(accountStore === undefined
+          ? {}
+          : {
+              accounts: {
+                store: accountStore,
+                imports: [stores.module],
+                links: config.appUrl,
+                appName: 'Tessera tenants',
+                newAccountClaims,
+                ...(mailer === undefined ? {} : { mailer }),
+              },
+            }),
         apiKeys: {
           store: { useExisting: TENANT_KEYS },
           imports: [stores.module],
@@ -130,6 +158,6 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
     ],
     // Runs after the auth module's guard (modules' app guards run in import order), so only verified keys are counted.
     appGuards: [ApiKeyRateLimitGuard],
-    controllers: [authController, sessionsController, meController, tenantPostsController, tenantLiveController, apiKeysController],
+    controllers: [authController, ...(accountStore === undefined ? [] : [accountController]), sessionsController, meController, tenantPostsController, tenantLiveController, apiKeysController],
   });
 }

@@ -1,6 +1,6 @@
 import { createToken, defineFactory, defineModule, IDEMPOTENCY_STORE } from '../../../lib/index.js';
 import type { Clock, ModuleDefinition } from '../../../lib/index.js';
-import type { CredentialStore, RefreshTokenStore, StoreClass } from '../../../lib/auth/index.js';
+import type { AccountStore, CredentialStore, RefreshTokenStore, StoreClass } from '../../../lib/auth/index.js';
 import { PostgresRefreshTokenStore } from '../../../lib/auth/postgres/index.js';
 import { PostgresIdempotencyStore, PostgresRateLimitCounter, SQL_CLIENT } from '../../../lib/postgres/index.js';
 import type { PostgresStoreOptions, SqlClient } from '../../../lib/postgres/index.js';
@@ -15,14 +15,17 @@ import { PostgresTenantPosts } from './postgres-tenant-posts.js';
 
 /**
  * The state the tenants app keeps, however it is stored: a module exporting `TENANT_KEYS`,
- * `RATE_LIMIT_COUNTER`, `TENANT_POSTS` and `IDEMPOTENCY_STORE`, and the two issuing stores as the auth module takes them.
+ * `RATE_LIMIT_COUNTER`, `TENANT_POSTS` and `IDEMPOTENCY_STORE`, and the auth module's stores as it
+ * takes them: the refresh tokens, and the accounts (an account store, which sign-in reads too, for
+ * sign-up, verification and reset; or only a credential store, for sign-in alone).
  *
  * @example
  * const stores: TenantsStores = createPostgresTenantsStores(database, clock, config);
  */
 export interface TenantsStores {
   readonly module: ModuleDefinition;
-  readonly credentialStore: StoreClass<CredentialStore<Claims>>;
+  readonly accountStore?: StoreClass<AccountStore<Claims>>;
+  readonly credentialStore?: StoreClass<CredentialStore<Claims>>;
   readonly refreshTokenStore: StoreClass<RefreshTokenStore>;
 }
 
