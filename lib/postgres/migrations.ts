@@ -116,4 +116,17 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       `CREATE INDEX IF NOT EXISTS tessera_account_tokens_expires_idx ON tessera_account_tokens (expires_at)`,
     ],
   },
+  {
+    version: 5,
+    name: 'refresh-token session metadata',
+    // Sessions per device: each token keeps when it was issued (the current token's is the
+    // session's last use) and its session's start, user agent and client address, copied on
+    // rotation. Nullable: tokens issued before this migration list with what their id tells.
+    statements: [
+      `ALTER TABLE tessera_refresh_tokens ADD COLUMN IF NOT EXISTS issued_at timestamptz`,
+      `ALTER TABLE tessera_refresh_tokens ADD COLUMN IF NOT EXISTS session_started_at timestamptz`,
+      `ALTER TABLE tessera_refresh_tokens ADD COLUMN IF NOT EXISTS user_agent text`,
+      `ALTER TABLE tessera_refresh_tokens ADD COLUMN IF NOT EXISTS client_address text`,
+    ],
+  },
 ]);

@@ -2,6 +2,7 @@ import { checkedClock, systemClock } from '../../internal.js';
 import type { Clock } from '../../internal.js';
 import type { NewRefreshToken, RefreshTokenRecord, RefreshTokenSuccessor } from '../issuing/refresh-token-record.js';
 import type { RefreshTokenStore, RevokedFamily } from '../issuing/refresh-token-store.js';
+import type { StoredSession } from '../issuing/stored-session.js';
 import { createQueryRunner } from '../../postgres/index.js';
 import type { PostgresStoreOptions, QueryRunner } from '../../postgres/index.js';
 import { readTimestamp, requireValidDate, toTimestampParam } from './row-values.js';
@@ -24,7 +25,23 @@ interface TokenRow {
   readonly expires_at: unknown;
   readonly rotated_at: unknown;
   readonly revoked_at: unknown;
+  readonly issued_at: unknown;
+  readonly session_started_at: unknown;
+  readonly user_agent: string | null;
+  readonly client_address: string | null;
 }
+
+interface SessionRow {
+  readonly family_id: string;
+  readonly expires_at: unknown;
+  readonly issued_at: unknown;
+  readonly session_started_at: unknown;
+  readonly user_agent: string | null;
+  readonly client_address: string | null;
+}
+
+/** The columns a new token is stored with, in the order of the INSERTs' parameters. */
+const TOKEN_COLUMNS = 'token_hash, subject, family_id, expires_at, issued_at, session_started_at, user_agent, client_address';
 
 /**
  * The compare-and-set of the state table: only an active token (neither rotated nor revoked)
@@ -47,9 +64,17 @@ const ROTATE_SQL = `WITH old AS (
   WHERE token_hash = $1 AND rotated_at IS NULL AND revoked_at IS NULL
   RETURNING 1
 )
-INSERT INTO tessera_refresh_tokens (token_hash, subject, family_id, expires_at)
-SELECT $3::text, $4::text, $5::text, $6::timestamptz FROM old
+INSERT INTO tessera_refresh_tokens (${TOKEN_COLUMNS})
+SELECT $3::text, $4::text, $5::text, $6::timestamptz, $7::timestamptz, $8::timestamptz, $9::text, $10::text FROM old
 RETURNING 1 AS rotated`;
+
+/**
+ * A subject's sessions: each family's current token (the one neither rotated nor revoked),
+ * served by the partial index on (subject) WHERE revoked_at IS NULL (migration 1).
+ */
+const LIST_SESSIONS_SQL = `SELECT family_id, expires_at, issued_at, session_started_at, user_agent, client_address
+FROM tessera_refresh_tokens
+WHERE subject = $1 AND revoked_at IS NULL AND rotated_at IS NULL AND family_id IS NOT NULL`;
 
 /** Sessions ended since $1, each once; served by the partial index on `revoked_at` (migration 2). */
 const REVOKED_FAMILIES_SQL = `SELECT family_id, max(revoked_at) AS revoked_at FROM tessera_refresh_tokens
@@ -60,15 +85,34 @@ function checkHash(tokenHash: unknown): asserts tokenHash is string {
   if (typeof tokenHash !== 'string' || tokenHash === '') throw new TypeError('tokenHash must be a non-empty string');
 }
 
-function checkToken(token: NewRefreshToken): { subject: string; familyId: string | null; expiresAt: string } {
+/** The INSERT parameters after the hash, validated: subject, family, expiry, then the session metadata. */
+function checkToken(token: NewRefreshToken): [string, string | null, string, string | null, string | null, string | null, string | null] {
   if (typeof token.subject !== 'string') throw new TypeError('subject must be a string');
   const expiresAt = toTimestampParam(requireValidDate(token.expiresAt, 'expiresAt'));
-  return { subject: token.subject, familyId: typeof token.familyId === 'string' ? token.familyId : null, expiresAt };
+  return [
+    token.subject,
+    typeof token.familyId === 'string' ? token.familyId : null,
+    expiresAt,
+    optionalTimestamp(token.issuedAt, 'issuedAt'),
+    optionalTimestamp(token.sessionStartedAt, 'sessionStartedAt'),
+    optionalText(token.userAgent, 'userAgent'),
+    optionalText(token.clientAddress, 'clientAddress'),
+  ];
+}
+
+function optionalTimestamp(value: Date | undefined, name: string): string | null {
+  return value === undefined ? null : toTimestampParam(requireValidDate(value, name));
+}
+
+function optionalText(value: string | null | undefined, name: string): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') throw new TypeError(`${name} must be a string when given`);
+  return value;
 }
 
 /**
  * A {@link RefreshTokenStore} on the `tessera_refresh_tokens` table (see `migrate`), with every
- * optional operation: an atomic `rotate`, `revokeFamily` and `revokedFamiliesSince`. Every operation is one SQL
+ * optional operation: an atomic `rotate`, `revokeFamily`, `revokedFamiliesSince` and `listSessions` (migration 5's columns). Every operation is one SQL
  * statement, so it is atomic across connections and processes: `markRotated` is a conditional
  * UPDATE (`... WHERE rotated_at IS NULL AND revoked_at IS NULL RETURNING 1`), and `rotate` is
  * that UPDATE in a CTE feeding the successor's INSERT. Revocation keeps the first `revokedAt`.
@@ -94,11 +138,10 @@ export class PostgresRefreshTokenStore implements RefreshTokenStore {
 
   async create(tokenHash: string, token: NewRefreshToken): Promise<void> {
     checkHash(tokenHash);
-    const row = checkToken(token);
     await this.#run(
       'create',
-      'INSERT INTO tessera_refresh_tokens (token_hash, subject, family_id, expires_at) VALUES ($1, $2, $3, $4::timestamptz)',
-      [tokenHash, row.subject, row.familyId, row.expiresAt],
+      `INSERT INTO tessera_refresh_tokens (${TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4::timestamptz, $5::timestamptz, $6::timestamptz, $7, $8)`,
+      [tokenHash, ...checkToken(token)],
       'write',
     );
   }
@@ -106,7 +149,7 @@ export class PostgresRefreshTokenStore implements RefreshTokenStore {
   async find(tokenHash: string): Promise<RefreshTokenRecord | undefined> {
     const rows = await this.#run<TokenRow>(
       'find',
-      'SELECT subject, family_id, expires_at, rotated_at, revoked_at FROM tessera_refresh_tokens WHERE token_hash = $1',
+      'SELECT subject, family_id, expires_at, rotated_at, revoked_at, issued_at, session_started_at, user_agent, client_address FROM tessera_refresh_tokens WHERE token_hash = $1',
       [tokenHash],
     );
     const row = rows[0];
@@ -118,6 +161,10 @@ export class PostgresRefreshTokenStore implements RefreshTokenStore {
       expiresAt: readTimestamp(row.expires_at) ?? new Date(Number.NaN),
       rotatedAt: readTimestamp(row.rotated_at),
       revokedAt: readTimestamp(row.revoked_at),
+      issuedAt: readTimestamp(row.issued_at),
+      sessionStartedAt: readTimestamp(row.session_started_at),
+      userAgent: row.user_agent,
+      clientAddress: row.client_address,
     };
   }
 
@@ -128,8 +175,8 @@ export class PostgresRefreshTokenStore implements RefreshTokenStore {
 
   async rotate(oldTokenHash: string, next: RefreshTokenSuccessor): Promise<boolean> {
     checkHash(next.tokenHash);
-    const row = checkToken(next);
-    const rows = await this.#run('rotate', ROTATE_SQL, [oldTokenHash, this.#now(), next.tokenHash, row.subject, row.familyId, row.expiresAt], 'write');
+    const successor = checkToken(next);
+    const rows = await this.#run('rotate', ROTATE_SQL, [oldTokenHash, this.#now(), next.tokenHash, ...successor], 'write');
     return rows.length === 1;
   }
 
@@ -163,6 +210,18 @@ export class PostgresRefreshTokenStore implements RefreshTokenStore {
       if (revokedAt !== null) families.push({ familyId: row.family_id, revokedAt });
     }
     return families;
+  }
+
+  async listSessions(subject: string): Promise<readonly StoredSession[]> {
+    const rows = await this.#run<SessionRow>('listSessions', LIST_SESSIONS_SQL, [subject]);
+    return rows.map((row) => ({
+      familyId: row.family_id,
+      expiresAt: readTimestamp(row.expires_at) ?? new Date(Number.NaN),
+      issuedAt: readTimestamp(row.issued_at),
+      sessionStartedAt: readTimestamp(row.session_started_at),
+      userAgent: row.user_agent,
+      clientAddress: row.client_address,
+    }));
   }
 
   /**
