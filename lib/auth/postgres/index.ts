@@ -8,3 +8,4 @@ export { PostgresRefreshTokenStore } from './postgres-refresh-token-store.js';
 export type { PostgresRefreshTokenStoreOptions } from './postgres-refresh-token-store.js';
 export { PostgresApiKeyStore } from './postgres-api-key-store.js';
 export type { NewPostgresApiKey, StoredApiKey } from './postgres-api-key-store.js';
+export { PostgresAccountStore } from './postgres-account-store.js';

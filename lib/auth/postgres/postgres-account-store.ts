@@ -1,0 +1,174 @@
+import type { AccountRecord, AccountStore, AccountTokenPurpose, ConsumedAccountToken, NewAccount, NewAccountToken } from '../accounts/account-store.js';
+import type { StoredCredential } from '../issuing/credential-store.js';
+import { createQueryRunner } from '../../postgres/index.js';
+import type { PostgresStoreOptions, QueryRunner, SqlClient } from '../../postgres/index.js';
+import { readJson, readTimestamp, requireValidDate, toTimestampParam } from './row-values.js';
+
+interface AccountRow {
+  readonly subject: string;
+  readonly identifier: string;
+  readonly password_hash: string;
+  readonly email_verified: boolean;
+  readonly disabled: boolean;
+  readonly claims: unknown;
+}
+
+const ACCOUNT_COLUMNS = 'subject, identifier, password_hash, email_verified, disabled, claims';
+
+/** Trimmed and lower-cased by JavaScript (not SQL `lower()`, which depends on the collation), as every store compares identifiers. */
+function normalizeIdentifier(identifier: string): string {
+  return identifier.trim().toLowerCase();
+}
+
+/** A broken unique constraint, told apart from an outage so `changeEmail` can answer false. */
+class AccountConflict extends Error {}
+
+/**
+ * An {@link AccountStore} on PostgreSQL (see `migrate`, version 4): accounts in
+ * `tessera_accounts` (the table `PostgresCredentialStore` reads, so either store signs the
+ * accounts in), mail tokens in `tessera_account_tokens` by their SHA-256 only. `consumeToken`
+ * is one `DELETE ... RETURNING`, so two instances never both consume a token. `issueToken`
+ * deletes the account's older tokens of the purpose in the same statement; two requests racing
+ * on one account may both keep a token until one is used (a reset then deletes the rest).
+ *
+ * Database failures throw a `StoreUnavailableError` (503).
+ *
+ * @example
+ * accounts: { store: defineProvider(PostgresAccountStore, [DB]), imports: [DbModule], links, newAccountClaims }
+ */
+export class PostgresAccountStore<Claims = unknown> implements AccountStore<Claims> {
+  readonly #run: QueryRunner;
+
+  constructor(client: SqlClient, options: PostgresStoreOptions = {}) {
+    this.#run = createQueryRunner(client, 'account', options, () => new AccountConflict('An account with this e-mail or subject already exists'));
+  }
+
+  /** Creates the account unless its e-mail (normalised) or subject is taken; true when created. */
+  async createAccount(account: NewAccount<Claims>): Promise<boolean> {
+    const rows = await this.#run(
+      'createAccount',
+      `INSERT INTO tessera_accounts (subject, identifier, password_hash, claims, email_verified) VALUES ($1, $2, $3, $4::jsonb, $5)
+       ON CONFLICT DO NOTHING RETURNING 1 AS created`,
+      [account.subject, normalizeIdentifier(account.email), account.passwordHash, JSON.stringify(account.claims), account.emailVerified],
+      'write',
+    );
+    return rows.length === 1;
+  }
+
+  /** The account with this e-mail (trimmed, case-insensitive), or undefined. */
+  async findByEmail(email: string): Promise<AccountRecord<Claims> | undefined> {
+    const rows = await this.#run<AccountRow>('findByEmail', `SELECT ${ACCOUNT_COLUMNS} FROM tessera_accounts WHERE identifier = $1`, [normalizeIdentifier(email)]);
+    return rows[0] === undefined ? undefined : toRecord<Claims>(rows[0]);
+  }
+
+  /** The account of a subject, or undefined. */
+  async findBySubject(subject: string): Promise<AccountRecord<Claims> | undefined> {
+    const rows = await this.#run<AccountRow>('findBySubject', `SELECT ${ACCOUNT_COLUMNS} FROM tessera_accounts WHERE subject = $1`, [subject]);
+    return rows[0] === undefined ? undefined : toRecord<Claims>(rows[0]);
+  }
+
+  /** CredentialStore: the account for a sign-in identifier (its e-mail), disabled or not. */
+  async findByIdentifier(identifier: string): Promise<StoredCredential | undefined> {
+    const rows = await this.#run<{ subject: string; password_hash: string }>('findByIdentifier', 'SELECT subject, password_hash FROM tessera_accounts WHERE identifier = $1', [normalizeIdentifier(identifier)]);
+    const row = rows[0];
+    return row === undefined ? undefined : { subject: row.subject, passwordHash: row.password_hash };
+  }
+
+  /** CredentialStore: the claims; undefined for an unknown or disabled subject. Typed as the interface is, so the class infers the module's claims. */
+  async loadClaims(subject: string): Promise<Claims | null | undefined> {
+    const rows = await this.#run<{ claims: unknown }>('loadClaims', 'SELECT claims FROM tessera_accounts WHERE subject = $1 AND NOT disabled', [subject]);
+    return rows[0] === undefined ? undefined : (readJson(rows[0].claims) as Claims);
+  }
+
+  /** Marks the address verified while the account still has it; true when it did. */
+  async markEmailVerified(subject: string, email: string): Promise<boolean> {
+    const rows = await this.#run('markEmailVerified', 'UPDATE tessera_accounts SET email_verified = true WHERE subject = $1 AND identifier = $2 RETURNING 1 AS found', [subject, normalizeIdentifier(email)], 'write');
+    return rows.length === 1;
+  }
+
+  /** Replaces the password hash. Throws for an unknown subject. */
+  async setPasswordHash(subject: string, passwordHash: string): Promise<void> {
+    const rows = await this.#run('setPasswordHash', 'UPDATE tessera_accounts SET password_hash = $2 WHERE subject = $1 RETURNING 1 AS found', [subject, passwordHash], 'write');
+    if (rows.length === 0) throw new Error('No account with this subject');
+  }
+
+  /** Moves the account from `from` to `to` (verified); false when `from` is no longer its address or `to` is taken. */
+  async changeEmail(subject: string, from: string, to: string): Promise<boolean> {
+    try {
+      const rows = await this.#run(
+        'changeEmail',
+        'UPDATE tessera_accounts SET identifier = $3, email_verified = true WHERE subject = $1 AND identifier = $2 RETURNING 1 AS changed',
+        [subject, normalizeIdentifier(from), normalizeIdentifier(to)],
+        'write',
+      );
+      return rows.length === 1;
+    } catch (error) {
+      // The unique index on identifier decides a race for the address: the loser is told no.
+      if (error instanceof AccountConflict) return false;
+      throw error;
+    }
+  }
+
+  /** Stores the token and, in the same statement, deletes the subject's other tokens of its purpose. */
+  async issueToken(token: NewAccountToken): Promise<void> {
+    const expiresAt = requireValidDate(token.expiresAt, 'expiresAt');
+    await this.#run(
+      'issueToken',
+      `WITH superseded AS (DELETE FROM tessera_account_tokens WHERE subject = $2 AND purpose = $3)
+       INSERT INTO tessera_account_tokens (token_hash, subject, purpose, email, expires_at) VALUES ($1, $2, $3, $4, $5::timestamptz)`,
+      [token.tokenHash, token.subject, token.purpose, normalizeIdentifier(token.email), toTimestampParam(expiresAt)],
+      'write',
+    );
+  }
+
+  /** Removes and answers the token when hash and purpose match (one `DELETE ... RETURNING`); a token of another purpose stays. */
+  async consumeToken(tokenHash: string, purpose: AccountTokenPurpose): Promise<ConsumedAccountToken | undefined> {
+    const rows = await this.#run<{ subject: string; email: string; expires_at: unknown }>(
+      'consumeToken',
+      'DELETE FROM tessera_account_tokens WHERE token_hash = $1 AND purpose = $2 RETURNING subject, email, expires_at',
+      [tokenHash, purpose],
+      'write',
+    );
+    const row = rows[0];
+    const expiresAt = row === undefined ? null : readTimestamp(row.expires_at);
+    return row === undefined || expiresAt === null ? undefined : { subject: row.subject, email: row.email, expiresAt };
+  }
+
+  /** Deletes every token of the subject for that purpose. */
+  async deleteTokens(subject: string, purpose: AccountTokenPurpose): Promise<void> {
+    await this.#run('deleteTokens', 'DELETE FROM tessera_account_tokens WHERE subject = $1 AND purpose = $2', [subject, purpose], 'write');
+  }
+
+  /**
+   * Deletes tokens that expired before `before`; answers how many. Run it now and then (a
+   * scheduled job): expired tokens are refused anyway, this only keeps the table small.
+   *
+   * @example
+   * await accounts.purgeExpiredTokens(new Date());
+   */
+  async purgeExpiredTokens(before: Date): Promise<number> {
+    const rows = await this.#run('purgeExpiredTokens', 'DELETE FROM tessera_account_tokens WHERE expires_at < $1::timestamptz RETURNING 1 AS purged', [toTimestampParam(requireValidDate(before, 'before'))], 'write');
+    return rows.length;
+  }
+
+  /**
+   * Disables an account: it is still found (its password still verified) but cannot sign in.
+   *
+   * @example
+   * await accounts.disable('u_1');
+   */
+  async disable(subject: string): Promise<void> {
+    await this.#run('disable', 'UPDATE tessera_accounts SET disabled = true WHERE subject = $1', [subject], 'write');
+  }
+}
+
+function toRecord<Claims>(row: AccountRow): AccountRecord<Claims> {
+  return {
+    subject: row.subject,
+    email: row.identifier,
+    passwordHash: row.password_hash,
+    emailVerified: row.email_verified,
+    disabled: row.disabled,
+    claims: readJson(row.claims) as Claims,
+  };
+}
