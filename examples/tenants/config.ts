@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { defineConfig, type ConfigSource } from '../../lib/index.js';
 import type { AsymmetricAlgorithm } from '../../lib/auth/index.js';
 
 /**
@@ -5,7 +7,7 @@ import type { AsymmetricAlgorithm } from '../../lib/auth/index.js';
  *
  * | variable | default |
  * | --- | --- |
- * | AUTH_SECRET | a development secret (with a loud warning) |
+ * | AUTH_SECRET | a development secret (with a loud warning); else at least 32 characters |
  * | REFRESH_REUSE_GRACE_SECONDS | 0 |
  * | API_KEY_RATE_LIMIT | 100 requests per window, per key |
  * | API_KEY_RATE_WINDOW_MS | 60000 |
@@ -36,7 +38,7 @@ export interface TenantsConfig {
   readonly smtpUrl: string | undefined;
   /** The sender of account mails; undefined: nodemailer's default. */
   readonly mailFrom: string | undefined;
-  /** The base of the links in account mails (`<APP_URL>/verify-email?token=...`). */
+  /** The base of the links in account mails (`<APP_URL>/verify-email?token=...`), without a trailing slash. */
   readonly appUrl: string;
 }
 
@@ -57,80 +59,91 @@ export interface IdentityProviderConfig {
 /** Never use this outside development: it is public in this repository. */
 export const DEVELOPMENT_SECRET = 'tessera-tenants-development-secret-do-not-use-in-production';
 
-function nonNegativeInteger(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a non-negative integer.`);
-  return parsed;
-}
+const count = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
+const list = z
+  .string()
+  .optional()
+  .transform((value) => (value ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''));
 
 /**
- * Reads the configuration; `warn` receives the warning about a missing secret.
+ * The tenants app's environment as one schema: every variable, its default and its check. An
+ * empty variable counts as unset. AUTH_JWKS_ISSUER and AUTH_JWKS_AUDIENCE are required with
+ * AUTH_JWKS_URL (never "any audience"); every problem is reported at once, the values of
+ * AUTH_SECRET and SMTP_URL (which may hold a password) never.
+ *
+ * @example
+ * const env = TenantsEnv.load(process.env); // env.API_KEY_RATE_LIMIT: number
+ */
+export const TenantsEnv = defineConfig(
+  z
+    .object({
+      AUTH_SECRET: z.string().min(32).optional(),
+      REFRESH_REUSE_GRACE_SECONDS: count(0),
+      API_KEY_RATE_LIMIT: count(100),
+      // 0 keeps the default window: a window of no time would count nothing.
+      API_KEY_RATE_WINDOW_MS: count(60_000).transform((ms) => ms || 60_000),
+      API_KEY_CACHE_SECONDS: count(0),
+      TRUSTED_PROXY_HOPS: count(0),
+      AUTH_JWKS_URL: z.url().optional(),
+      AUTH_JWKS_ISSUER: z.string().optional(),
+      AUTH_JWKS_AUDIENCE: list,
+      AUTH_JWKS_ALGORITHMS: list,
+      AUTH_CLOCK_TOLERANCE_SECONDS: count(0),
+      SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL, such as smtp://127.0.0.1:2525' }).optional(),
+      MAIL_FROM: z.string().optional(),
+      APP_URL: z
+        .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL, such as https://app.example.com' })
+        .default('http://127.0.0.1:3000')
+        .transform((url) => url.replace(/\/+$/, '')),
+    })
+    .superRefine(
+      (env, ctx) => {
+        if (env.AUTH_JWKS_URL === undefined) return;
+        if (env.AUTH_JWKS_ISSUER === undefined) ctx.addIssue({ code: 'custom', path: ['AUTH_JWKS_ISSUER'], message: "must be set with AUTH_JWKS_URL (the iss of the provider's tokens)" });
+        if (env.AUTH_JWKS_AUDIENCE.length === 0) ctx.addIssue({ code: 'custom', path: ['AUTH_JWKS_AUDIENCE'], message: 'must be set with AUTH_JWKS_URL (the aud the provider writes for this API)' });
+      },
+      // Checked even when another variable is wrong, so that every problem is told at once.
+      { when: () => true },
+    ),
+  { name: 'TenantsConfig', secrets: ['AUTH_SECRET', 'SMTP_URL'] },
+);
+
+/**
+ * Reads the configuration (see {@link TenantsEnv}); `warn` receives the warning about a missing
+ * secret. Throws a `ConfigError` listing every variable that is wrong.
  *
  * @example
  * const config = readTenantsConfig(process.env);
  */
-export function readTenantsConfig(env: Record<string, string | undefined>, warn: (message: string) => void = console.warn): TenantsConfig {
-  let secret = env.AUTH_SECRET;
-  if (secret === undefined || secret === '') {
+export function readTenantsConfig(env: ConfigSource, warn: (message: string) => void = console.warn): TenantsConfig {
+  const values = TenantsEnv.load(env);
+  let secret = values.AUTH_SECRET;
+  if (secret === undefined) {
     warn('\n*** WARNING: AUTH_SECRET is not set. Using the public DEVELOPMENT secret: anyone can forge tokens. ***\n*** Set AUTH_SECRET (at least 32 bytes) before exposing this server. ***\n');
     secret = DEVELOPMENT_SECRET;
   }
+  const jwksUrl = values.AUTH_JWKS_URL;
   return {
     secret,
     issuer: 'tessera-tenants',
     audience: 'tessera-tenants-api',
-    refreshReuseGraceSeconds: nonNegativeInteger('REFRESH_REUSE_GRACE_SECONDS', env.REFRESH_REUSE_GRACE_SECONDS, 0),
-    apiKeyRateLimit: nonNegativeInteger('API_KEY_RATE_LIMIT', env.API_KEY_RATE_LIMIT, 100),
-    apiKeyRateWindowMs: nonNegativeInteger('API_KEY_RATE_WINDOW_MS', env.API_KEY_RATE_WINDOW_MS, 60_000) || 60_000,
-    apiKeyCacheSeconds: nonNegativeInteger('API_KEY_CACHE_SECONDS', env.API_KEY_CACHE_SECONDS, 0),
-    trustedProxyHops: nonNegativeInteger('TRUSTED_PROXY_HOPS', env.TRUSTED_PROXY_HOPS, 0),
-    identityProvider: readIdentityProvider(env),
-    clockToleranceSeconds: nonNegativeInteger('AUTH_CLOCK_TOLERANCE_SECONDS', env.AUTH_CLOCK_TOLERANCE_SECONDS, 0),
-    smtpUrl: readSmtpUrl(env.SMTP_URL),
-    mailFrom: env.MAIL_FROM === undefined || env.MAIL_FROM === '' ? undefined : env.MAIL_FROM,
-    appUrl: readAppUrl(env.APP_URL),
+    refreshReuseGraceSeconds: values.REFRESH_REUSE_GRACE_SECONDS,
+    apiKeyRateLimit: values.API_KEY_RATE_LIMIT,
+    apiKeyRateWindowMs: values.API_KEY_RATE_WINDOW_MS,
+    apiKeyCacheSeconds: values.API_KEY_CACHE_SECONDS,
+    trustedProxyHops: values.TRUSTED_PROXY_HOPS,
+    identityProvider:
+      jwksUrl === undefined
+        ? undefined
+        : {
+            jwksUrl,
+            issuer: values.AUTH_JWKS_ISSUER ?? '',
+            audience: values.AUTH_JWKS_AUDIENCE,
+            algorithms: values.AUTH_JWKS_ALGORITHMS.length === 0 ? undefined : (values.AUTH_JWKS_ALGORITHMS as readonly AsymmetricAlgorithm[]),
+          },
+    clockToleranceSeconds: values.AUTH_CLOCK_TOLERANCE_SECONDS,
+    smtpUrl: values.SMTP_URL,
+    mailFrom: values.MAIL_FROM,
+    appUrl: values.APP_URL,
   };
-}
-
-/** An smtp:// or smtps:// URL, checked at start rather than at the first mail. */
-function readSmtpUrl(value: string | undefined): string | undefined {
-  if (value === undefined || value === '') return undefined;
-  let protocol: string;
-  try {
-    protocol = new URL(value).protocol;
-  } catch {
-    throw new Error('SMTP_URL must be a URL such as smtp://127.0.0.1:2525 or smtps://user:password@smtp.example.com');
-  }
-  if (protocol !== 'smtp:' && protocol !== 'smtps:') throw new Error('SMTP_URL must start with smtp:// or smtps://');
-  return value;
-}
-
-/** The origin (and optional path) of the app's pages, without a trailing slash. */
-function readAppUrl(value: string | undefined): string {
-  if (value === undefined || value === '') return 'http://127.0.0.1:3000';
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new Error('APP_URL must be an absolute http(s) URL such as https://app.example.com');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('APP_URL must be an http(s) URL');
-  return value.replace(/\/+$/, '');
-}
-
-function list(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
-}
-
-/** Undefined without AUTH_JWKS_URL; with it, issuer and audience are required (never "any audience"). */
-function readIdentityProvider(env: Record<string, string | undefined>): IdentityProviderConfig | undefined {
-  const jwksUrl = env.AUTH_JWKS_URL;
-  if (jwksUrl === undefined || jwksUrl === '') return undefined;
-  const issuer = env.AUTH_JWKS_ISSUER;
-  const audience = list(env.AUTH_JWKS_AUDIENCE);
-  if (issuer === undefined || issuer === '') throw new Error('AUTH_JWKS_ISSUER must be set with AUTH_JWKS_URL (the iss of the provider\'s tokens).');
-  if (audience.length === 0) throw new Error('AUTH_JWKS_AUDIENCE must be set with AUTH_JWKS_URL (the aud the provider writes for this API).');
-  const algorithms = list(env.AUTH_JWKS_ALGORITHMS);
-  return { jwksUrl, issuer, audience, algorithms: algorithms.length === 0 ? undefined : (algorithms as AsymmetricAlgorithm[]) };
 }
