@@ -123,7 +123,7 @@ export interface AuthModuleOptions<Claims> {
    * Throttled sign-in (with `issuing`; on by default, in memory): failed sign-ins counted per
    * account and client address, per address and per account answer 429 with `Retry-After`, before
    * the password is checked. `false` turns it off. Give `counters` (PostgreSQL or Redis) when
-   * several instances serve sign-in. See `SignInThrottleOptions` and docs/auth.md.
+   * several instances serve sign-in. See `SignInThrottleOptions` and docs/sign-in-throttling.md.
    */
   readonly signInThrottle?: SignInThrottleOptions | false;
   /** The clock for expiry, rotation and caching; default the system clock. */

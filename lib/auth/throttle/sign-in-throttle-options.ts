@@ -50,7 +50,7 @@ export interface InjectedSignInCounters {
 /**
  * Options of sign-in throttling (`signInThrottle` of `AuthModule.forRoot`; on by default with
  * issuing, `false` turns it off). Failed sign-ins are counted per account and client address,
- * per address, and per account, each with tiers; see docs/auth.md for what the defaults allow.
+ * per address, and per account, each with tiers; see docs/sign-in-throttling.md for what the defaults allow.
  *
  * @example
  * signInThrottle: { counters: (options) => new RedisRateLimitCounter(redis, options) }
@@ -79,7 +79,7 @@ export type ThrottleDimension = 'account-address' | 'address' | 'account';
 export type SignInThrottleTiers = Readonly<Record<ThrottleDimension, readonly SignInThrottleTier[]>>;
 
 /**
- * The default tiers (see docs/auth.md, "Throttled sign-in"): per account and address the delay
+ * The default tiers (see docs/sign-in-throttling.md): per account and address the delay
  * grows from a minute to 15 minutes to an hour; per address and per account they bound spraying
  * and distributed guessing.
  *
