@@ -41,7 +41,7 @@ beforeAll(async () => {
             from: session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address,
             subject: mail.subject ?? '',
             text: mail.text ?? '',
-            html: mail.html === false ? '' : mail.html,
+            html: mail.html === false ? '' : (mail.html ?? ''),
           });
           callback();
         },
