@@ -7,6 +7,7 @@ import type { BrowserSessionOptions } from './browser-options.js';
 import { crossSiteRefused, csrfTokenRefused } from './csrf-refusal.js';
 import { createCsrfToken, deriveCsrfKey, isCsrfTokenOf } from './csrf-token.js';
 import { isAllowedRequestOrigin } from './request-origin.js';
+import { createClientAddressReader, type ClientAddressReader } from '../network/index.js';
 
 /** Methods that must not change anything (RFC 9110 safe methods): no CSRF token needed. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -24,9 +25,11 @@ export class BrowserCredentials {
   readonly cookies: BrowserCookies;
   readonly #key: Uint8Array;
   readonly #allowedOrigins: ReadonlySet<string>;
+  readonly #readClientAddress: ClientAddressReader;
 
   constructor(options: BrowserSessionOptions, secret: string) {
     this.cookies = new BrowserCookies(options);
+    this.#readClientAddress = createClientAddressReader(options.clientIp);
     this.#key = deriveCsrfKey(secret);
     const origins = options.allowedOrigins ?? [];
     for (const origin of origins) {
@@ -44,6 +47,11 @@ export class BrowserCredentials {
     if (ctx.header('upgrade')?.toLowerCase() === 'websocket' && (ctx.header('sec-websocket-protocol') ?? '').includes('tessera.bearer.')) return undefined;
     const token = getCookie(ctx, this.cookies.names.access);
     return token === '' ? undefined : token;
+  }
+
+  /** The client's address by the `clientIp` rules (the socket peer by default), or undefined. */
+  clientAddressOf(ctx: Pick<RequestContext, 'header' | 'clientAddress'>): string | undefined {
+    return this.#readClientAddress({ socketAddress: ctx.clientAddress, forwardedFor: ctx.header('x-forwarded-for') });
   }
 
   /** The CSRF token of a session (what the page must echo in `X-CSRF-Token`). */

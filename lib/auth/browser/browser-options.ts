@@ -1,3 +1,5 @@
+import type { ClientAddressOptions } from '../network/index.js';
+
 /**
  * Options of browser sessions (`AuthModule.forRoot({ browser })`): the session travels in
  * cookies the page's scripts cannot read, and every cookie-authenticated unsafe request must pass
@@ -26,4 +28,10 @@ export interface BrowserSessionOptions {
    * browsers write them (`https://app.example.com`, no path, no trailing slash).
    */
   readonly allowedOrigins?: readonly string[];
+  /**
+   * How the client address kept with each session (and counted by sign-in throttling) is read
+   * behind proxies, as `apiKeys.clientIp`; default the socket peer. Behind a proxy, set it: else
+   * every session shows, and every guess is counted against, the proxy's address.
+   */
+  readonly clientIp?: ClientAddressOptions;
 }

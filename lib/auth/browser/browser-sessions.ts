@@ -68,8 +68,8 @@ export class BrowserSessions {
   /**
    * Signs in and answers 200 with the session cookies and a {@link BrowserSessionBody}. The origin
    * check runs first (a page of another site must not sign the visitor into an account of its
-   * choosing). The request's client address and User-Agent go with the session
-   * (`AuthService.listSessions`) and to sign-in throttling.
+   * choosing). The request's client address (by `browser.clientIp`) and User-Agent go with the
+   * session (`AuthService.listSessions`) and to sign-in throttling.
    *
    * @throws UnauthorizedException `Invalid credentials`, as `AuthService.signIn`.
    * @throws ForbiddenException `Cross-site request refused`.
@@ -78,7 +78,8 @@ export class BrowserSessions {
    */
   async signIn(ctx: RequestContext, identifier: string, password: string): Promise<Answer> {
     this.#credentials.checkOrigin(ctx);
-    const pair = await this.#auth.signIn(identifier, password, signInContextOf(ctx));
+    const context: SignInContext = { clientAddress: this.#credentials.clientAddressOf(ctx), userAgent: ctx.header('user-agent') ?? undefined };
+    const pair = await this.#auth.signIn(identifier, password, context);
     return this.#answer(pair);
   }
 
@@ -169,9 +170,4 @@ export class BrowserSessions {
     for (const cookie of cookies) out = withHeaders(out, { 'set-cookie': cookie });
     return out;
   }
-}
-
-/** The request's client address and User-Agent, for the session list and sign-in throttling. */
-function signInContextOf(ctx: Pick<RequestContext, 'header' | 'clientAddress'>): SignInContext {
-  return { clientAddress: ctx.clientAddress, userAgent: ctx.header('user-agent') ?? undefined };
 }
