@@ -3,12 +3,13 @@ import { compression, cors, etag, requestId, securityHeaders } from '../../lib/m
 import { brotliEncoder, serveApiReference } from '../../lib/node.js';
 import { AttachmentsStore } from './attachments-store.js';
 import { postsController } from './blog-module.js';
-import { createBlogExtrasController, DEFAULT_ATTACHMENT_LIMIT } from './blog-extras.js';
+import { createBlogExtrasController } from './blog-extras.js';
+import { BlogConfig } from './blog-config.js';
 import { serveBlogOpenApi } from './openapi.js';
 import { CLOCK, PostsStore } from './posts-store.js';
 import { postEventsProvider } from './post-events.js';
 
-/** What `npm start` reads from the environment. */
+/** What `npm start` reads from the environment (checked by {@link BlogConfig}). */
 export interface BlogEnv {
   /** Comma-separated origins allowed to call the API from a browser; CORS is off without it. */
   readonly CORS_ORIGINS?: string | undefined;
@@ -26,9 +27,7 @@ export interface BlogEnv {
  * const app = await createBlogApp({ CORS_ORIGINS: 'http://localhost:5173' });
  */
 export async function createBlogApp(env: BlogEnv, options: { clock?: Clock; logger?: Logger; instrumentation?: Instrumentation; pubsub?: PubSub | undefined } = {}): Promise<App> {
-  const origins = (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter((o) => o !== '');
-  const limit = env.ATTACHMENT_LIMIT_BYTES === undefined ? DEFAULT_ATTACHMENT_LIMIT : Number(env.ATTACHMENT_LIMIT_BYTES);
-  if (!Number.isInteger(limit) || limit <= 0) throw new Error('ATTACHMENT_LIMIT_BYTES must be a positive whole number of bytes.');
+  const { CORS_ORIGINS: origins, ATTACHMENT_LIMIT_BYTES: limit } = BlogConfig.load(env);
   const middleware: Middleware[] = [
     requestId(),
     securityHeaders(),

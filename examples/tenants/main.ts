@@ -13,10 +13,11 @@ import { createTenantsModule } from './tenants-module.js';
 import { openTenantsDatabase, readTenantsDatabaseConfig } from './postgres/tenants-database.js';
 import { createPostgresTenantsStores } from './postgres/tenants-stores.js';
 
+// First: a wrong environment stops the start here, every wrong variable named, before anything connects.
+const config = readTenantsConfig(process.env);
 const telemetry = await startTelemetry(process.env);
 // DATABASE_URL: a PostgreSQL server; unset: embedded PGlite in TENANTS_DATA_DIR. Migrated here.
 const database = await openTenantsDatabase(readTenantsDatabaseConfig(process.env));
-const config = readTenantsConfig(process.env);
 const stores = (clock: Clock) => createPostgresTenantsStores(database, clock, config, { queryTimeoutMs: database.queryTimeoutMs });
 // REDIS_URL: rate limits counted in Redis and pushes carried by it; else DATABASE_URL's LISTEN/NOTIFY
 // carries the pushes; with neither, one embedded instance as before.

@@ -85,7 +85,7 @@ export interface AppOptions {
    * The app's configuration source, which `defineConfig` configurations and the `ENV` token read:
    * a Worker's or Deno's `env`, a test's variables. Default: `process.env` where the runtime has it.
    */
-  readonly env?: ConfigSource;
+  readonly env?: object;
   /**
    * Replacements of providers and modules anywhere in the graph, for tests; `createTestingApp`
    * from `tessera-http/testing` builds them. An override that matches nothing fails the boot.
@@ -114,7 +114,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
     { provide: PUB_SUB, useValue: pubsub },
     { provide: WEB_SOCKETS, useValue: webSockets },
     { provide: LOGGER, useValue: logger },
-    ...(options.env === undefined ? [] : [{ provide: ENV, useValue: options.env }]),
+    ...(options.env === undefined ? [] : [{ provide: ENV, useValue: options.env as ConfigSource }]),
   ]);
   await container.buildAll();
 

@@ -50,10 +50,11 @@ export interface Config<Output> extends Token<Frozen<Output>> {
   readonly schema: z.ZodType<Output>;
   readonly secrets: readonly string[];
   /**
-   * Parses `source` (default: `process.env` where the runtime has it, else nothing) and returns
+   * Parses `source`, any object of variables (default: `process.env` where the runtime has it,
+   * else nothing; a Worker's `Env` interface fits as it is), and returns
    * the frozen output; throws a {@link ConfigError} listing every problem by variable name.
    */
-  load(source?: ConfigSource): Frozen<Output>;
+  load(source?: object): Frozen<Output>;
 }
 
 /**
@@ -80,8 +81,8 @@ export function defineConfig<S extends z.ZodType<unknown, Record<string, unknown
   const secretSet: ReadonlySet<string> = new Set(secrets);
   const emptyIsUnset = options.emptyIsUnset ?? true;
 
-  const load = (source: ConfigSource = processEnv()): Frozen<Output> => {
-    const input = emptyIsUnset ? withoutEmpty(source) : source;
+  const load = (source: object = processEnv()): Frozen<Output> => {
+    const input = emptyIsUnset ? withoutEmpty(source as ConfigSource) : (source as ConfigSource);
     const result = schema.safeParse(input);
     if (!result.success) throw new ConfigError(name, configProblems(result.error.issues as readonly ConfigIssue[], input, secretSet));
     return deepFreeze(result.data as Output);
