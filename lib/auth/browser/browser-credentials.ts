@@ -5,7 +5,7 @@ import { BrowserCookies } from './browser-cookies.js';
 import { CSRF_HEADER } from './browser-cookies.js';
 import type { BrowserSessionOptions } from './browser-options.js';
 import { crossSiteRefused, csrfTokenRefused } from './csrf-refusal.js';
-import { createCsrfToken, deriveCsrfKey, isCsrfTokenOf } from './csrf-token.js';
+import { createCsrfToken, deriveCsrfKey, isCsrfTokenOf, type CsrfKey } from './csrf-token.js';
 import { isAllowedRequestOrigin } from './request-origin.js';
 import { createClientAddressReader, type ClientAddressReader } from '../network/index.js';
 
@@ -23,7 +23,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export class BrowserCredentials {
   readonly cookies: BrowserCookies;
-  readonly #key: Uint8Array;
+  readonly #key: CsrfKey;
   readonly #allowedOrigins: ReadonlySet<string>;
   readonly #readClientAddress: ClientAddressReader;
 
