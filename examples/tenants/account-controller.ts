@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineController, post } from '../../lib/index.js';
-import { Public, type AccountService } from '../../lib/auth/index.js';
+import { Public, type AccountService, type BrowserSessions } from '../../lib/auth/index.js';
 import { ApiResponse, ApiTags } from '../../lib/openapi/index.js';
 import { auth } from './claims.js';
-import { PUBLIC_OPERATION } from './openapi.js';
+import { PUBLIC_OPERATION, UNAUTHORIZED } from './openapi.js';
 
 // Bounds on what is read; the password policy (minimum length, maximum bytes) is the service's.
 const Email = z.string().min(1).max(320);
@@ -14,6 +14,8 @@ const SignUp = z.object({ email: Email, password: Password });
 const EmailOnly = z.object({ email: Email });
 const TokenOnly = z.object({ token: Token });
 const Reset = z.object({ token: Token, password: Password });
+const ChangePassword = z.object({ currentPassword: Password, newPassword: Password });
+const ChangeEmail = z.object({ currentPassword: Password, newEmail: Email });
 
 /** The one answer of the requests that must not tell whether an address has an account. */
 const ACCEPTED = Object.freeze({ message: 'If the address can receive it, a mail is on its way.' });
@@ -47,6 +49,26 @@ export const accountController = defineController({
     }),
     confirmEmailChange: post('/email/confirm', { body: TokenOnly, metadata: [ApiResponse({ status: 204, description: 'The account now has the new address' }), LINK_REFUSED] }, async (ctx) => {
       await accounts.confirmEmailChange(ctx.body.token);
+    }),
+  }),
+});
+
+/**
+ * What a signed-in person changes about their account (a token or the browser session; never
+ * an API key): the password (ends their other sessions) and the address (confirmed at the new one).
+ */
+export const accountSettingsController = defineController({
+  name: 'AccountSettingsController',
+  prefix: '/auth',
+  inject: [auth.ACCOUNT_SERVICE, auth.BROWSER_SESSIONS],
+  metadata: [ApiTags('Auth'), UNAUTHORIZED],
+  routes: (accounts: AccountService, browser: BrowserSessions) => ({
+    changePassword: post('/password/change', { body: ChangePassword, guards: [auth.JwtAuthGuard], metadata: [ApiResponse({ status: 204, description: 'Changed; every other session has ended' }), ApiResponse({ status: 403, description: 'Wrong current password' })] }, async (ctx) => {
+      await accounts.changePassword({ subject: auth.getCurrentUser(ctx)?.sub as string, sessionId: browser.sessionIdOf(ctx) ?? '', currentPassword: ctx.body.currentPassword, newPassword: ctx.body.newPassword });
+    }),
+    changeEmail: post('/email/change', { body: ChangeEmail, status: 202, guards: [auth.JwtAuthGuard], metadata: [MAIL_ACCEPTED, ApiResponse({ status: 403, description: 'Wrong current password' })] }, async (ctx) => {
+      await accounts.requestEmailChange({ subject: auth.getCurrentUser(ctx)?.sub as string, currentPassword: ctx.body.currentPassword, newEmail: ctx.body.newEmail });
+      return ACCEPTED;
     }),
   }),
 });

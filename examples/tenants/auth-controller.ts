@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineController, del, get, NotFoundException, post } from '../../lib/index.js';
-import { Public, type AuthService, type SessionInfo, type TokenPair } from '../../lib/auth/index.js';
+import { Public, type AuthService, type BrowserSessions, type SessionInfo, type TokenPair } from '../../lib/auth/index.js';
 import { ApiResponse } from '../../lib/openapi/index.js';
 import { auth } from './claims.js';
 import { ApiTags } from '../../lib/openapi/index.js';
@@ -35,10 +35,11 @@ export const authController = defineController({
   }),
 });
 
-/** A session as the API shows it: dates as ISO strings. */
-function sessionToJson(session: SessionInfo) {
+/** A session as the API shows it: dates as ISO strings, and whether it is the caller's own. */
+function sessionToJson(session: SessionInfo, ownSessionId: string | undefined) {
   return {
     id: session.id,
+    current: session.id === ownSessionId,
     startedAt: session.startedAt.toISOString(),
     lastUsedAt: session.lastUsedAt.toISOString(),
     userAgent: session.userAgent,
@@ -57,10 +58,13 @@ function sessionToJson(session: SessionInfo) {
 export const sessionsController = defineController({
   name: 'SessionsController',
   prefix: '/auth',
-  inject: [auth.AUTH_SERVICE],
+  inject: [auth.AUTH_SERVICE, auth.BROWSER_SESSIONS],
   metadata: [ApiTags('Auth'), TOKEN_ONLY, UNAUTHORIZED],
-  routes: (service: AuthService) => ({
-    list: get('/sessions', { guards: [auth.JwtAuthGuard] }, async (ctx) => (await service.listSessions(auth.getCurrentUser(ctx)?.sub as string)).map(sessionToJson)),
+  routes: (service: AuthService, browser: BrowserSessions) => ({
+    list: get('/sessions', { guards: [auth.JwtAuthGuard] }, async (ctx) => {
+      const own = browser.sessionIdOf(ctx);
+      return (await service.listSessions(auth.getCurrentUser(ctx)?.sub as string)).map((session) => sessionToJson(session, own));
+    }),
     // Another person's session id answers exactly as an unknown one: 404.
     end: del('/sessions/:id', { guards: [auth.JwtAuthGuard], metadata: [ApiResponse({ status: 204, description: 'Ended: its tokens are refused and its sockets closed, on every instance' }), NOT_FOUND] }, async (ctx) => {
       if (!(await service.endSession(auth.getCurrentUser(ctx)?.sub as string, ctx.params.id))) throw new NotFoundException('No such session');

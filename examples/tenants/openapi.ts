@@ -1,23 +1,26 @@
 import type { App } from '../../lib/index.js';
+import { browserSessionSecurityScheme } from '../../lib/auth/index.js';
 import { ApiOperation, ApiResponse, ApiSecurity, serveOpenApi, type OpenApiDocumentOptions } from '../../lib/openapi/index.js';
 
 /**
- * The tenants app's description: bearer tokens and API keys as security schemes, either of
- * which satisfies an operation unless it says otherwise.
+ * The tenants app's description: bearer tokens, the browser session's cookie and API keys as
+ * security schemes, any of which satisfies an operation unless it says otherwise. The cookie's
+ * name follows the module's `browser` options (`__Host-tessera-access` without a domain).
  */
 export const TENANTS_OPENAPI_OPTIONS: OpenApiDocumentOptions = Object.freeze({
   title: 'Tessera tenants',
   version: '1.0.0',
-  description: 'A multi-tenant blog secured with tessera-http/auth: bearer tokens for people, API keys for machines.',
+  description: 'A multi-tenant blog secured with tessera-http/auth: bearer tokens for scripts and apps, cookie sessions for browsers, API keys for machines.',
   securitySchemes: {
     bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from POST /auth/sign-in.' },
+    browserSession: browserSessionSecurityScheme({}),
     apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'A tenant API key (`tsk_<id>_<secret>`).' },
   },
-  security: ['bearer', 'apiKey'],
+  security: ['bearer', 'browserSession', 'apiKey'],
   servers: [{ url: '/', description: 'The server this document is served from' }],
   license: { name: 'MIT', identifier: 'MIT' },
   tags: [
-    { name: 'Auth', description: 'Sign-in, token refresh and sign-out for people.' },
+    { name: 'Auth', description: 'Sign-in, refresh and sign-out (JSON tokens or browser cookies), sign-up, verification, password reset, sessions per device.' },
     { name: 'Me', description: 'The caller as the server sees them.' },
     { name: 'TenantPosts', description: "A tenant's posts; another tenant's are never visible." },
     { name: 'ApiKeys', description: "A tenant's API keys for machines; only owners manage them." },
@@ -26,16 +29,16 @@ export const TENANTS_OPENAPI_OPTIONS: OpenApiDocumentOptions = Object.freeze({
 
 /** The auth routes need no credential. */
 export const PUBLIC_OPERATION = ApiSecurity(false);
-/** Key management accepts bearer tokens only. */
-export const TOKEN_ONLY = ApiSecurity('bearer');
-/** Reading posts: a token, or a key holding `posts:read`. */
-export const READ_POSTS = ApiSecurity('bearer', { apiKey: ['posts:read'] });
-/** Writing posts: a token, or a key holding `posts:write`. */
-export const WRITE_POSTS = ApiSecurity('bearer', { apiKey: ['posts:write'] });
+/** Key management and a person's sessions: a token or the browser session, never an API key. */
+export const TOKEN_ONLY = ApiSecurity('bearer', 'browserSession');
+/** Reading posts: a token, the browser session, or a key holding `posts:read`. */
+export const READ_POSTS = ApiSecurity('bearer', 'browserSession', { apiKey: ['posts:read'] });
+/** Writing posts: a token, the browser session, or a key holding `posts:write`. */
+export const WRITE_POSTS = ApiSecurity('bearer', 'browserSession', { apiKey: ['posts:write'] });
 
 /** Answers every protected route may give. */
 export const UNAUTHORIZED = ApiResponse({ status: 401, description: 'Missing or invalid credential' });
-export const FORBIDDEN = ApiResponse({ status: 403, description: 'Missing role or scope' });
+export const FORBIDDEN = ApiResponse({ status: 403, description: 'Missing role or scope, or (browser session) a missing CSRF token or another site' });
 export const NOT_FOUND = ApiResponse({ status: 404, description: 'Not found, or another tenant\u2019s' });
 export const RATE_LIMITED = ApiResponse({ status: 429, description: 'This API key is over its limit; see retry-after' });
 

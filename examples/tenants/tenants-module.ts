@@ -14,8 +14,9 @@ import {
   type ModuleDefinition,
   type RateLimitCounter,
 } from '../../lib/index.js';
-import { InMemoryRefreshTokenStore, smtpMailer, type Mailer } from '../../lib/auth/index.js';
-import { accountController } from './account-controller.js';
+import { InMemoryRefreshTokenStore, smtpMailer, type BrowserSessionOptions, type Mailer } from '../../lib/auth/index.js';
+import { accountController, accountSettingsController } from './account-controller.js';
+import { browserAuthController } from './browser-auth-controller.js';
 import { apiKeysController } from './api-keys-controller.js';
 import { authController, sessionsController } from './auth-controller.js';
 import { auth, Claims } from './claims.js';
@@ -30,6 +31,9 @@ import { SIGN_IN_CONTEXT, signInContextReader } from './sign-in-context.js';
 import type { TenantsStores } from './postgres/tenants-stores.js';
 
 const CLOCK = createToken<Clock>('CLOCK');
+
+/** The browser-session options, shared with the OpenAPI description (the cookie's name follows them). */
+export const TENANTS_BROWSER_SESSIONS: BrowserSessionOptions = Object.freeze({});
 
 /** `GET /me`: the caller's claims. */
 export const meController = defineController({
@@ -141,6 +145,9 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
                 ...(mailer === undefined ? {} : { mailer }),
               },
             }),
+        // Browser sessions: the tokens in __Host- cookies (HttpOnly, Secure, SameSite=Strict), a
+        // CSRF token on every cookie-authenticated unsafe request; the guards accept either.
+        browser: TENANTS_BROWSER_SESSIONS,
         apiKeys: {
           store: { useExisting: TENANT_KEYS },
           imports: [stores.module],
@@ -158,6 +165,6 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
     ],
     // Runs after the auth module's guard (modules' app guards run in import order), so only verified keys are counted.
     appGuards: [ApiKeyRateLimitGuard],
-    controllers: [authController, ...(accountStore === undefined ? [] : [accountController]), sessionsController, meController, tenantPostsController, tenantLiveController, apiKeysController],
+    controllers: [authController, browserAuthController, ...(accountStore === undefined ? [] : [accountController, accountSettingsController]), sessionsController, meController, tenantPostsController, tenantLiveController, apiKeysController],
   });
 }

@@ -73,7 +73,7 @@ describe('the example blogs describe themselves', () => {
 });
 
 describe('the tenants app describes itself', () => {
-  it('serves a valid document with bearer and API-key schemes, public auth routes and scoped post routes', async () => {
+  it('serves a valid document with bearer, browser-session cookie and API-key schemes, public auth routes and scoped post routes', async () => {
     const { createTenantsModule } = await import('../../examples/tenants/tenants-module.js');
     const { readTenantsConfig } = await import('../../examples/tenants/config.js');
     const { serveTenantsOpenApi, TENANTS_OPENAPI_OPTIONS } = await import('../../examples/tenants/openapi.js');
@@ -81,12 +81,14 @@ describe('the tenants app describes itself', () => {
     serveTenantsOpenApi(app);
     const doc = await served(app);
     expect(await validateDocument(doc)).toEqual([]);
-    expect(Object.keys(doc.components.securitySchemes ?? {})).toEqual(['bearer', 'apiKey']);
-    expect(doc.security).toEqual([{ bearer: [] }, { apiKey: [] }]);
+    expect(Object.keys(doc.components.securitySchemes ?? {})).toEqual(['bearer', 'browserSession', 'apiKey']);
+    expect(doc.components.securitySchemes?.browserSession).toMatchObject({ type: 'apiKey', in: 'cookie', name: '__Host-tessera-access' });
+    expect(doc.security).toEqual([{ bearer: [] }, { browserSession: [] }, { apiKey: [] }]);
     expect(doc.paths['/auth/sign-in']?.post?.security).toEqual([]);
-    expect(doc.paths['/tenants/{tenantId}/posts']?.get?.security).toEqual([{ bearer: [] }, { apiKey: ['posts:read'] }]);
-    expect(doc.paths['/tenants/{tenantId}/posts']?.post?.security).toEqual([{ bearer: [] }, { apiKey: ['posts:write'] }]);
-    expect(doc.paths['/tenants/{tenantId}/api-keys']?.post?.security).toEqual([{ bearer: [] }]);
+    expect(doc.paths['/auth/browser/sign-in']?.post?.security).toEqual([]);
+    expect(doc.paths['/tenants/{tenantId}/posts']?.get?.security).toEqual([{ bearer: [] }, { browserSession: [] }, { apiKey: ['posts:read'] }]);
+    expect(doc.paths['/tenants/{tenantId}/posts']?.post?.security).toEqual([{ bearer: [] }, { browserSession: [] }, { apiKey: ['posts:write'] }]);
+    expect(doc.paths['/tenants/{tenantId}/api-keys']?.post?.security).toEqual([{ bearer: [] }, { browserSession: [] }]);
     expect(Object.keys(doc.paths['/tenants/{tenantId}/posts/{id}']?.delete?.responses ?? {})).toEqual(['204', '401', '403', '404', '429', 'default']);
     const { actual, expected } = expectGolden('tenants.json', generateOpenApiDocument(app, TENANTS_OPENAPI_OPTIONS));
     expect(actual).toBe(expected);
