@@ -1,10 +1,9 @@
 import { LOGGER, createToken, defineFactory, type Logger, type ProviderInput, type Token, type Clock } from '../../internal.js';
-import type { AuthModuleOptions, IssuingOptions, StoreClass } from '../auth-options.js';
+import type { AccountOptions, AuthModuleOptions, IssuingOptions, StoreClass } from '../auth-options.js';
 import type { CredentialStore } from '../issuing/credential-store.js';
 import { AuthConfigError } from '../jwt/index.js';
 import { loggingMailer } from '../mail/logging-mailer.js';
 import { getDefaultPasswordHasher } from '../password/index.js';
-import type { AccountOptions } from './account-options.js';
 import { resolveAccountLinks } from './account-links.js';
 import { AccountService, type AccountSessions } from './account-service.js';
 import type { AccountStore } from './account-store.js';

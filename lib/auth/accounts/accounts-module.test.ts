@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { createApp, defineModule, jsonLogger, silentLogger, type Logger } from '../../internal.js';
 import { InMemoryCredentialStore, InMemoryRefreshTokenStore } from '../issuing/index.js';
 import { AuthConfigError, defineAuthModule } from '../index.js';
-import type { AccountOptions } from './account-options.js';
+import type { AccountOptions } from '../auth-options.js';
 import { capturingMailer, countingHasher, tokenOf } from './account-service.test-helper.js';
 import { InMemoryAccountStore } from './in-memory-account-store.js';
 
