@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../internal.js';
+import { BEARER_PROTOCOL_PREFIX, type RequestContext } from '../../internal.js';
 import { getCookie } from '../../middleware/cookies.js';
 import { parseJoseSegment, ownClaim } from '../jwt/jose-json.js';
 import { BrowserCookies } from './browser-cookies.js';
@@ -44,7 +44,7 @@ export class BrowserCredentials {
    */
   accessTokenOf(ctx: Pick<RequestContext, 'header'>): string | undefined {
     if (ctx.header('authorization') !== null) return undefined;
-    if (ctx.header('upgrade')?.toLowerCase() === 'websocket' && (ctx.header('sec-websocket-protocol') ?? '').includes('tessera.bearer.')) return undefined;
+    if (ctx.header('upgrade')?.toLowerCase() === 'websocket' && (ctx.header('sec-websocket-protocol') ?? '').includes(BEARER_PROTOCOL_PREFIX)) return undefined;
     const token = getCookie(ctx, this.cookies.names.access);
     return token === '' ? undefined : token;
   }
