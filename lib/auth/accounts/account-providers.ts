@@ -29,7 +29,12 @@ export function checkAccountOptions<Claims>(options: Pick<AuthModuleOptions<Clai
   resolveAccountLinks(accounts.links).verifyEmail('token');
 }
 
-/** The tokens and helpers of `defineAuthModule` that the account providers use. */
+/**
+ * The tokens and helpers of `defineAuthModule` that the account providers use.
+ *
+ * @example
+ * const tokens: AccountProviderTokens<Claims> = { credentialStore: CREDENTIAL_STORE, accountStore: ACCOUNT_STORE, accountService: ACCOUNT_SERVICE, authService: AUTH_SERVICE, toProvider };
+ */
 export interface AccountProviderTokens<Claims> {
   readonly credentialStore: Token<CredentialStore<Claims>>;
   readonly accountStore: Token<AccountStore<Claims>>;

@@ -2,9 +2,19 @@ import { BadRequestException } from '../../internal.js';
 import type { Awaitable } from '../issuing/awaitable.js';
 import { AuthConfigError } from '../jwt/index.js';
 
-/** Default minimum length in characters (code points). */
+/**
+ * Default minimum length in characters (code points).
+ *
+ * @example
+ * resolvePasswordPolicy().minLength === DEFAULT_PASSWORD_MIN_LENGTH; // true
+ */
 export const DEFAULT_PASSWORD_MIN_LENGTH = 12;
-/** Default maximum size in UTF-8 bytes; also the most any policy may allow (sign-in's own bound). */
+/**
+ * Default maximum size in UTF-8 bytes; also the most any policy may allow (sign-in's own bound).
+ *
+ * @example
+ * resolvePasswordPolicy().maxBytes === DEFAULT_PASSWORD_MAX_BYTES; // true
+ */
 export const DEFAULT_PASSWORD_MAX_BYTES = 1024;
 
 /**
