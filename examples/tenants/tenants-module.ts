@@ -147,7 +147,8 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
             }),
         // Browser sessions: the tokens in __Host- cookies (HttpOnly, Secure, SameSite=Strict), a
         // CSRF token on every cookie-authenticated unsafe request; the guards accept either.
-        browser: TENANTS_BROWSER_SESSIONS,
+        // The client address a browser session keeps and throttling counts: by the same proxy rule as the keys.
+        browser: { ...TENANTS_BROWSER_SESSIONS, clientIp: { trustedProxyHops: config.trustedProxyHops } },
         apiKeys: {
           store: { useExisting: TENANT_KEYS },
           imports: [stores.module],
