@@ -1,4 +1,4 @@
-import type { GuardToken, InjectionToken, InterceptorToken, HttpMethod, Schema, WebSocketOptions } from '../lib/internal.js';
+import type { GuardToken, InjectionToken, InterceptorToken, HttpMethod, ParamsSchema, Schema, WebSocketOptions } from '../lib/internal.js';
 
 /** How one handler parameter is filled. */
 export type ParamSource =
@@ -11,7 +11,7 @@ export type ParamSource =
 export interface MethodRecord {
   route?: { method: HttpMethod; path: string };
   /** Set by @Ws: the socket options; the method returns the handlers. */
-  webSocket?: WebSocketOptions<Schema | undefined, Schema | undefined, Schema | undefined, boolean>;
+  webSocket?: WebSocketOptions<Schema | undefined, Schema | undefined, Schema | undefined, boolean, ParamsSchema | undefined>;
   status?: number;
   response?: Schema;
   serializeResponse?: boolean;

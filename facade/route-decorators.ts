@@ -1,4 +1,4 @@
-import type { HttpMethod, Schema, WebSocketOptions } from '../lib/internal.js';
+import type { HttpMethod, ParamsSchema, Schema, WebSocketOptions } from '../lib/internal.js';
 import { methodRecord } from './class-store.js';
 
 function routeDecorator(method: HttpMethod) {
@@ -33,7 +33,7 @@ export const Delete: (path?: string) => MethodDecorator = routeDecorator('DELETE
  *   return { open: (conn) => void conn.subscribe('posts') };
  * }
  */
-export function Ws(path = '', options: WebSocketOptions<Schema | undefined, Schema | undefined, Schema | undefined, boolean> = {}): MethodDecorator {
+export function Ws(path = '', options: WebSocketOptions<Schema | undefined, Schema | undefined, Schema | undefined, boolean, ParamsSchema | undefined> = {}): MethodDecorator {
   return (target, propertyKey) => {
     const record = methodRecord(target, propertyKey);
     if (record.route) throw new Error(`${String(propertyKey)} already has a route decorator (${record.route.method}).`);

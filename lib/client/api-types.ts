@@ -18,8 +18,8 @@ export type JoinPaths<Prefix extends string, Path extends string> = string exten
 type RoutesOfController<C> =
   C extends ControllerDefinition<infer Routes extends RouteMap, infer Prefix extends string>
     ? {
-        [K in keyof Routes]: RouteTypesOf<Routes[K]> extends WebSocketRouteTypes<infer P, infer Q, infer In, infer Out>
-          ? WebSocketRouteTypes<JoinPaths<Prefix, P>, Q, In, Out>
+        [K in keyof Routes]: RouteTypesOf<Routes[K]> extends WebSocketRouteTypes<infer P, infer Q, infer In, infer Out, infer Pa>
+          ? WebSocketRouteTypes<JoinPaths<Prefix, P>, Q, In, Out, Pa>
           : RouteTypesOf<Routes[K]> extends RouteTypes<infer M, infer P, infer B, infer Q, infer S, infer R, infer Pa>
             ? RouteTypes<M, JoinPaths<Prefix, P>, B, Q, S, R, Pa>
             : never;
@@ -42,8 +42,8 @@ type RouteAt<Api, M extends HttpMethod, P> = Extract<Api, { readonly method: M; 
 type PathsOf<Api, M extends HttpMethod> = Api extends { readonly kind: 'websocket' } ? never : Api extends { readonly method: M; readonly path: infer P extends string } ? P : never;
 type SocketPathsOf<Api> = Api extends WebSocketRouteTypes<infer P> ? P : never;
 type SocketAt<Api, P> = Extract<Api, { readonly kind: 'websocket'; readonly path: P }>;
-/** What opening a socket takes: the path's params, the query's input side, a token, subprotocols. */
-type SocketInputOf<Route> = Route extends WebSocketRouteTypes<infer P, infer Q> ? Omit<CallInput<P, undefined, Q>, 'headers'> & Pick<SocketWireInput, 'token' | 'protocols'> : never;
+/** What opening a socket takes: the path's params (the `params` schema's input side), the query's input side, a token, subprotocols. */
+type SocketInputOf<Route> = Route extends WebSocketRouteTypes<infer P, infer Q, unknown, unknown, infer Pa> ? Omit<CallInput<P, undefined, Q, Pa>, 'headers'> & Pick<SocketWireInput, 'token' | 'protocols'> : never;
 type SocketOf<Route> = Route extends WebSocketRouteTypes<string, unknown, infer In, infer Out> ? TypedSocket<In, Jsonified<Out>> : never;
 
 /**

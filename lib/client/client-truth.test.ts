@@ -14,6 +14,12 @@ const stamps = defineController({
   routes: () => ({
     one: get('/:id', { params: z.object({ id: z.coerce.number().int() }), response: Stamp }, (ctx) => ({ id: ctx.params.id, createdAt: AT, note: undefined })),
     live: ws('/live', { send: z.object({ at: z.date() }) }, { open: (conn) => void conn.send({ at: AT }) }),
+    counter: ws('/counters/:n', { params: z.object({ n: z.coerce.number().int() }), send: z.object({ n: z.number(), type: z.string() }) }, {
+      open: (conn) => {
+        expectTypeOf(conn.params).toEqualTypeOf<{ readonly n: number }>();
+        void conn.send({ n: conn.params.n, type: typeof conn.params.n });
+      },
+    }),
   }),
 });
 type StampsApi = ApiOf<[typeof stamps]>;
@@ -87,5 +93,35 @@ describe('the typed socket: messages as JSON delivers them', () => {
     } finally {
       await server.close({ forceAfterMs: 500 });
     }
+  });
+});
+
+describe('the typed socket: params on the params schema\u2019s input side', () => {
+  it('types the params as the schema takes them, and the connection sees the parsed value', async () => {
+    const { serve } = await import('../node.js');
+    const { default: WebSocket } = await import('ws');
+    const server = await serve(await createApp(defineModule({ name: 'Stamps', controllers: [stamps] })), { port: 0 });
+    try {
+      const api = createFetchClient<StampsApi>({ baseUrl: server.url, WebSocket: WebSocket as unknown as typeof globalThis.WebSocket });
+      type Input = Parameters<typeof api.socket<'/stamps/counters/:n'>>[1];
+      expectTypeOf<Input['params']>().toEqualTypeOf<{ readonly n: string | number | boolean }>();
+      const counter = api.socket('/stamps/counters/:n', { params: { n: 3 } });
+      const first = new Promise<{ n: number; type: string }>((resolve) => counter.onMessage(resolve));
+      expect(await first, 'conn.params.n should be the parsed number').toEqual({ n: 3, type: 'number' });
+      counter.close();
+      await counter.closed;
+      const refused = api.socket('/stamps/counters/:n', { params: { n: 'x' } });
+      await expect(refused.opened, 'a non-numeric n should refuse the upgrade').rejects.toThrow(/closed before it opened/);
+    } finally {
+      await server.close({ forceAfterMs: 500 });
+    }
+  });
+
+  it('refuses the upgrade request of an invalid parameter with the 400 validation problem', async () => {
+    const app = await createApp(defineModule({ name: 'Stamps', controllers: [stamps] }));
+    const res = await app.request('/stamps/counters/x', { headers: { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' } });
+    expect(res.status).toBe(400);
+    const problem = (await res.json()) as { detail: string; issues: { path: unknown[] }[] };
+    expect([problem.detail, problem.issues.map((issue) => issue.path)]).toEqual(['Path parameters failed validation.', [['n']]]);
   });
 });

@@ -7,6 +7,9 @@ import type { RequestContext } from '../context/request-context.js';
 import { metadataRecord, type MetadataEntry } from '../common/metadata.js';
 import type { PathParams } from './path.js';
 import type { WebSocketSpec } from './web-socket-spec.js';
+import type { ParamsSchema, ParsedParams } from './params-schema.js';
+
+export type { ParamsSchema, ParsedParams } from './params-schema.js';
 
 /** The HTTP methods routes can declare. */
 import type { HttpMethod, RouteShape, Schema } from '../context/route-info.js';
@@ -25,23 +28,6 @@ export type RouteParams<Path extends string> = Simplify<PathParams<Path>>;
 /** The value a schema option turns into, or the fallback when the option is absent. */
 export type Parsed<S, Fallback> = S extends Schema ? z.output<S> : Fallback;
 
-/**
- * What a route's `params` option takes: a zod object whose keys are path parameters of the route
- * (`z.object`, `z.strictObject`, `z.looseObject`; not a transform of one).
- *
- * @example
- * const params: ParamsSchema = z.object({ id: z.coerce.number().int() });
- */
-export type ParamsSchema = z.ZodObject<z.ZodRawShape, z.core.$ZodObjectConfig>;
-
-/**
- * The path parameters a handler sees: those of `Path` as strings, and those the `params` schema
- * `Pa` names as its output (`z.coerce.number()` gives a number).
- *
- * @example
- * type P = ParsedParams<'/tenants/:tenant/posts/:id', ZodObject<{ id: ZodCoercedNumber }>>; // { tenant: string; id: number }
- */
-export type ParsedParams<Path extends string, Pa> = Pa extends Schema ? Simplify<Omit<RouteParams<Path>, keyof z.output<Pa>> & Readonly<z.output<Pa>>> : RouteParams<Path>;
 
 /**
  * A route handler. Returning a value sends it as JSON; `undefined` sends 204; a Response is

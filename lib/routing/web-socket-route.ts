@@ -4,7 +4,8 @@ import type { Schema } from '../context/route-info.js';
 import type { QueryRecord } from '../http/query.js';
 import { metadataRecord, type MetadataEntry } from '../common/metadata.js';
 import { RouteDefinitionError } from './route-definition-error.js';
-import { routeFromParts, type Parsed, type RouteDefinition, type RouteParams, type RouteParts } from './route.js';
+import { routeFromParts, type Parsed, type RouteDefinition, type RouteParts } from './route.js';
+import type { ParamsSchema, ParsedParams } from './params-schema.js';
 import type { WebSocketClientMessage, WebSocketConnection, WebSocketHandlers, WebSocketIncoming, WebSocketOptions, WebSocketOutgoing, WebSocketRouteTypes, WebSocketSpec } from './web-socket-spec.js';
 
 /**
@@ -14,18 +15,19 @@ import type { WebSocketClientMessage, WebSocketConnection, WebSocketHandlers, We
  * @example
  * const options: WebSocketRouteOptions<undefined, typeof Chat, undefined, false> = { message: Chat, guards: [AuthGuard] };
  */
-export interface WebSocketRouteOptions<Q extends Schema | undefined, M extends Schema | undefined, S extends Schema | undefined, B extends boolean> extends WebSocketOptions<Q, M, S, B> {
+export interface WebSocketRouteOptions<Q extends Schema | undefined, M extends Schema | undefined, S extends Schema | undefined, B extends boolean, Pa extends ParamsSchema | undefined = undefined>
+  extends WebSocketOptions<Q, M, S, B, Pa> {
   /** Run on the upgrade request, before any socket exists: a refusal is an ordinary 401/403/404 answer. */
   readonly guards?: readonly GuardToken[];
   readonly interceptors?: readonly InterceptorToken[];
   readonly metadata?: readonly MetadataEntry[];
 }
 
-type AnyWebSocketOptions = WebSocketRouteOptions<Schema | undefined, Schema | undefined, Schema | undefined, boolean>;
-type AnySocketOptions = WebSocketOptions<Schema | undefined, Schema | undefined, Schema | undefined, boolean>;
+type AnyWebSocketOptions = WebSocketRouteOptions<Schema | undefined, Schema | undefined, Schema | undefined, boolean, ParamsSchema | undefined>;
+type AnySocketOptions = WebSocketOptions<Schema | undefined, Schema | undefined, Schema | undefined, boolean, ParamsSchema | undefined>;
 
 /** The connection a handler of path `Path` sees. */
-type ConnectionOf<Path extends string, Q, S> = WebSocketConnection<RouteParams<Path>, Parsed<Q, QueryRecord>, WebSocketOutgoing<S>>;
+type ConnectionOf<Path extends string, Q, S, Pa = undefined> = WebSocketConnection<ParsedParams<Path, Pa>, Parsed<Q, QueryRecord>, WebSocketOutgoing<S>>;
 
 /**
  * The `ws` helper's overloads; `Prefix` types the controller prefix's parameters (see RouteHelper).
@@ -34,12 +36,19 @@ type ConnectionOf<Path extends string, Q, S> = WebSocketConnection<RouteParams<P
  * const live = ws('/live', { send: Post }, { open: (conn) => void conn.subscribe('posts') });
  */
 export interface WebSocketRouteHelper<Prefix extends string = ''> {
-  <const P extends string>(path: P, handlers: WebSocketHandlers<ConnectionOf<`${Prefix}/${P}`, undefined, undefined>, string>): RouteDefinition<WebSocketRouteTypes<P, undefined, string, unknown>>;
-  <const P extends string, Q extends Schema | undefined = undefined, M extends Schema | undefined = undefined, S extends Schema | undefined = undefined, B extends boolean = false>(
+  <const P extends string>(path: P, handlers: WebSocketHandlers<ConnectionOf<`${Prefix}/${P}`, undefined, undefined>, string>): RouteDefinition<WebSocketRouteTypes<P, undefined, string, unknown, undefined>>;
+  <
+    const P extends string,
+    Q extends Schema | undefined = undefined,
+    M extends Schema | undefined = undefined,
+    S extends Schema | undefined = undefined,
+    B extends boolean = false,
+    Pa extends ParamsSchema | undefined = undefined,
+  >(
     path: P,
-    options: WebSocketRouteOptions<Q, M, S, B>,
-    handlers: WebSocketHandlers<ConnectionOf<`${Prefix}/${P}`, Q, S>, WebSocketIncoming<M, B>>,
-  ): RouteDefinition<WebSocketRouteTypes<P, Q, WebSocketClientMessage<M, B>, WebSocketOutgoing<S>>>;
+    options: WebSocketRouteOptions<Q, M, S, B, Pa>,
+    handlers: WebSocketHandlers<ConnectionOf<`${Prefix}/${P}`, Q, S, Pa>, WebSocketIncoming<M, B>>,
+  ): RouteDefinition<WebSocketRouteTypes<P, Q, WebSocketClientMessage<M, B>, WebSocketOutgoing<S>, Pa>>;
 }
 
 const DEFAULT_MAX_MESSAGE_BYTES = 65_536;
@@ -91,7 +100,7 @@ export function webSocketRoute(
   return routeFromParts(
     'GET',
     path,
-    { query: options.query, guards: parts.guards, interceptors: parts.interceptors, metadata: parts.metadata, webSocket: spec },
+    { params: options.params, query: options.query, guards: parts.guards, interceptors: parts.interceptors, metadata: parts.metadata, webSocket: spec },
     // Never called: createApp serves a route with `webSocket` through the app's WebSocket hub.
     () => {
       throw new RouteDefinitionError(`WebSocket route ${where} was called as an HTTP handler; serve it through createApp.`);

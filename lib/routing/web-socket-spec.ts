@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { RequestContext, StateKey } from '../context/request-context.js';
 import type { Schema } from '../context/route-info.js';
+import type { ParamsSchema } from './params-schema.js';
 
 /**
  * One open WebSocket as its route's handlers see it: the upgrade request's params, query and
@@ -69,7 +70,9 @@ export interface WebSocketHandlers<Conn, In> {
  * @example
  * const options: WebSocketOptions<undefined, typeof ChatMessage, typeof ChatEvent, false> = { message: ChatMessage, send: ChatEvent, maxMessageBytes: 4096 };
  */
-export interface WebSocketOptions<Q extends Schema | undefined, M extends Schema | undefined, S extends Schema | undefined, B extends boolean> {
+export interface WebSocketOptions<Q extends Schema | undefined, M extends Schema | undefined, S extends Schema | undefined, B extends boolean, Pa extends ParamsSchema | undefined = undefined> {
+  /** Parses the path parameters, as an HTTP route's `params` does: `conn.params` holds its output; failure is 400 before any socket exists. */
+  readonly params?: Pa;
   /** Validates the upgrade request's query; failure is 400 before any socket exists. */
   readonly query?: Q;
   /**
@@ -142,10 +145,12 @@ export interface WebSocketSpec {
  * @example
  * type Live = RouteTypesOf<typeof liveRoute>; // { kind: 'websocket'; path: '/live'; ... }
  */
-export interface WebSocketRouteTypes<P extends string = string, Q = unknown, In = unknown, Out = unknown> {
+export interface WebSocketRouteTypes<P extends string = string, Q = unknown, In = unknown, Out = unknown, Pa = unknown> {
   readonly kind: 'websocket';
   readonly method: 'GET';
   readonly path: P;
+  /** The `params` schema (`undefined` without one): the client sends its input side. */
+  readonly params: Pa;
   readonly query: Q;
   /** What the client sends (the `message` schema). */
   readonly clientMessage: In;
