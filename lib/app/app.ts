@@ -83,7 +83,11 @@ export interface App {
    * `close()`, which the server adapters' `close` and `app.close()` run (1001, a grace, then drop).
    */
   readonly webSockets: WebSockets;
-  /** A built provider: the one visible from the root module, else the first module (in init order) that provides the token. */
+  /**
+   * A built provider: the one visible from the root module, else the first module (in init order)
+   * that provides the token, else one a module declared with this class under another token; or a
+   * controller (a class controller's instance; `TestingApp` also types a `defineController`'s routes).
+   */
   get<T>(token: InjectionToken<T>): T;
   /** Adds a raw route that bypasses guards, interceptors and validation (used by `serveOpenApi`). */
   addRawRoute(method: string, path: string, handler: RawRouteHandler): void;
