@@ -30,7 +30,9 @@ function instances(factories: readonly SignInCounterFactory[], clock: ManualCloc
       return 'ok';
     } catch (error) {
       if (!isHttpException(error)) throw error;
-      return error.status === 429 ? `429:${error.headers?.['retry-after'] ?? ''}` : 401;
+      if (error.status === 429) return `429:${error.headers?.['retry-after'] ?? ''}`;
+      if (error.status === 401) return 401;
+      throw error;
     }
   }
   return { signIn, verified };
