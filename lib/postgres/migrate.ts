@@ -1,6 +1,7 @@
 import { MIGRATIONS } from './migrations.js';
 import type { Migration } from './migrations.js';
 import type { SqlClient } from './sql-client.js';
+import { assertSqlClient } from './sql-client-check.js';
 
 /**
  * Advisory-lock key (two int4 halves: "tsra", 1) that serialises concurrent `migrate` calls, e.g.
@@ -57,6 +58,7 @@ export interface MigrationResult {
  * await migrate(pool);
  */
 export async function migrate(client: SqlClient, migrations: readonly Migration[] = MIGRATIONS): Promise<MigrationResult> {
+  assertSqlClient(client, 'migrate');
   for (const migration of migrations) await client.query(migrationStatement(migration), []);
   const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM tessera_migrations', []);
   return { version: Number(rows[0]?.version ?? 0) };

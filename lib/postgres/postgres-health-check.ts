@@ -1,5 +1,6 @@
 import type { HealthCheck, SharedEngineCheckOptions } from '../internal.js';
 import type { SqlClient } from './sql-client.js';
+import { assertSqlClient } from './sql-client-check.js';
 
 /**
  * A readiness check for the database behind the PostgreSQL stores: `select 1` through the same
@@ -13,6 +14,8 @@ import type { SqlClient } from './sql-client.js';
  * const app = await createApp(AppModule, { health: { checks: [postgresHealthCheck(pool)] } });
  */
 export function postgresHealthCheck(client: SqlClient, options: SharedEngineCheckOptions = {}): HealthCheck {
+  // Refused here: a dummy client would read as a database that is down, at every readiness probe.
+  assertSqlClient(client, 'postgresHealthCheck');
   return {
     name: options.name ?? 'database',
     critical: options.critical ?? false,

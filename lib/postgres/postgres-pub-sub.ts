@@ -1,5 +1,6 @@
 import { callHandler, EngineOutage, jsonLogger, startHeartbeat, TopicTable, unrefTimer, type Logger, type PubSub, type TopicHandler } from '../internal.js';
 import type { SqlClient } from './sql-client.js';
+import { assertSqlClient } from './sql-client-check.js';
 
 /**
  * The connection `postgresPubSub` listens on: a dedicated client (not a pool's), as `pg`'s
@@ -59,6 +60,7 @@ const MAX_PAYLOAD_BYTES = 7_900;
  * const app = await createApp(AppModule, { pubsub });
  */
 export function postgresPubSub(options: PostgresPubSubOptions): PubSub {
+  assertSqlClient(options.publisher, "postgresPubSub's publisher");
   const channel = options.channel ?? 'tessera_pubsub';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new RangeError('postgresPubSub: channel must be a lowercase SQL identifier of at most 63 characters.');
   const maxDelay = options.maxReconnectDelayMs ?? 5_000;

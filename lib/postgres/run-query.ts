@@ -134,7 +134,7 @@ export function createQueryRunner(
   options: PostgresStoreOptions = {},
   onConstraint: (operation: string) => Error = (operation) => new Error(`${store} store: ${operation} conflicts with stored data`),
 ): QueryRunner {
-  assertSqlClient(client, store);
+  assertSqlClient(client, `The ${store} store`);
   const timeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   if (!(Number.isFinite(timeoutMs) && timeoutMs >= 0)) throw new RangeError('queryTimeoutMs must be a number of milliseconds >= 0');
   const report = options.onError ?? logFailure;

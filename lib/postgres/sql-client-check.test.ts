@@ -4,6 +4,9 @@ import { createApp, defineModule, defineProvider, isTesseraError } from '../inte
 import { defineAuthModule } from '../auth/index.js';
 import { PostgresCredentialStore, PostgresRefreshTokenStore } from '../auth/postgres/index.js';
 import { createQueryRunner } from './run-query.js';
+import { migrate } from './migrate.js';
+import { postgresHealthCheck } from './postgres-health-check.js';
+import { postgresPubSub } from './postgres-pub-sub.js';
 import { SQL_CLIENT, type SqlClient } from './sql-client.js';
 import { StoreUnavailableError } from './store-unavailable-error.js';
 
@@ -46,6 +49,12 @@ describe('a store given something that is not a SqlClient', () => {
     const message = ((await createApp(appOver(new Pool())).catch((e: unknown) => e)) as Error).message;
     expect(message).toMatch(/a Pool has no query/);
     expect(message, 'the password must not be echoed').not.toMatch(/hunter2/);
+  });
+
+  it('refuses it in the health check, the pub/sub and migrate too, where it would read as a database that is down', async () => {
+    expect(() => postgresHealthCheck({} as never)).toThrow(/^postgresHealthCheck was given a SQL client that is not a SqlClient/);
+    expect(() => postgresPubSub({ publisher: {} as never, connect: async () => ({}) as never })).toThrow(/^postgresPubSub's publisher was given a SQL client that is not a SqlClient/);
+    await expect(migrate({} as never)).rejects.toThrow(/^migrate was given a SQL client that is not a SqlClient/);
   });
 
   it('refuses undefined (a provider that was never given a value) at construction', () => {

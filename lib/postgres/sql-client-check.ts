@@ -1,19 +1,19 @@
 import type { SqlClient } from './sql-client.js';
 
 /**
- * Refuses, when a store is built, a client that cannot be a {@link SqlClient}: a wiring mistake
- * (the wrong provider under `SQL_CLIENT`, a pool's config instead of the pool, a dummy object)
- * must fail the boot as what it is, a TypeError naming the store and what is missing, rather than
- * at the first query as "the store is unavailable", which reads as a database outage. The
- * container names the provider that was being built around it.
+ * Refuses, when a store (or the health check, the pub/sub, `migrate`) is built, a client that
+ * cannot be a {@link SqlClient}: a wiring mistake (the wrong provider under `SQL_CLIENT`, a pool's
+ * config instead of the pool, a dummy object) must fail the boot as what it is, a TypeError naming
+ * its `owner` and what is missing, rather than at the first query as "the store is unavailable",
+ * which reads as a database outage. The container names the provider being built around it.
  *
  * @example
- * assertSqlClient(client, 'refresh-token'); // TypeError: The refresh-token store was given a SQL client that is not a SqlClient: ...
+ * assertSqlClient(client, 'The refresh-token store'); // TypeError: The refresh-token store was given a SQL client that is not a SqlClient: ...
  */
-export function assertSqlClient(client: unknown, store: string): asserts client is SqlClient {
+export function assertSqlClient(client: unknown, owner: string): asserts client is SqlClient {
   if (typeof (client as { query?: unknown } | null | undefined)?.query === 'function') return;
   throw new TypeError(
-    `The ${store} store was given a SQL client that is not a SqlClient: ${describe(client)} has no query(text, params) method. ` +
+    `${owner} was given a SQL client that is not a SqlClient: ${describe(client)} has no query(text, params) method. ` +
       `Give it a pg Pool (or Client) or a PGlite, e.g. { provide: SQL_CLIENT, useValue: new pg.Pool({ connectionString }) }.`,
   );
 }
