@@ -93,6 +93,11 @@ describe('defineConfig: injected', () => {
     expect(app.get(AppConfig).PORT, 'one value per app, the one the controller got').toBe(4000);
   });
 
+  it('app.get of a configuration nothing injects says so, and how to read it', async () => {
+    const app = await createApp(defineModule({ name: 'Bare' }), { env: good });
+    expect(() => app.get(AppConfig)).toThrow(/AppConfig is not built: nothing in the app injects it.*load\(\)/);
+  });
+
   it('fails createApp, before serving, listing every problem', async () => {
     const error = await createApp(AppModule, { env: { PORT: 'x' } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);

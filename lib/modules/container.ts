@@ -82,7 +82,10 @@ export class Container {
       if (controller !== undefined) return (controller.instance ?? controller.routes) as T;
       throw new MissingProviderError(token, requestedBy, module.name);
     }
-    if (record.state !== 'built') throw new ModuleGraphError(`${tokenName(token)} is not built yet.`);
+    if (record.state !== 'built') {
+      // After boot only what nothing depends on is left unbuilt: a default (a configuration) nobody injects.
+      throw new ModuleGraphError(`${tokenName(token)} is not built: nothing in the app injects it. Inject it somewhere, or read it without the app (a configuration's load()).`);
+    }
     return record.instance as T;
   }
 
