@@ -28,7 +28,6 @@ export type RouteParams<Path extends string> = Simplify<PathParams<Path>>;
 /** The value a schema option turns into, or the fallback when the option is absent. */
 export type Parsed<S, Fallback> = S extends Schema ? z.output<S> : Fallback;
 
-
 /**
  * A route handler. Returning a value sends it as JSON; `undefined` sends 204; a Response is
  * sent as is. Handlers may be synchronous.
