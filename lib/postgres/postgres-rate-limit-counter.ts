@@ -74,7 +74,9 @@ export class PostgresRateLimitCounter implements WindowedRateLimitCounter {
 
   /**
    * Takes back one hit counted by `hitWindow` (see `WindowedRateLimitCounter.release`): one
-   * statement, down by one only while the row still holds that window, never below 0.
+   * statement, down by one only while the row still holds that window, never below 0. Run like
+   * the hit, as one autocommitted statement: a release whose outcome a timeout leaves unknown
+   * either happened or left the count one too high, the safe side for a limit.
    *
    * @example
    * const window = await counter.hitWindow(key);
@@ -85,7 +87,6 @@ export class PostgresRateLimitCounter implements WindowedRateLimitCounter {
       'release',
       'UPDATE tessera_rate_limits SET hits = hits - 1 WHERE name = $1 AND key = $2 AND window_start_ms = $3::bigint AND hits > 0',
       [this.#name, key, this.#rule.startOf(window)],
-      'write',
     );
   }
 
