@@ -67,7 +67,8 @@ export interface SignInThrottleOptions {
   /**
    * Per account, any address (guessing from many addresses). Past it, only addresses that have
    * already failed on the account in the longest `perAccountAndAddress` window (and callers
-   * without an address) are refused, so an attacker cannot lock the real user out. Default 50 per hour.
+   * without an address) are refused, so an attacker cannot lock the real user out. With no
+   * `perAccountAndAddress` tier to remember failed addresses, every caller is refused. Default 50 per hour.
    */
   readonly perAccount?: readonly SignInThrottleTier[];
 }
