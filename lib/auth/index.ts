@@ -39,6 +39,7 @@ export {
   setDefaultPasswordHasher,
   PasswordHashFormatError,
   type PasswordHasher,
+  type Argon2PasswordHasher,
 } from './password/index.js';
 export {
   generateApiKey,
@@ -59,6 +60,9 @@ export {
   InvalidCidrError,
   CidrHostBitsError,
   type TrustedProxyMatcher,
+  type ClientAddressOptions,
+  type ClientAddressInput,
+  type ClientAddressReader,
 } from './network/index.js';
 export { recordRateLimited } from './auth-telemetry.js';
 export {
