@@ -190,6 +190,20 @@ describe('sign-in throttling: per address and per account', () => {
   });
 });
 
+describe('sign-in throttling: configured tiers', () => {
+  it('refuses every caller past the account tier when no account+address tier remembers who failed', async () => {
+    const t = throttledHarness({ perAccountAndAddress: [], perAddress: [], perAccount: [{ failures: 3, windowSeconds: 600 }] });
+    for (let i = 0; i < 3; i++) await t.signIn(ALICE.identifier, 'wrong-password', { clientAddress: `192.0.2.${i}` });
+    expect(await t.signIn(ALICE.identifier, ALICE.password, ELSEWHERE)).toEqual({ status: 429, retryAfter: 600 });
+  });
+
+  it('counts nothing on a dimension with no tiers', async () => {
+    const t = throttledHarness({ perAccountAndAddress: [], perAddress: [], perAccount: [] });
+    expect(await fail(t, 30, ALICE.identifier, HERE)).toEqual(Array(30).fill(UNAUTHORIZED));
+    expect(t.calls).toEqual([]);
+  });
+});
+
 describe('sign-in throttling: telemetry', () => {
   it('logs once when a failure reaches a threshold, with an 8-character prefix of the hashed key and no identifier', async () => {
     const t = throttledHarness();
