@@ -163,9 +163,8 @@ export class ModuleGraph {
   private defaultRecord(token: InjectionToken<unknown>): ProviderRecord | undefined {
     const known = this.defaults.get(token);
     if (known !== undefined) return known;
-    if (this.builtIns.has(token) || this.providedSomewhere(token)) return undefined;
     const input = defaultProviderOf(token);
-    if (input === undefined) return undefined;
+    if (input === undefined || this.builtIns.has(token) || this.providedSomewhere(token)) return undefined;
     // Created when first asked for, as a dependency is built: still at boot, before any request.
     const record = this.providerRecord(input, this.root);
     this.defaults.set(token, record);
@@ -270,4 +269,3 @@ export class ModuleGraph {
     return exported;
   }
 }
-
