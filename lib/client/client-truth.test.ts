@@ -13,6 +13,7 @@ const stamps = defineController({
   prefix: '/stamps',
   routes: () => ({
     one: get('/:id', { params: z.object({ id: z.coerce.number().int() }), response: Stamp }, (ctx) => ({ id: ctx.params.id, createdAt: AT, note: undefined })),
+    maybe: get('/maybe/:id', { params: z.object({ id: z.coerce.number().int() }), response: Stamp }, (ctx) => (ctx.params.id === 0 ? undefined : { id: ctx.params.id, createdAt: AT })),
     live: ws('/live', { send: z.object({ at: z.date() }) }, { open: (conn) => void conn.send({ at: AT }) }),
     counter: ws('/counters/:n', { params: z.object({ n: z.coerce.number().int() }), send: z.object({ n: z.number(), type: z.string() }) }, {
       open: (conn) => {
@@ -40,6 +41,14 @@ describe('createClient (named): data as JSON delivers it', () => {
     void (() => answer.data.createdAt.getTime());
     expect(typeof answer.data.createdAt, 'the type says string; something else arrived').toBe('string');
     expect(answer.data).toEqual({ id: 7, createdAt: AT.toISOString() });
+  });
+
+  it('types data as possibly undefined where the handler may return undefined (a 204), and undefined arrives', async () => {
+    const client = createClient(stamps, await inProcess());
+    const answer = await client.maybe({ params: { id: 0 } });
+    if (!answer.ok) throw new Error(`expected 204, got ${answer.status}`);
+    expectTypeOf(answer.data).toEqualTypeOf<StampData | undefined>();
+    expect([answer.status, answer.data]).toEqual([204, undefined]);
   });
 
   it('takes the params schema\u2019s input side: z.coerce accepts a string, number or boolean', async () => {

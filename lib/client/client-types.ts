@@ -43,9 +43,10 @@ export type Jsonified<T> = T extends string | number | boolean | null
 
 /**
  * The data of a successful answer as it arrives: the JSON form ({@link Jsonified}) of the response
- * schema's output side (what the server's serialiser wrote), else of the handler's result.
+ * schema's output side (what the server's serialiser wrote), else of the handler's result; and
+ * `undefined` (a 204) where the handler may return undefined.
  */
-export type ClientData<S, R> = S extends Schema ? Jsonified<z.output<S>> : Jsonified<Exclude<R, Response | undefined>> | (undefined extends R ? undefined : never);
+export type ClientData<S, R> = (S extends Schema ? Jsonified<z.output<S>> : Jsonified<Exclude<R, Response | undefined>>) | (undefined extends R ? undefined : never);
 
 /**
  * What a client call resolves to: never a thrown HTTP error, but `ok` with the typed `data`, or not
