@@ -29,6 +29,18 @@ export class ConfigError extends TesseraError {
     const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
     super('CONFIG_INVALID', `${config}: ${count} in the environment:\n${problems.map((p) => `  ${p.variable}: ${p.message}`).join('\n')}`);
   }
+
+  /**
+   * One error for several configurations that failed together (the app parses every one it uses
+   * before it builds anything else), named `AppConfig, MailConfig`; the same error when there is one.
+   *
+   * @example
+   * throw ConfigError.combine([appConfigError, mailConfigError]);
+   */
+  static combine(errors: readonly ConfigError[]): ConfigError {
+    if (errors.length === 1 && errors[0] !== undefined) return errors[0];
+    return new ConfigError(errors.map((e) => e.config).join(', '), errors.flatMap((e) => e.problems));
+  }
 }
 
 /** The parts of a zod 4 issue read here; the input itself never is. */

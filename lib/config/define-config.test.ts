@@ -110,6 +110,16 @@ describe('defineConfig: injected', () => {
     await expect(createApp(defineModule({ name: 'Root', imports: [Inner] }), { env: {} }), 'an inner module\u2019s dependency is found at boot').rejects.toBeInstanceOf(ConfigError);
   });
 
+  it('tells every configuration\u2019s problems in one error, wherever each is injected', async () => {
+    const MailConfig = defineConfig(z.object({ SMTP_URL: z.url() }), { name: 'MailConfig', secrets: ['SMTP_URL'] });
+    const MAILER = createToken<string>('MAILER');
+    const Mail = defineModule({ name: 'Mail', providers: [defineFactory(MAILER, [MailConfig], (config) => config.SMTP_URL)] });
+    const error = await createApp(defineModule({ name: 'Root', imports: [Mail], controllers: [configController] }), { env: { PORT: 'x' } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toMatch(/^MailConfig, AppConfig: 4 problems in the environment:/);
+    expect((error as ConfigError).problems.map((p) => p.variable)).toEqual(['SMTP_URL', 'PORT', 'DATABASE_URL', 'AUTH_SECRET']);
+  });
+
   it('is injected into a facade class with @Inject', async () => {
     @Injectable()
     class PortService {

@@ -2,6 +2,7 @@ import { tokenName, type InjectionToken } from '../common/token.js';
 import { CircularDependencyError, MissingProviderError, ModuleGraphError, ProviderBuildError } from '../di/di-errors.js';
 import type { ModuleInput } from './module.js';
 import type { ProviderInput } from '../di/provider.js';
+import { ConfigError } from '../config/config-error.js';
 import { ModuleGraph, type GraphOverrides, type ModuleRecord, type ProviderRecord } from './module-graph.js';
 
 export type { GraphOverrides, ModuleRecord } from './module-graph.js';
@@ -89,8 +90,19 @@ export class Container {
     return record.instance as T;
   }
 
-  /** Builds every provider of every module, in module order. */
+  /** Builds every provider of every module, in module order, after the configurations they ask for. */
   async buildAll(): Promise<void> {
+    // The configurations first, each whatever the others did: a wrong environment is told whole, in one error.
+    const invalid: ConfigError[] = [];
+    for (const record of this.graph.defaultsAskedFor()) {
+      try {
+        await this.build(record, []);
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+        invalid.push(error);
+      }
+    }
+    if (invalid.length > 0) throw ConfigError.combine(invalid);
     for (const module of this.modules) {
       for (const record of module.providers.values()) await this.build(record, []);
     }

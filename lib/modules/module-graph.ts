@@ -137,6 +137,27 @@ export class ModuleGraph {
     return this.controllerSetups.get(controller);
   }
 
+  /**
+   * The default-provided tokens (the configurations) that declared providers and controllers ask
+   * for, directly or through another default, found before anything is built.
+   */
+  defaultsAskedFor(): ProviderRecord[] {
+    const found = new Set<ProviderRecord>();
+    const visit = (tokens: readonly InjectionToken<unknown>[]) => {
+      for (const token of tokens) {
+        const record = this.defaultRecord(token);
+        if (record === undefined || found.has(record)) continue;
+        found.add(record);
+        visit(dependenciesOf(record.definition));
+      }
+    };
+    for (const module of this.modules) {
+      for (const record of module.providers.values()) visit(dependenciesOf(record.definition));
+      for (const controller of module.controllers) visit(controller.inject);
+    }
+    return [...found];
+  }
+
   /** The provider `token` names as seen from `module`, if one is visible there. */
   findVisible(module: ModuleRecord, token: InjectionToken<unknown>): ProviderRecord | undefined {
     const own = module.providers.get(token);
@@ -268,4 +289,10 @@ export class ModuleGraph {
     record.exported = exported;
     return exported;
   }
+}
+
+/** The tokens a provider asks for. */
+function dependenciesOf(definition: ProviderDefinition): readonly InjectionToken<unknown>[] {
+  if (definition.kind === 'existing') return [definition.useExisting];
+  return definition.kind === 'value' ? [] : definition.inject;
 }
