@@ -28,7 +28,7 @@ import { InMemoryTenantPosts, TENANT_POSTS } from './tenant-posts.js';
 import { TENANT_KEYS, TenantApiKeys } from './tenant-api-keys.js';
 import { ApiKeyRateLimitGuard, RATE_LIMIT_COUNTER } from './rate-limit.js';
 import { SIGN_IN_CONTEXT, signInContextReader } from './sign-in-context.js';
-import type { TenantsStores } from './postgres/tenants-stores.js';
+import type { SignInCounters, TenantsStores } from './postgres/tenants-stores.js';
 
 const CLOCK = createToken<Clock>('CLOCK');
 
@@ -66,6 +66,11 @@ export interface TenantsModuleOptions {
    * the posts they protect): for a test, or an app whose writes live elsewhere.
    */
   readonly idempotencyStore?: (clock: Clock) => IdempotencyStore;
+  /**
+   * Counts failed sign-ins instead of the stores' counters: Redis counters when the app is given
+   * `REDIS_URL` (one count per account and address across every instance).
+   */
+  readonly signInCounters?: SignInCounters;
   /**
    * Sends the account mails instead of `SMTP_URL`'s transport (or, without it, the log): for a
    * test that collects them.
@@ -110,8 +115,8 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
   const clock = options.clock ?? systemClock;
   const ClockModule = defineModule({ name: 'ClockModule', providers: [{ provide: CLOCK, useValue: clock }], exports: [CLOCK] });
   const stores = options.stores === undefined ? createInMemoryTenantsStores(ClockModule, config) : options.stores(clock);
-  const accountStore = stores.accountStore;
   const mailer = accountMailer(config, options);
+  const signInCounters = options.signInCounters ?? stores.signInCounters;
   return defineModule({
     name: 'TenantsModule',
     imports: [
@@ -127,24 +132,22 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
         clockToleranceSeconds: config.clockToleranceSeconds,
         trustedIssuers: config.identityProvider === undefined ? [] : [{ ...config.identityProvider }],
         issuing: {
-          // Without one, sign-in reads the account store: sign-up's accounts sign in once verified.
-          ...(stores.credentialStore === undefined ? {} : { credentialStore: stores.credentialStore }),
           refreshTokenStore: stores.refreshTokenStore,
           imports: [ClockModule, stores.module],
           refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
         },
-        ...(accountStore === undefined
-          ? {}
-          : {
-              accounts: {
-                store: accountStore,
-                imports: [stores.module],
-                links: config.appUrl,
-                appName: 'Tessera tenants',
-                newAccountClaims,
-                ...(mailer === undefined ? {} : { mailer }),
-              },
-            }),
+        // No issuing.credentialStore: sign-in reads the account store, so sign-up's accounts sign in once verified.
+        accounts: {
+          store: stores.accountStore,
+          imports: [stores.module],
+          links: config.appUrl,
+          appName: 'Tessera tenants',
+          newAccountClaims,
+          ...(mailer === undefined ? {} : { mailer }),
+        },
+        // Failed sign-ins counted per account and address: in the stores' (or the given) shared
+        // counters, else in this process.
+        ...(signInCounters === undefined ? {} : { signInThrottle: { counters: signInCounters, imports: [stores.module] } }),
         // Browser sessions: the tokens in __Host- cookies (HttpOnly, Secure, SameSite=Strict), a
         // CSRF token on every cookie-authenticated unsafe request; the guards accept either.
         // The client address a browser session keeps and throttling counts: by the same proxy rule as the keys.
@@ -166,6 +169,6 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
     ],
     // Runs after the auth module's guard (modules' app guards run in import order), so only verified keys are counted.
     appGuards: [ApiKeyRateLimitGuard],
-    controllers: [authController, browserAuthController, ...(accountStore === undefined ? [] : [accountController, accountSettingsController]), sessionsController, meController, tenantPostsController, tenantLiveController, apiKeysController],
+    controllers: [authController, browserAuthController, accountController, accountSettingsController, sessionsController, meController, tenantPostsController, tenantLiveController, apiKeysController],
   });
 }

@@ -1,6 +1,7 @@
 import { createToken, defineFactory, defineModule, IDEMPOTENCY_STORE } from '../../../lib/index.js';
 import type { Clock, ModuleDefinition } from '../../../lib/index.js';
-import type { AccountStore, CredentialStore, RefreshTokenStore, StoreClass } from '../../../lib/auth/index.js';
+import type { AccountStore, RefreshTokenStore, StoreClass } from '../../../lib/auth/index.js';
+import type { InjectionToken, RateLimitCounterOptions, WindowedRateLimitCounter } from '../../../lib/index.js';
 import { PostgresRefreshTokenStore } from '../../../lib/auth/postgres/index.js';
 import { PostgresIdempotencyStore, PostgresRateLimitCounter, SQL_CLIENT } from '../../../lib/postgres/index.js';
 import type { PostgresStoreOptions, SqlClient } from '../../../lib/postgres/index.js';
@@ -16,26 +17,44 @@ import { PostgresTenantPosts } from './postgres-tenant-posts.js';
 /**
  * The state the tenants app keeps, however it is stored: a module exporting `TENANT_KEYS`,
  * `RATE_LIMIT_COUNTER`, `TENANT_POSTS` and `IDEMPOTENCY_STORE`, and the auth module's stores as it
- * takes them: the refresh tokens, and the accounts (an account store, which sign-in reads too, for
- * sign-up, verification and reset; or only a credential store, for sign-in alone).
+ * takes them: the refresh tokens, and the accounts (an account store, which sign-in reads too), and
+ * optionally the sign-in throttle's counters.
  *
  * @example
  * const stores: TenantsStores = createPostgresTenantsStores(database, clock, config);
  */
 export interface TenantsStores {
   readonly module: ModuleDefinition;
-  readonly accountStore?: StoreClass<AccountStore<Claims>>;
-  readonly credentialStore?: StoreClass<CredentialStore<Claims>>;
+  readonly accountStore: StoreClass<AccountStore<Claims>>;
   readonly refreshTokenStore: StoreClass<RefreshTokenStore>;
+  /**
+   * The counters of sign-in throttling, shared by every instance on the same storage; omitted:
+   * the auth module's in-memory counters (one process).
+   */
+  readonly signInCounters?: SignInCounters;
 }
 
-const CREDENTIALS = createToken<CredentialStore<Claims>>('TenantsCredentialStore');
+/** What a counter of sign-in throttling is built with (the auth module names each tier's). */
+export type SignInCounterSettings = RateLimitCounterOptions & { readonly name: string };
+
+/**
+ * The sign-in throttle's counters, as `signInThrottle.counters` takes them: a function, or one
+ * built from providers of the stores' module.
+ *
+ * @example
+ * const counters: SignInCounters = (options) => new RedisRateLimitCounter(redis, options);
+ */
+export type SignInCounters =
+  | ((options: SignInCounterSettings) => WindowedRateLimitCounter)
+  | { readonly inject: readonly InjectionToken<unknown>[]; readonly useFactory: (...deps: never[]) => (options: SignInCounterSettings) => WindowedRateLimitCounter };
+
+const ACCOUNTS = createToken<AccountStore<Claims>>('TenantsAccountStore');
 const REFRESH_TOKENS = createToken<RefreshTokenStore>('TenantsRefreshTokenStore');
 
 /**
- * Accounts, refresh tokens, API keys, the per-key rate limit, the posts and the creates' idempotent
- * answers in PostgreSQL, so every instance on the database sees the same sessions, revocations,
- * counts, posts and replays. The database is registered as
+ * Accounts (with their mail tokens), refresh tokens, API keys, the per-key rate limit, the
+ * sign-in throttle's counts, the posts and the creates' idempotent answers in PostgreSQL, so every
+ * instance on the database sees the same accounts, sessions, revocations, counts, posts and replays. The database is registered as
  * a provider (through a factory, so its `onApplicationShutdown` closes it with the app).
  *
  * @example
@@ -46,7 +65,7 @@ export function createPostgresTenantsStores(database: SqlClient, clock: Clock, c
     name: 'PostgresStoresModule',
     providers: [
       defineFactory(SQL_CLIENT, [], () => database),
-      defineFactory(CREDENTIALS, [SQL_CLIENT], (db) => new PostgresDemoAccounts(db, options)),
+      defineFactory(ACCOUNTS, [SQL_CLIENT], (db) => new PostgresDemoAccounts(db, options)),
       defineFactory(REFRESH_TOKENS, [SQL_CLIENT], (db) => new PostgresRefreshTokenStore(db, { ...options, clock })),
       defineFactory(TENANT_KEYS, [SQL_CLIENT], (db) => new PostgresTenantApiKeys(db, clock, options)),
       defineFactory(
@@ -57,7 +76,13 @@ export function createPostgresTenantsStores(database: SqlClient, clock: Clock, c
       defineFactory(TENANT_POSTS, [SQL_CLIENT], (db) => new PostgresTenantPosts(db, clock, options)),
       defineFactory(IDEMPOTENCY_STORE, [SQL_CLIENT], (db) => new PostgresIdempotencyStore(db, { ...options, clock })),
     ],
-    exports: [CREDENTIALS, REFRESH_TOKENS, TENANT_KEYS, RATE_LIMIT_COUNTER, TENANT_POSTS, IDEMPOTENCY_STORE],
+    exports: [SQL_CLIENT, ACCOUNTS, REFRESH_TOKENS, TENANT_KEYS, RATE_LIMIT_COUNTER, TENANT_POSTS, IDEMPOTENCY_STORE],
   });
-  return { module, credentialStore: { useExisting: CREDENTIALS }, refreshTokenStore: { useExisting: REFRESH_TOKENS } };
+  return {
+    module,
+    accountStore: { useExisting: ACCOUNTS },
+    refreshTokenStore: { useExisting: REFRESH_TOKENS },
+    // Failed sign-ins counted in tessera_rate_limits, so every instance sees the same counts.
+    signInCounters: { inject: [SQL_CLIENT], useFactory: (db: SqlClient) => (settings: SignInCounterSettings) => new PostgresRateLimitCounter(db, { ...options, ...settings }) },
+  };
 }
