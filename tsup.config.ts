@@ -21,6 +21,10 @@ export default defineConfig({
     middleware: 'lib/middleware/index.ts',
     otel: 'lib/otel/index.ts',
     testing: 'lib/testing/index.ts',
+    // `tessera-http/testing` under the node, bun and deno export conditions: createTestingApp with that runtime's server adapter.
+    'testing-node': 'lib/testing/index-node.ts',
+    'testing-bun': 'lib/testing/index-bun.ts',
+    'testing-deno': 'lib/testing/index-deno.ts',
     client: 'lib/client/index.ts',
     // Not in `exports`: entries of their own only so that the two clients land in separate chunks.
     // A browser bundle of createFetchClient then drops the chunk of createClient (and the core it

@@ -1,0 +1,21 @@
+// `tessera-http/testing` as bun resolves it (the package's `bun` export condition): createTestingApp
+// whose app listens on `Bun.serve` (`bunServer`) unless `server` is given, as `tessera-http` itself does
+// under that condition (lib/index-bun.ts). Without this entry, `listen()` on a testing app threw
+// SERVER_ADAPTER_MISSING, since the testing entry builds apps with the core's createApp.
+import type { AppOptions, ModuleInput } from '../internal.js';
+import { bunServer as runtimeServer } from '../adapters/bun/bun-server.js';
+import { createTestingApp as createCoreTestingApp, type TestingAppBuilder } from './create-testing-app.js';
+
+export type { TestingAppBuilder, OverrideWith, TestingApp } from './create-testing-app.js';
+
+/**
+ * Builds an app for a test with parts of its module graph replaced (see
+ * lib/testing/create-testing-app.ts); `app.listen(port)` serves it on `Bun.serve` unless `appOptions.server` names another adapter.
+ *
+ * @example
+ * const app = await createTestingApp(AppModule).overrideProvider(PostsStore).useValue(fakeStore).compile();
+ * const server = await app.listen(0);
+ */
+export function createTestingApp(rootModule: ModuleInput, appOptions: AppOptions = {}): TestingAppBuilder {
+  return createCoreTestingApp(rootModule, appOptions.server === undefined ? { ...appOptions, server: runtimeServer } : appOptions);
+}

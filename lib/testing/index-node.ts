@@ -1,0 +1,21 @@
+// `tessera-http/testing` as node resolves it (the package's `node` export condition): createTestingApp
+// whose app listens on Node's `http` module (`nodeServer`) unless `server` is given, as `tessera-http` itself does
+// under that condition (lib/index-node.ts). Without this entry, `listen()` on a testing app threw
+// SERVER_ADAPTER_MISSING, since the testing entry builds apps with the core's createApp.
+import type { AppOptions, ModuleInput } from '../internal.js';
+import { nodeServer as runtimeServer } from '../adapters/node/serve.js';
+import { createTestingApp as createCoreTestingApp, type TestingAppBuilder } from './create-testing-app.js';
+
+export type { TestingAppBuilder, OverrideWith, TestingApp } from './create-testing-app.js';
+
+/**
+ * Builds an app for a test with parts of its module graph replaced (see
+ * lib/testing/create-testing-app.ts); `app.listen(port)` serves it on Node's `http` module unless `appOptions.server` names another adapter.
+ *
+ * @example
+ * const app = await createTestingApp(AppModule).overrideProvider(PostsStore).useValue(fakeStore).compile();
+ * const server = await app.listen(0);
+ */
+export function createTestingApp(rootModule: ModuleInput, appOptions: AppOptions = {}): TestingAppBuilder {
+  return createCoreTestingApp(rootModule, appOptions.server === undefined ? { ...appOptions, server: runtimeServer } : appOptions);
+}
