@@ -3,6 +3,7 @@ import { ConfigError } from '../../lib/index.js';
 import { BlogConfig } from '../blog/blog-config.js';
 import { BusConfig } from './pubsub-from-env.js';
 import { ServerConfig } from './run-app.js';
+import { TelemetryConfig } from './telemetry.js';
 
 describe('the examples\u2019 configurations', () => {
   it('ServerConfig: PORT and HOST default to 3000 and 127.0.0.1; a bad PORT is named', () => {
@@ -23,6 +24,10 @@ describe('the examples\u2019 configurations', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).problems.map((p) => p.variable)).toEqual(['REDIS_URL', 'DATABASE_URL']);
     expect((error as Error).message).not.toContain('s3cret-pass');
+  });
+
+  it('TelemetryConfig: an empty exporter variable counts as unset (no SDK is loaded)', () => {
+    expect(TelemetryConfig.load({ OTEL_TRACES_EXPORTER: '', OTEL_METRICS_EXPORTER: 'prometheus' })).toEqual({ OTEL_TRACES_EXPORTER: undefined, OTEL_METRICS_EXPORTER: 'prometheus' });
   });
 
   it('BlogConfig: CORS_ORIGINS is a list, ATTACHMENT_LIMIT_BYTES a positive whole number', () => {
