@@ -29,7 +29,7 @@ function loadSwaggerUi(): { bundle: Uint8Array<ArrayBuffer>; css: Uint8Array<Arr
   try {
     dir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   } catch {
-    throw new TesseraError('API_REFERENCE_ASSETS_MISSING', 'serveApiReference needs the swagger-ui-dist package: npm install swagger-ui-dist');
+    throw new TesseraError('API_REFERENCE_ASSETS_MISSING', 'serveApiReference needs the swagger-ui-dist package, an optional peer dependency of tessera-http that is not installed with it: npm install swagger-ui-dist');
   }
   // Copied into plain ArrayBuffers: a Buffer may share a pooled one, which a Response must not expose.
   return { bundle: new Uint8Array(readFileSync(join(dir, 'swagger-ui-bundle.js'))), css: new Uint8Array(readFileSync(join(dir, 'swagger-ui.css'))) };
@@ -37,7 +37,7 @@ function loadSwaggerUi(): { bundle: Uint8Array<ArrayBuffer>; css: Uint8Array<Arr
 
 /**
  * Serves an interactive API reference (Swagger UI) for the app's OpenAPI document at `path`,
- * from local assets: the optional dependency `swagger-ui-dist`, read from `node_modules` once at
+ * from local assets: the optional peer dependency `swagger-ui-dist`, read from `node_modules` once at
  * mount time (Node, Bun and Deno), never from a CDN, so it works offline and under a strict
  * Content-Security-Policy (scripts and styles from the page's own origin only). The routes are
  * raw routes: public, like `serveOpenApi`'s. On Workers, serve the same files as static assets.
