@@ -1,5 +1,6 @@
 import { serializeCookie, type CookieOptions } from '../../middleware/cookies.js';
 import type { BrowserSessionOptions } from './browser-options.js';
+import type { TokenPair } from '../issuing/token-pair.js';
 
 /**
  * The names of the three browser-session cookies.
@@ -58,7 +59,7 @@ export class BrowserCookies {
    * @example
    * cookies.issue({ accessToken, accessTokenExpiresAt, refreshToken, refreshTokenExpiresAt }, csrfToken, clock.now());
    */
-  issue(tokens: { readonly accessToken: string; readonly accessTokenExpiresAt: Date; readonly refreshToken: string; readonly refreshTokenExpiresAt: Date }, csrfToken: string, nowMs: number): string[] {
+  issue(tokens: TokenPair, csrfToken: string, nowMs: number): string[] {
     const secondsUntil = (at: Date) => Math.max(0, Math.floor((at.getTime() - nowMs) / 1000));
     const refreshMaxAge = secondsUntil(tokens.refreshTokenExpiresAt);
     return [

@@ -2,7 +2,9 @@
 // the refresh cookie, the guards accepting the access-token cookie, and the CSRF defence
 // (refusals and acceptances), all against the in-memory stores and a manual clock.
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { send } from '../../../test/http-helpers.js';
+import { AuthConfigError, defineAuthModule } from '../index.js';
 import { ALICE, BOB, SAME_ORIGIN, browserSignIn, browserTestApp, jarOf, setCookies } from './browser-test-app.test-helper.js';
 
 const problemOf = (res: { status: number; headers: Headers; json: unknown }) => ({ status: res.status, type: res.headers.get('content-type'), body: res.json });
@@ -55,6 +57,11 @@ describe('browser sign-in', () => {
     const res = await send(app, 'POST', '/auth/browser/sign-in', { json: { identifier: ALICE.identifier, password: 'wrong' }, headers: { ...SAME_ORIGIN } });
     expect(res.status).toBe(401);
     expect(res.headers.getSetCookie()).toEqual([]);
+  });
+
+  it('refuses browser sessions without issuing at forRoot (AuthConfigError)', () => {
+    const { AuthModule } = defineAuthModule(z.object({ sub: z.string() }));
+    expect(() => AuthModule.forRoot({ secret: 'a-test-secret-that-is-long-enough-for-hs256!', browser: {} })).toThrow(AuthConfigError);
   });
 
   it('refuses a domain that is not a parent domain at forRoot', async () => {
