@@ -81,6 +81,22 @@ describe('AccountService sign-up and verification', () => {
     }
   });
 
+  it('reset requests read no store before answering, for a known and an unknown address alike', async () => {
+    const fixture = await accountFixture();
+    await fixture.service.signUp('ada@example.test', PASSWORD);
+    await fixture.service.settled();
+    let reads = 0;
+    const find = fixture.store.findByEmail.bind(fixture.store);
+    fixture.store.findByEmail = async (email) => (reads++, find(email));
+    for (const address of ['ada@example.test', 'nobody@example.test']) {
+      await fixture.service.requestPasswordReset(address);
+      expect(reads, `store reads before the answer for ${address}`).toBe(0);
+      await fixture.service.settled();
+      expect(reads, `the lookup for ${address} ran after the answer`).toBe(1);
+      reads = 0;
+    }
+  });
+
   it('takes about the same time for a new and a taken address (median of interleaved runs within 2x)', async () => {
     const { service } = await accountFixture();
     await service.signUp('taken@example.test', PASSWORD);
