@@ -75,6 +75,20 @@ describe('defineConfig: load', () => {
     expect(failure({ NAME: '' }, Strict).problems[0]?.message).toMatch(/Too small/);
   });
 
+  it('reads only the variables the schema names (a scoped Deno --allow-env is enough), all of them for a loose object', () => {
+    const read: string[] = [];
+    const source = new Proxy({ DATABASE_URL: good.DATABASE_URL, AUTH_SECRET: SECRET, OTHER: 'x' } as Record<string, string>, {
+      get: (target, key) => {
+        read.push(String(key));
+        return target[String(key)];
+      },
+    });
+    AppConfig.load(source);
+    expect(read.sort()).toEqual(['AUTH_SECRET', 'DATABASE_URL', 'PORT']);
+    const Loose = defineConfig(z.looseObject({ A: z.string().optional() }));
+    expect(Loose.load({ B: 'kept' })).toEqual({ B: 'kept' });
+  });
+
   it('reads process.env when no source is given', () => {
     const Home = defineConfig(z.object({ TESSERA_CONFIG_TEST_VAR: z.string() }));
     process.env.TESSERA_CONFIG_TEST_VAR = 'from-process-env';

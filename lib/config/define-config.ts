@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Token } from '../common/token.js';
 import { DEFAULT_PROVIDER } from '../di/default-provider.js';
 import type { ProviderInput } from '../di/provider.js';
+import type { ZodNode } from '../schema/zod-internals.js';
 import { ConfigError, configProblems, type ConfigIssue } from './config-error.js';
 import { ENV, processEnv, type ConfigSource } from './env.js';
 
@@ -81,8 +82,9 @@ export function defineConfig<S extends z.ZodType<unknown, Record<string, unknown
   const secretSet: ReadonlySet<string> = new Set(secrets);
   const emptyIsUnset = options.emptyIsUnset ?? true;
 
+  const variables = variablesOf(schema);
   const load = (source: object = processEnv()): Frozen<Output> => {
-    const input = emptyIsUnset ? withoutEmpty(source as ConfigSource) : (source as ConfigSource);
+    const input = read(source as ConfigSource, variables, emptyIsUnset);
     const result = schema.safeParse(input);
     if (!result.success) throw new ConfigError(name, configProblems(result.error.issues as readonly ConfigIssue[], input, secretSet));
     return deepFreeze(result.data as Output);
@@ -99,10 +101,25 @@ export function defineConfig<S extends z.ZodType<unknown, Record<string, unknown
   return config;
 }
 
-function withoutEmpty(source: ConfigSource): ConfigSource {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(source)) if (value !== '') out[key] = value;
-  return out;
+/**
+ * The variables an object schema (or a pipe from one) names, when it takes no others: only those
+ * are read, so Deno's `--allow-env=PORT,DATABASE_URL` is enough and nothing else is copied.
+ */
+function variablesOf(schema: unknown): readonly string[] | undefined {
+  let def = (schema as ZodNode)._zod.def;
+  while (def.type === 'pipe' && def.in !== undefined) def = def.in._zod.def;
+  if (def.type !== 'object' || def.shape === undefined) return undefined;
+  if (def.catchall !== undefined && def.catchall._zod.def.type !== 'never') return undefined;
+  return Object.keys(def.shape);
+}
+
+function read(source: ConfigSource, variables: readonly string[] | undefined, emptyIsUnset: boolean): ConfigSource {
+  const input: Record<string, unknown> = {};
+  for (const key of variables ?? Object.keys(source)) {
+    const value = source[key];
+    if (value !== undefined && !(emptyIsUnset && value === '')) input[key] = value;
+  }
+  return input;
 }
 
 function deepFreeze<T>(value: T): Frozen<T> {
