@@ -32,15 +32,21 @@ export interface BrowserTestApp {
  *
  * @example
  * const { app } = await browserTestApp({ domain: 'example.com' });
+ * const other = await browserTestApp({}, { pubsub: bus }, { clock, refreshTokens }); // a second instance
  */
 /** `null`: no browser sessions. */
-export async function browserTestApp(browserOptions: BrowserSessionOptions | null = {}, appOptions: AppOptions = {}): Promise<BrowserTestApp> {
-  const clock = createManualClock(NOW);
+export async function browserTestApp(
+  browserOptions: BrowserSessionOptions | null = {},
+  appOptions: AppOptions = {},
+  shared?: { readonly clock: ManualClock; readonly refreshTokens: InMemoryRefreshTokenStore },
+): Promise<BrowserTestApp> {
+  const clock = shared?.clock ?? createManualClock(NOW);
   const definitions = defineAuthModule(Claims);
   const accounts = new InMemoryCredentialStore<z.output<typeof Claims>>(
     [ALICE, BOB].map((a) => ({ identifier: a.identifier, subject: a.subject, passwordHash: `plain:${a.password}`, claims: { sub: a.subject, roles: ['member'] } })),
   );
-  const refreshTokens = new InMemoryRefreshTokenStore(clock);
+  // Shared by instances of one test, as instances share a database.
+  const refreshTokens = shared?.refreshTokens ?? new InMemoryRefreshTokenStore(clock);
   const Stores = defineModule({
     name: 'Stores',
     providers: [
