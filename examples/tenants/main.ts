@@ -11,7 +11,7 @@ import { serveTenantsOpenApi } from './openapi.js';
 import { serveTenantsAccountPages } from './account-pages.js';
 import { createTenantsModule } from './tenants-module.js';
 import { openTenantsDatabase, readTenantsDatabaseConfig } from './postgres/tenants-database.js';
-import { createPostgresTenantsStores, type SignInCounterSettings } from './postgres/tenants-stores.js';
+import { createPostgresTenantsStores } from './postgres/tenants-stores.js';
 
 // First: a wrong environment stops the start here, every wrong variable named, before anything connects.
 const config = readTenantsConfig(process.env);
@@ -28,9 +28,9 @@ const rateLimitCounter = redis === undefined ? undefined : (clock: Clock) => new
 // The creates' Idempotency-Key answers live in the database with the posts they protect, even
 // with REDIS_URL: kept in Redis, a Redis outage would refuse every keyed write (503) although the
 // posts' own database is up (measured by test/faults: 86-90 of ~90 writes per Redis fault).
-// Failed sign-ins: counted in Redis too when there is one (one round trip per tier), else in the database.
-const signInCounters = redis === undefined ? undefined : (settings: SignInCounterSettings) => new RedisRateLimitCounter(redis, { ...settings, logger: jsonLogger() });
-const app = await createApp(createTenantsModule(config, { stores, ...(rateLimitCounter === undefined ? {} : { rateLimitCounter }), ...(signInCounters === undefined ? {} : { signInCounters }) }), {
+// Failed sign-ins are counted in the database with the accounts they protect, Redis or not: in
+// Redis, a Redis outage would refuse every sign-in (503) although the accounts' database is up.
+const app = await createApp(createTenantsModule(config, { stores, ...(rateLimitCounter === undefined ? {} : { rateLimitCounter }) }), {
   ...(bus === undefined ? {} : { pubsub: bus.pubsub }),
   accessLog: { fields: (ctx) => ({ keyId: auth.getCurrentApiKey(ctx)?.id }) },
   // Readiness: the database answers, Redis answers and the bus listens (revocations and pushes

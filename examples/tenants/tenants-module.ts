@@ -28,7 +28,7 @@ import { InMemoryTenantPosts, TENANT_POSTS } from './tenant-posts.js';
 import { TENANT_KEYS, TenantApiKeys } from './tenant-api-keys.js';
 import { ApiKeyRateLimitGuard, RATE_LIMIT_COUNTER } from './rate-limit.js';
 import { SIGN_IN_CONTEXT, signInContextReader } from './sign-in-context.js';
-import type { SignInCounters, TenantsStores } from './postgres/tenants-stores.js';
+import type { TenantsStores } from './postgres/tenants-stores.js';
 
 const CLOCK = createToken<Clock>('CLOCK');
 
@@ -66,11 +66,6 @@ export interface TenantsModuleOptions {
    * the posts they protect): for a test, or an app whose writes live elsewhere.
    */
   readonly idempotencyStore?: (clock: Clock) => IdempotencyStore;
-  /**
-   * Counts failed sign-ins instead of the stores' counters: Redis counters when the app is given
-   * `REDIS_URL` (one count per account and address across every instance).
-   */
-  readonly signInCounters?: SignInCounters;
   /**
    * Sends the account mails instead of `SMTP_URL`'s transport (or, without it, the log): for a
    * test that collects them.
@@ -116,7 +111,7 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
   const ClockModule = defineModule({ name: 'ClockModule', providers: [{ provide: CLOCK, useValue: clock }], exports: [CLOCK] });
   const stores = options.stores === undefined ? createInMemoryTenantsStores(ClockModule, config) : options.stores(clock);
   const mailer = accountMailer(config, options);
-  const signInCounters = options.signInCounters ?? stores.signInCounters;
+  const signInCounters = stores.signInCounters;
   return defineModule({
     name: 'TenantsModule',
     imports: [
@@ -145,8 +140,8 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
           newAccountClaims,
           ...(mailer === undefined ? {} : { mailer }),
         },
-        // Failed sign-ins counted per account and address: in the stores' (or the given) shared
-        // counters, else in this process.
+        // Failed sign-ins counted per account and address: in the stores' shared counters (the
+        // database, beside the accounts), else in this process.
         ...(signInCounters === undefined ? {} : { signInThrottle: { counters: signInCounters, imports: [stores.module] } }),
         // Browser sessions: the tokens in __Host- cookies (HttpOnly, Secure, SameSite=Strict), a
         // CSRF token on every cookie-authenticated unsafe request; the guards accept either.
