@@ -153,6 +153,10 @@ function emailOrRefuse(raw: unknown, field = 'email'): string {
  * - **Sessions.** A reset ends every session of the account on every instance; a password change
  *   every session but the caller's.
  *
+ * Mails go out after the answer, in this process: on a runtime that stops work when the response
+ * is sent (Cloudflare Workers), hand `settled()` to `ctx.waitUntil`; for mail that must survive a
+ * crash, give a `Mailer` that enqueues to a durable job queue.
+ *
  * @example
  * await accounts.signUp('ada@example.com', 'correct horse battery');
  * await accounts.verifyEmail(tokenFromTheLink);
@@ -349,6 +353,17 @@ export class AccountService<Claims = unknown> {
    * await accounts.settled(); // the verification mail has been handed to the mailer
    */
   async settled(): Promise<void> {
+    await this.#outbox.settled();
+  }
+
+  /**
+   * `app.close()` waits for the mails still being sent (the module lifecycle calls it), so a
+   * graceful shutdown does not drop a verification or reset mail already promised.
+   *
+   * @example
+   * await app.close(); // returns once pending account mails are sent or have failed
+   */
+  async onModuleDestroy(): Promise<void> {
     await this.#outbox.settled();
   }
 

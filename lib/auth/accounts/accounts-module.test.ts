@@ -104,6 +104,22 @@ describe('AuthModule.forRoot({ accounts })', () => {
     expect(lines.some((l) => /verify-email\?token=[A-Za-z0-9_-]{43}/.test(l)), 'the verification link is in the log').toBe(true);
   });
 
+  it('app.close() waits for the account mails still being sent', async () => {
+    let release: () => void = () => undefined;
+    const sent: string[] = [];
+    const slowMailer = { send: (message: { to: string }) => new Promise<void>((resolve) => (release = () => (sent.push(message.to), resolve()))) };
+    const { app, accounts } = await setup({ mailer: slowMailer as never });
+    await accounts.signUp('ada@example.test', PASSWORD);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    let closed = false;
+    const closing = app.close().then(() => (closed = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(closed, 'close waits while the mail is in flight').toBe(false);
+    release();
+    await closing;
+    expect(sent).toEqual(['ada@example.test']);
+  });
+
   it('refuses accounts without issuing, and issuing without a credential store unless accounts are given', () => {
     const auth = defineAuthModule(Claims);
     const accounts = { store: InMemoryAccountStore, links: 'https://x.test', newAccountClaims: () => ({ sub: 'x', roles: [] }) };
