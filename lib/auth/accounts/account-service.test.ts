@@ -279,3 +279,26 @@ describe('AccountService e-mail change', () => {
     await expect(service.verifyEmail(verifyOld)).rejects.toMatchObject({ status: 400, message: INVALID_ACCOUNT_LINK_MESSAGE });
   });
 });
+
+describe('AccountService mail limit', () => {
+  it('sends at most 5 mails anyone can cause per address per hour, writing no token for the rest, and answers the same', async () => {
+    const { service, clock, mailsTo } = await accountFixture();
+    await service.signUp('ada@example.test', PASSWORD);
+    for (let i = 0; i < 6; i++) await expect(service.requestPasswordReset('ada@example.test')).resolves.toBeUndefined();
+    const mails = await mailsTo('ada@example.test');
+    expect(mails.length, 'one verification and four resets, then nothing').toBe(5);
+    await expect(service.resetPassword(tokenOf(mails.at(-1)), NEW_PASSWORD), 'the last mailed link was not superseded by an unsent one').resolves.toBeUndefined();
+    expect((await mailsTo('ada@example.test')).at(-1)?.subject, 'the password-changed notice is not limited').toMatch(/password was changed/);
+    clock.advance(3_600_000);
+    await service.requestPasswordReset('ada@example.test');
+    expect((await mailsTo('ada@example.test')).at(-1)?.text, 'an hour later the limit has reset').toMatch(/reset-password\?token=/);
+  });
+
+  it('counts on the counter given as mailLimit', async () => {
+    const keys: string[] = [];
+    const { service, mailsTo } = await accountFixture({ mailLimit: { hit: async (key) => (keys.push(key), 1_000) } });
+    await service.signUp('ada@example.test', PASSWORD);
+    expect(await mailsTo('ada@example.test'), 'a counter over its limit stops the mail').toEqual([]);
+    expect(keys, 'keyed by the SHA-256 of the address, never the address').toEqual([expect.stringMatching(/^[0-9a-f]{64}$/)]);
+  });
+});

@@ -1,4 +1,4 @@
-import { BadRequestException, ForbiddenException, checkedClock, systemClock, type Clock, type Logger } from '../../internal.js';
+import { BadRequestException, ForbiddenException, InMemoryRateLimitCounter, checkedClock, systemClock, type Clock, type Logger, type RateLimitCounter } from '../../internal.js';
 import type { Awaitable } from '../issuing/awaitable.js';
 import { invalidCredentials } from '../issuing/invalid-credentials.js';
 import { defaultAccountMailTemplates, type AccountMailTemplates, type MailContent } from '../mail/account-mail-templates.js';
@@ -66,6 +66,15 @@ export interface AccountSettings<Claims> {
   readonly templates?: Partial<AccountMailTemplates>;
   /** The name the default templates use; default the host name of the verification link. */
   readonly appName?: string;
+  /**
+   * Counts the mails that anyone can cause (verification, sign-up notice, reset, e-mail change
+   * confirmation) per recipient (keyed by the address's SHA-256); one over the limit is not sent,
+   * and no token is written for it, so nobody can flood an address through these requests. The
+   * answer never changes. Default: at most 5 per address per hour in this process
+   * (`InMemoryRateLimitCounter`); give a `PostgresRateLimitCounter` or `RedisRateLimitCounter`
+   * to count across instances. Security notices (password changed, address changed) always go.
+   */
+  readonly mailLimit?: RateLimitCounter;
 }
 
 /**
@@ -175,6 +184,8 @@ export class AccountService<Claims = unknown> {
   readonly #appName: string;
   readonly #clock: Clock;
   readonly #outbox: MailOutbox;
+  readonly #mailLimit: RateLimitCounter;
+  readonly #logger: Logger | undefined;
 
   constructor(options: AccountServiceOptions<Claims>) {
     this.#store = options.store;
@@ -190,6 +201,8 @@ export class AccountService<Claims = unknown> {
     this.#appName = options.appName ?? hostOf(this.#links.verifyEmail('token'));
     this.#clock = checkedClock(options.clock ?? systemClock);
     this.#outbox = new MailOutbox(options.logger);
+    this.#mailLimit = options.mailLimit ?? new InMemoryRateLimitCounter({ limit: 5, windowMs: 3_600_000, clock: this.#clock });
+    this.#logger = options.logger;
   }
 
   /** The password policy in effect, defaults applied. */
@@ -214,8 +227,11 @@ export class AccountService<Claims = unknown> {
     const subject = this.#newSubject();
     const claims = await this.#newAccountClaims({ subject, email: address });
     const created = await this.#store.createAccount({ subject, email: address, passwordHash, claims, emailVerified: false });
-    if (created) this.#outbox.run('verifyEmail', () => this.#sendVerification(subject, address));
-    else this.#outbox.run('signUpAttempt', () => this.#sendSignUpAttempt(address));
+    const kind = created ? 'verifyEmail' : 'signUpAttempt';
+    this.#outbox.run(kind, async () => {
+      if (!(await this.#mayMail(address, kind))) return;
+      await (created ? this.#sendVerification(subject, address) : this.#sendSignUpAttempt(address));
+    });
   }
 
   /**
@@ -230,7 +246,7 @@ export class AccountService<Claims = unknown> {
     const address = emailOrRefuse(email);
     this.#outbox.run('verifyEmail', async () => {
       const account = await this.#store.findByEmail(address);
-      if (account != null && !account.emailVerified) await this.#sendVerification(account.subject, account.email);
+      if (account != null && !account.emailVerified && (await this.#mayMail(account.email, 'verifyEmail'))) await this.#sendVerification(account.subject, account.email);
     });
   }
 
@@ -259,7 +275,7 @@ export class AccountService<Claims = unknown> {
     const address = emailOrRefuse(email);
     this.#outbox.run('resetPassword', async () => {
       const account = await this.#store.findByEmail(address);
-      if (account == null) return;
+      if (account == null || !(await this.#mayMail(account.email, 'resetPassword'))) return;
       const link = this.#links.resetPassword(await this.#issue(account.subject, 'reset-password', account.email));
       await this.#send(account.email, this.#templates.resetPassword({ email: account.email, appName: this.#appName, link }));
     });
@@ -321,7 +337,7 @@ export class AccountService<Claims = unknown> {
     const account = await this.#reauthenticate(request.subject, request.currentPassword);
     if (address === account.email) return;
     this.#outbox.run('confirmEmailChange', async () => {
-      if ((await this.#store.findByEmail(address)) != null) return;
+      if ((await this.#store.findByEmail(address)) != null || !(await this.#mayMail(address, 'confirmEmailChange'))) return;
       const link = this.#links.confirmEmailChange(await this.#issue(account.subject, 'change-email', address));
       await this.#send(address, this.#templates.confirmEmailChange({ email: address, appName: this.#appName, link, oldEmail: account.email }));
     });
@@ -365,6 +381,13 @@ export class AccountService<Claims = unknown> {
    */
   async onModuleDestroy(): Promise<void> {
     await this.#outbox.settled();
+  }
+
+  /** Whether one more mail of the kinds anyone can cause may go to `address` (see `mailLimit`). */
+  async #mayMail(address: string, kind: string): Promise<boolean> {
+    if ((await this.#mailLimit.hit(hashAccountToken(address))) === 0) return true;
+    this.#logger?.warn({ mail: kind }, `accounts: a ${kind} mail was not sent: over the per-address limit`);
+    return false;
   }
 
   async #reauthenticate(subject: string, password: string) {
