@@ -10,6 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // TypeScript app with `tsc --strict` (nodenext), and run it. The pack starts from a copy of the
 // work tree as a fresh clone has it (tracked and unignored files, no dist/): npm's `prepack`
 // must build, and the repository's own dist/, which other tests read, is never touched.
+// Then what other projects do with it: every entry point type-checked under each module
+// resolution TypeScript has, with the TypeScript the repository uses and with the lowest one it
+// supports (package.json devDependencies "typescript-lowest"), from a project compiled with
+// `declaration: true` that exports the values the API hands out (TS2742/TS4023 when a type
+// cannot be named); the testing app listening from CommonJS and ESM; a quiet build.
 const root = join(import.meta.dirname, '..', '..');
 const fixtures = join(import.meta.dirname, 'packed-app');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -18,12 +23,50 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as
   devDependencies: Record<string, string>;
   dependencies: Record<string, string>;
 };
+const expectedExports = JSON.parse(readFileSync(join(import.meta.dirname, 'expected-exports.json'), 'utf8')) as Record<string, string[]>;
+
+/**
+ * One small project per module resolution: `type` is its package.json type (the format of its
+ * .ts files under node16/nodenext), `options` its compiler options. node10 with `module: commonjs`
+ * is NestJS's default (and needs esModuleInterop, as zod's own declarations do there).
+ */
+const RESOLUTIONS: Record<string, { type: 'module' | 'commonjs'; options: Record<string, unknown> }> = {
+  'node10-commonjs': { type: 'commonjs', options: { module: 'commonjs', moduleResolution: 'node', esModuleInterop: true } },
+  'node16-cjs': { type: 'commonjs', options: { module: 'node16', moduleResolution: 'node16' } },
+  'node16-esm': { type: 'module', options: { module: 'node16', moduleResolution: 'node16' } },
+  'nodenext-cjs': { type: 'commonjs', options: { module: 'nodenext', moduleResolution: 'nodenext' } },
+  'nodenext-esm': { type: 'module', options: { module: 'nodenext', moduleResolution: 'nodenext' } },
+  bundler: { type: 'module', options: { module: 'esnext', moduleResolution: 'bundler' } },
+};
+
+/** Imports a value from every entry point (the first name expected-exports.json plans for it) and uses it. */
+function importEveryEntry(): string {
+  const entries = Object.entries(expectedExports);
+  const imports = entries.map(([specifier, names], i) => `import { ${names[0] ?? 'missing'} as value${i} } from '${specifier}';`);
+  return `${imports.join('\n')}\nexport const used: readonly unknown[] = [${entries.map((_, i) => `value${i}`).join(', ')}];\n`;
+}
+
+/** Writes the project of one resolution into `dir`: every entry imported, the API's values exported, declarations emitted. */
+function writeResolutionProject(dir: string, fixtures: string, resolution: { type: string; options: Record<string, unknown> }): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: resolution.type }));
+  writeFileSync(join(dir, 'every-entry.ts'), importEveryEntry());
+  cpSync(join(fixtures, 'exported-values.ts'), join(dir, 'exported-values.ts'));
+  const compilerOptions = { target: 'es2022', strict: true, skipLibCheck: false, types: ['node'], declaration: true, emitDeclarationOnly: true, outDir: 'out', ...resolution.options };
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['every-entry.ts', 'exported-values.ts'] }, null, 2));
+}
+
+/** Lines a build prints that are not tsup's own progress lines (CLI/ESM/CJS/DTS) nor npm's script banner: warnings. */
+function warningLines(output: string): string[] {
+  return output.split('\n').filter((line) => line.trim() !== '' && !/^(CLI|ESM|CJS|DTS) /.test(line) && !/^> /.test(line) && !/\.tgz$/.test(line.trim()));
+}
 const exec = promisify(execFile);
 const npm = (args: string[], cwd: string) => exec('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 });
 
 describe('the packed package, installed into a fresh app', () => {
   let dir: string;
   let app: string;
+  let buildOutput = '';
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tessera-packed-'));
@@ -36,16 +79,28 @@ describe('the packed package, installed into a fresh app', () => {
     }
     if (existsSync(join(clone, 'dist'))) throw new Error('the clone of the work tree should have no dist/ (is dist/ tracked?)');
     symlinkSync(join(root, 'node_modules'), join(clone, 'node_modules'), 'dir');
-    await npm(['pack', '--pack-destination', dir], clone);
+    const packed = await npm(['pack', '--pack-destination', dir], clone);
+    buildOutput = `${packed.stdout}\n${packed.stderr}`;
     const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'));
     if (!tarball) throw new Error(`npm pack produced no tarball in ${dir}`);
     cpSync(fixtures, app, { recursive: true });
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'packed-app', private: true, type: 'module' }));
-    // The same zod/@types/node/typescript the repository uses, from npm's cache when it has them.
+    // The same zod/@types/node/typescript (and lowest TypeScript) the repository uses, from npm's
+    // cache when it has them; ioredis, the optional peer whose types tessera-http/redis names.
     await npm(
-      ['install', '--prefer-offline', join(dir, tarball), `zod@${manifest.dependencies.zod}`, `@types/node@${manifest.devDependencies['@types/node']}`, `typescript@${manifest.devDependencies.typescript}`],
+      [
+        'install',
+        '--prefer-offline',
+        join(dir, tarball),
+        `zod@${manifest.dependencies.zod}`,
+        `@types/node@${manifest.devDependencies['@types/node']}`,
+        `typescript@${manifest.devDependencies.typescript}`,
+        `typescript-lowest@${manifest.devDependencies['typescript-lowest']}`,
+        `ioredis@${manifest.devDependencies.ioredis}`,
+      ],
       app,
     );
+    for (const [name, resolution] of Object.entries(RESOLUTIONS)) writeResolutionProject(join(app, 'resolutions', name), fixtures, resolution);
   }, 300_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -105,4 +160,42 @@ describe('the packed package, installed into a fresh app', () => {
       paths: ['/hello/admin/{name}', '/hello/echo', '/hello/{name}', '/notes', '/notes/{id}'],
     });
   });
+
+  it('builds with no warning (prepack runs tsup; Rollup\u2019s circular-chunk lines and any other are failures)', () => {
+    expect(buildOutput, 'the pack ran the build').toContain('Build success');
+    expect(warningLines(buildOutput)).toEqual([]);
+  });
+
+  it('installs without swagger-ui-dist and without any package that has an install script', () => {
+    const installed = JSON.parse(readFileSync(join(app, 'node_modules', '.package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
+    const paths = Object.keys(installed.packages);
+    expect(paths, 'the package is in the app').toContain(`node_modules/${manifest.name}`);
+    expect(paths.filter((path) => installed.packages[path]?.hasInstallScript === true)).toEqual([]);
+    expect(paths.filter((path) => /node_modules\/(swagger-ui-dist|@scarf\/scarf)$/.test(path))).toEqual([]);
+  });
+
+  for (const typescript of ['typescript', 'typescript-lowest']) {
+    for (const resolution of Object.keys(RESOLUTIONS)) {
+      it(`${typescript} (${typescript === 'typescript' ? manifest.devDependencies.typescript : manifest.devDependencies['typescript-lowest']}), ${resolution}: every entry point type-checks, and the API's values export under declaration: true`, async () => {
+        const tsc = join(app, 'node_modules', typescript, 'bin', 'tsc');
+        const result = await exec(process.execPath, [tsc, '-p', join('resolutions', resolution)], { cwd: app, timeout: 120_000 }).catch((error: { stdout: string }) => error);
+        expect(result.stdout, 'tsc reports no errors').toBe('');
+        const declarations = readFileSync(join(app, 'resolutions', resolution, 'out', 'exported-values.d.ts'), 'utf8');
+        expect(declarations.match(/import\("[^"]*"\)/g)?.filter((specifier) => !/^import\("(tessera-http(\/[a-z/]+)?|http|zod)"\)$/.test(specifier)) ?? [], 'declarations name types from entry points only').toEqual([]);
+      }, 120_000);
+    }
+  }
+
+  it('compiles the app of the first tests with the lowest supported TypeScript too', async () => {
+    const tsc = join(app, 'node_modules', 'typescript-lowest', 'bin', 'tsc');
+    const result = await exec(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit'], { cwd: app, timeout: 120_000 }).catch((error: { stdout: string }) => error);
+    expect(result.stdout, 'tsc reports no errors').toBe('');
+  }, 120_000);
+
+  for (const file of ['testing-listen.cjs', 'testing-listen.mjs']) {
+    it(`${file}: a testing app from the ${file.endsWith('.cjs') ? 'CommonJS' : 'ES module'} build listens with no server option and serves a request`, async () => {
+      const { stdout } = await exec(process.execPath, [file], { cwd: app, timeout: 60_000 });
+      expect(JSON.parse(stdout)).toEqual({ status: 200, body: { message: 'Hello, Ada!' } });
+    });
+  }
 });
