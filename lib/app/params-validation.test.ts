@@ -76,6 +76,16 @@ describe('path parameters parsed by a params schema', () => {
     expect(seen, 'the guard should run first, on the unparsed string').toEqual(['string']);
   });
 
+  it('takes a schema with an async refinement (a lookup), refusing with the same 400', async () => {
+    const known = new Set([1, 2]);
+    const Known = z.object({ id: z.coerce.number().refine(async (id) => known.has(id), { message: 'no such item' }) });
+    const app = await createApp(moduleOf(() => ({ show: get('/items/:id', { params: Known }, (ctx) => ctx.params.id) })));
+    expect(await (await app.request('/items/2')).json()).toBe(2);
+    const refused = await app.request('/items/3');
+    expect(refused.status, 'the async refinement should refuse an unknown id').toBe(400);
+    expect(((await refused.json()) as { issues: { message: string }[] }).issues[0]?.message).toBe('no such item');
+  });
+
   it('types ctx.params from the schema output, and keeps strings without one', () => {
     get('/items/:id', { params: Id }, (ctx) => {
       expectTypeOf(ctx.params).toEqualTypeOf<{ readonly id: number }>();

@@ -225,13 +225,24 @@ function paramsStage(schema: Schema, pathNames: readonly string[] | undefined, n
       for (const key of keys) if (key in raw) picked[key] = raw[key] as string;
       input = picked;
     }
-    let parsed: ReturnType<Schema['safeParse']>;
+    let parsed: ReturnType<Schema['safeParse']> | Promise<ReturnType<Schema['safeParse']>>;
     try {
-      parsed = schema.safeParse(input);
+      // An async refinement (a lookup) is allowed here, as in a body schema.
+      parsed = parseMaybeAsync(schema, input);
     } catch (error) {
       fail(error, ctx, reply);
       return;
     }
+    if (parsed instanceof Promise) {
+      parsed.then(
+        (result) => accept(result, raw, ctx, reply),
+        (error: unknown) => fail(error, ctx, reply),
+      );
+    } else {
+      accept(parsed, raw, ctx, reply);
+    }
+  };
+  function accept(parsed: ReturnType<Schema['safeParse']>, raw: Readonly<Record<string, string>>, ctx: Context, reply: Reply): void {
     if (!parsed.success) {
       fail(validationFailed('params', parsed.error.issues), ctx, reply);
       return;
@@ -239,5 +250,5 @@ function paramsStage(schema: Schema, pathNames: readonly string[] | undefined, n
     // Typed by the route's handler (ParsedParams); the context's field holds whatever the route parsed.
     ctx.params = (covers ? parsed.data : { ...raw, ...(parsed.data as object) }) as Readonly<Record<string, string>>;
     next(ctx, reply);
-  };
+  }
 }
