@@ -1,6 +1,7 @@
 import { LOGGER, createToken, defineFactory, type Logger, type ProviderInput, type Token, type Clock } from '../../internal.js';
 import type { AccountOptions, AuthModuleOptions, IssuingOptions, StoreClass } from '../auth-options.js';
 import type { CredentialStore } from '../issuing/credential-store.js';
+import type { ClaimsSchema } from '../issuing/validate-claims.js';
 import { AuthConfigError } from '../jwt/index.js';
 import { loggingMailer } from '../mail/logging-mailer.js';
 import { getDefaultPasswordHasher } from '../password/index.js';
@@ -41,6 +42,8 @@ export interface AccountProviderTokens<Claims> {
   readonly accountService: Token<AccountService<Claims>>;
   readonly authService: Token<AccountSessions>;
   readonly toProvider: <T>(token: Token<T>, store: StoreClass<T>) => ProviderInput;
+  /** The module's claims schema, which new accounts' claims must pass. */
+  readonly claimsSchema?: ClaimsSchema<Claims>;
 }
 
 /**
@@ -79,6 +82,7 @@ export function accountProviders<Claims>(accounts: AccountOptions<Claims> | unde
         mailer: accounts.mailer ?? loggingMailer(logger),
         clock,
         logger,
+        ...(tokens.claimsSchema === undefined ? {} : { claimsSchema: tokens.claimsSchema }),
       });
     }),
   );

@@ -1,6 +1,7 @@
 import { BadRequestException, ForbiddenException, InMemoryRateLimitCounter, checkedClock, systemClock, type Clock, type Logger, type RateLimitCounter } from '../../internal.js';
 import type { Awaitable } from '../issuing/awaitable.js';
 import { invalidCredentials } from '../issuing/invalid-credentials.js';
+import type { ClaimsSchema } from '../issuing/validate-claims.js';
 import { defaultAccountMailTemplates, type AccountMailTemplates, type MailContent } from '../mail/account-mail-templates.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { PasswordHasher } from '../password/index.js';
@@ -89,6 +90,8 @@ export interface AccountServiceOptions<Claims> extends AccountSettings<Claims> {
   readonly passwordHasher: PasswordHasher;
   readonly mailer: Mailer;
   readonly clock?: Clock;
+  /** The module's claims schema: a new account's claims must pass it, so no account is created that could never sign in. */
+  readonly claimsSchema?: ClaimsSchema<Claims>;
   /** Where failed background mail is reported; default `console.error`. */
   readonly logger?: Logger;
 }
@@ -186,6 +189,7 @@ export class AccountService<Claims = unknown> {
   readonly #outbox: MailOutbox;
   readonly #mailLimit: RateLimitCounter;
   readonly #logger: Logger | undefined;
+  readonly #claimsSchema: ClaimsSchema<Claims> | undefined;
 
   constructor(options: AccountServiceOptions<Claims>) {
     this.#store = options.store;
@@ -203,6 +207,7 @@ export class AccountService<Claims = unknown> {
     this.#outbox = new MailOutbox(options.logger);
     this.#mailLimit = options.mailLimit ?? new InMemoryRateLimitCounter({ limit: 5, windowMs: 3_600_000, clock: this.#clock });
     this.#logger = options.logger;
+    this.#claimsSchema = options.claimsSchema;
   }
 
   /** The password policy in effect, defaults applied. */
@@ -226,6 +231,7 @@ export class AccountService<Claims = unknown> {
     const passwordHash = await this.#hasher.hash(password);
     const subject = this.#newSubject();
     const claims = await this.#newAccountClaims({ subject, email: address });
+    await this.#checkClaims(claims);
     const created = await this.#store.createAccount({ subject, email: address, passwordHash, claims, emailVerified: false });
     const kind = created ? 'verifyEmail' : 'signUpAttempt';
     this.#outbox.run(kind, async () => {
@@ -381,6 +387,16 @@ export class AccountService<Claims = unknown> {
    */
   async onModuleDestroy(): Promise<void> {
     await this.#outbox.settled();
+  }
+
+  /** A server fault (500), before anything is stored, when new claims would fail at every sign-in. */
+  async #checkClaims(claims: Claims): Promise<void> {
+    if (this.#claimsSchema === undefined) return;
+    const result = await this.#claimsSchema.safeParseAsync(claims);
+    if (!result.success) {
+      const codes = [...new Set(result.error.issues.map((issue) => issue.code))].join(', ');
+      throw new Error(`accounts.newAccountClaims answered claims the claims schema refuses (${codes}); fix newAccountClaims or the schema`);
+    }
   }
 
   /** Whether one more mail of the kinds anyone can cause may go to `address` (see `mailLimit`). */

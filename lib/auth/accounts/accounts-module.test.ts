@@ -120,6 +120,12 @@ describe('AuthModule.forRoot({ accounts })', () => {
     expect(sent).toEqual(['ada@example.test']);
   });
 
+  it("refuses, as a server fault before any account exists, claims from newAccountClaims that the module's schema refuses", async () => {
+    const { accounts, auth } = await setup({ requireVerifiedEmail: false, newAccountClaims: ({ subject }) => ({ sub: subject, roles: 'member' }) as never });
+    await expect(accounts.signUp('ada@example.test', PASSWORD)).rejects.toThrow(/newAccountClaims answered claims the claims schema refuses \(invalid_type\)/);
+    await expect(auth.signIn('ada@example.test', PASSWORD), 'no account was created').rejects.toMatchObject({ status: 401 });
+  });
+
   it('refuses accounts without issuing, and issuing without a credential store unless accounts are given', () => {
     const auth = defineAuthModule(Claims);
     const accounts = { store: InMemoryAccountStore, links: 'https://x.test', newAccountClaims: () => ({ sub: 'x', roles: [] }) };
