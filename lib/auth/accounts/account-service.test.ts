@@ -49,7 +49,7 @@ describe('AccountService sign-up and verification', () => {
     await expect(service.signUp('ADA@example.test', 'someone else entirely'), 'the second sign-up resolves like the first').resolves.toBeUndefined();
     expect(await store.findByEmail('ada@example.test'), 'the account is unchanged').toEqual(before);
     const mails = await mailsTo('ada@example.test');
-    expect(mails.map((m) => m.subject)).toEqual(['Verify your app.example.test address', 'Someone tried to sign up to app.example.test with your address']);
+    expect(mails.map((m) => m.subject)).toEqual(['Verify your address for app.example.test', 'Someone tried to sign up to app.example.test with your address']);
     expect(mails[1]?.text).toMatch(/reset-password\?token=/);
     expect(await hasher.verify(PASSWORD, before?.passwordHash ?? ''), 'the first password still holds').toBe(true);
   });
@@ -164,7 +164,7 @@ describe('AccountService password reset', () => {
     expect(await hasher.verify(NEW_PASSWORD, account?.passwordHash ?? '')).toBe(true);
     expect(account?.emailVerified, 'the reset link proved the mailbox').toBe(true);
     expect(sessionCalls).toEqual([`revokeAll ${account?.subject}`]);
-    expect((await mailsTo('ada@example.test')).at(-1)?.subject).toBe('Your app.example.test password was changed');
+    expect((await mailsTo('ada@example.test')).at(-1)?.subject).toBe('Your password for app.example.test was changed');
     await expect(service.resetPassword(token, NEW_PASSWORD), 'a second use').rejects.toMatchObject({ status: 400, message: INVALID_ACCOUNT_LINK_MESSAGE });
   });
 
@@ -288,7 +288,7 @@ describe('AccountService mail limit', () => {
     const mails = await mailsTo('ada@example.test');
     expect(mails.length, 'one verification and four resets, then nothing').toBe(5);
     await expect(service.resetPassword(tokenOf(mails.at(-1)), NEW_PASSWORD), 'the last mailed link was not superseded by an unsent one').resolves.toBeUndefined();
-    expect((await mailsTo('ada@example.test')).at(-1)?.subject, 'the password-changed notice is not limited').toMatch(/password was changed/);
+    expect((await mailsTo('ada@example.test')).at(-1)?.subject, 'the password-changed notice is not limited').toMatch(/Your password for .* was changed/);
     clock.advance(3_600_000);
     await service.requestPasswordReset('ada@example.test');
     expect((await mailsTo('ada@example.test')).at(-1)?.text, 'an hour later the limit has reset').toMatch(/reset-password\?token=/);

@@ -62,23 +62,23 @@ function mail(subject: string, paragraphs: readonly string[], link?: { readonly 
  * (text).
  *
  * @example
- * defaultAccountMailTemplates.resetPassword({ email, appName: 'Acme', link }).subject; // 'Reset your Acme password'
+ * defaultAccountMailTemplates.resetPassword({ email, appName: 'Acme', link }).subject; // 'Reset your password for Acme'
  */
 export const defaultAccountMailTemplates: AccountMailTemplates = Object.freeze<AccountMailTemplates>({
   verifyEmail: ({ appName, link }) =>
-    mail(`Verify your ${appName} address`, [`Confirm that this address is yours to finish creating your ${appName} account.`, 'If you did not sign up, ignore this mail.'], { href: link, label: 'Verify this address' }),
+    mail(`Verify your address for ${appName}`, [`Confirm that this address is yours to finish creating your account at ${appName}.`, 'If you did not sign up, ignore this mail.'], { href: link, label: 'Verify this address' }),
   signUpAttempt: ({ appName, email, resetLink }) =>
     mail(
       `Someone tried to sign up to ${appName} with your address`,
-      [`Someone tried to create a ${appName} account with ${email}, which already has one. If it was you, sign in instead, or reset your password if you forgot it.`, 'If it was not you, you can ignore this mail: nothing changed.'],
+      [`Someone tried to create an account at ${appName} with ${email}, which already has one. If it was you, sign in instead, or reset your password if you forgot it.`, 'If it was not you, you can ignore this mail: nothing changed.'],
       { href: resetLink, label: 'Reset your password' },
     ),
   resetPassword: ({ appName, link }) =>
-    mail(`Reset your ${appName} password`, ['Someone asked to reset the password of your account. The link works once, for a limited time.', 'If it was not you, ignore this mail: your password stays as it is.'], { href: link, label: 'Choose a new password' }),
+    mail(`Reset your password for ${appName}`, ['Someone asked to reset the password of your account. The link works once, for a limited time.', 'If it was not you, ignore this mail: your password stays as it is.'], { href: link, label: 'Choose a new password' }),
   passwordChanged: ({ appName }) =>
-    mail(`Your ${appName} password was changed`, [`The password of your ${appName} account was just changed, and your other sessions were signed out.`, 'If it was not you, reset your password at once.']),
+    mail(`Your password for ${appName} was changed`, [`The password of your account at ${appName} was just changed, and your other sessions were signed out.`, 'If it was not you, reset your password at once.']),
   confirmEmailChange: ({ appName, oldEmail, link }) =>
-    mail(`Confirm your new ${appName} address`, [`Confirm that your ${appName} account should use this address instead of ${oldEmail}.`, 'If you did not ask for this, ignore this mail.'], { href: link, label: 'Use this address' }),
+    mail(`Confirm your new address for ${appName}`, [`Confirm that your account at ${appName} should use this address instead of ${oldEmail}.`, 'If you did not ask for this, ignore this mail.'], { href: link, label: 'Use this address' }),
   emailChanged: ({ appName, newEmail }) =>
-    mail(`Your ${appName} address was changed`, [`Your ${appName} account now uses ${newEmail}; this address no longer signs in.`, 'If it was not you, contact support at once.']),
+    mail(`Your address for ${appName} was changed`, [`Your account at ${appName} now uses ${newEmail}; this address no longer signs in.`, 'If it was not you, contact support at once.']),
 });

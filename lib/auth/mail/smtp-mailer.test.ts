@@ -97,7 +97,7 @@ describe('smtpMailer', () => {
     await service.signUp('Grace@Example.test', 'correct horse battery');
     await service.settled();
     const mail = delivered.find((m) => m.to.includes('grace@example.test'));
-    expect(mail?.subject).toBe('Verify your Acme address');
+    expect(mail?.subject).toBe('Verify your address for Acme');
     const link = /https:\/\/app\.acme\.test\/verify-email\?token=([A-Za-z0-9_-]+)/.exec(mail?.text ?? '');
     expect(link?.[1], 'a link with token= in the received text').toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(mail?.html, 'the same link in the received HTML').toContain(`verify-email?token=${link?.[1]}`);
