@@ -169,7 +169,7 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
         const signer = createTokenSigner({ secret: options.secret, algorithm, issuer: options.issuer, audience: options.audience, clock });
         const accessTokenTtl = issuing.accessTokenTtl ?? 900;
         providers.push(
-          ...accountProviders(options.accounts, issuing, clock, { credentialStore: CREDENTIAL_STORE, accountStore: ACCOUNT_STORE, accountService: ACCOUNT_SERVICE, authService: AUTH_SERVICE, toProvider, claimsSchema }),
+          ...accountProviders(options.accounts, issuing, clock, { credentialStore: CREDENTIAL_STORE, accountStore: ACCOUNT_STORE, accountService: ACCOUNT_SERVICE, authService: AUTH_SERVICE, signInThrottle: SIGN_IN_THROTTLE, toProvider, claimsSchema }),
           toProvider(REFRESH_TOKEN_STORE, issuing.refreshTokenStore),
           signInThrottleProvider(SIGN_IN_THROTTLE, options.signInThrottle, options.secret, clock),
           // Every sign-in through AUTH_SERVICE (JSON and browser alike) passes the throttle.

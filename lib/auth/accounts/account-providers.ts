@@ -6,7 +6,7 @@ import { AuthConfigError } from '../jwt/index.js';
 import { loggingMailer } from '../mail/logging-mailer.js';
 import { getDefaultPasswordHasher } from '../password/index.js';
 import { resolveAccountLinks } from './account-links.js';
-import { AccountService, type AccountSessions } from './account-service.js';
+import { AccountService, type AccountSessions, type PasswordCheckThrottle } from './account-service.js';
 import type { AccountStore } from './account-store.js';
 import { resolvePasswordPolicy } from './password-policy.js';
 import { verifiedCredentialStore } from './verified-credential-store.js';
@@ -34,7 +34,7 @@ export function checkAccountOptions<Claims>(options: Pick<AuthModuleOptions<Clai
  * The tokens and helpers of `defineAuthModule` that the account providers use.
  *
  * @example
- * const tokens: AccountProviderTokens<Claims> = { credentialStore: CREDENTIAL_STORE, accountStore: ACCOUNT_STORE, accountService: ACCOUNT_SERVICE, authService: AUTH_SERVICE, toProvider };
+ * const tokens: AccountProviderTokens<Claims> = { credentialStore: CREDENTIAL_STORE, accountStore: ACCOUNT_STORE, accountService: ACCOUNT_SERVICE, authService: AUTH_SERVICE, signInThrottle: SIGN_IN_THROTTLE, toProvider };
  */
 export interface AccountProviderTokens<Claims> {
   readonly credentialStore: Token<CredentialStore<Claims>>;
@@ -44,6 +44,8 @@ export interface AccountProviderTokens<Claims> {
   readonly toProvider: <T>(token: Token<T>, store: StoreClass<T>) => ProviderInput;
   /** The module's claims schema, which new accounts' claims must pass. */
   readonly claimsSchema?: ClaimsSchema<Claims>;
+  /** The module's sign-in throttle (null when off): current-password checks count on it too. */
+  readonly signInThrottle: Token<PasswordCheckThrottle | null>;
 }
 
 /**
@@ -70,7 +72,7 @@ export function accountProviders<Claims>(accounts: AccountOptions<Claims> | unde
     providers.push(toProvider(plain, given), defineFactory(credentialStore, [plain, accountStore], (credentials, store) => (verified ? verifiedCredentialStore<Claims>(credentials, store) : credentials)));
   }
   providers.push(
-    defineFactory(accountService, [accountStore, authService, LOGGER], async (store: AccountStore<Claims>, sessions: AccountSessions, logger: Logger) => {
+    defineFactory(accountService, [accountStore, authService, LOGGER, tokens.signInThrottle], async (store: AccountStore<Claims>, sessions: AccountSessions, logger: Logger, passwordChecks: PasswordCheckThrottle | null) => {
       if (accounts.mailer === undefined) {
         logger.warn({}, 'accounts: no mailer configured, so account mails (with their links) are only written to this log; set accounts.mailer (e.g. smtpMailer(process.env.SMTP_URL)) before production');
       }
@@ -82,6 +84,7 @@ export function accountProviders<Claims>(accounts: AccountOptions<Claims> | unde
         mailer: accounts.mailer ?? loggingMailer(logger),
         clock,
         logger,
+        passwordChecks,
         ...(tokens.claimsSchema === undefined ? {} : { claimsSchema: tokens.claimsSchema }),
       });
     }),

@@ -1,7 +1,8 @@
-import { BadRequestException, ForbiddenException, InMemoryRateLimitCounter, checkedClock, systemClock, type Clock, type Logger, type RateLimitCounter } from '../../internal.js';
+import { BadRequestException, ForbiddenException, InMemoryRateLimitCounter, isHttpException, checkedClock, systemClock, type Clock, type Logger, type RateLimitCounter } from '../../internal.js';
 import type { Awaitable } from '../issuing/awaitable.js';
 import { invalidCredentials } from '../issuing/invalid-credentials.js';
 import type { ClaimsSchema } from '../issuing/validate-claims.js';
+import type { SignInContext } from '../issuing/sign-in-context.js';
 import { defaultAccountMailTemplates, type AccountMailTemplates, type MailContent } from '../mail/account-mail-templates.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { PasswordHasher } from '../password/index.js';
@@ -94,6 +95,23 @@ export interface AccountServiceOptions<Claims> extends AccountSettings<Claims> {
   readonly claimsSchema?: ClaimsSchema<Claims>;
   /** Where failed background mail is reported; default `console.error`. */
   readonly logger?: Logger;
+  /**
+   * The module's sign-in throttle: the current-password checks of `changePassword` and
+   * `requestEmailChange` count on the account's and the caller's sign-in budget, so a stolen
+   * session cannot guess the password faster than sign-in could. `null` or absent: not throttled.
+   */
+  readonly passwordChecks?: PasswordCheckThrottle | null;
+}
+
+/**
+ * What re-authentication needs of the sign-in throttle (`SignInThrottle.attempt`): run a check
+ * that throws a 401 on a wrong password, counting it as a failed sign-in.
+ *
+ * @example
+ * const passwordChecks: PasswordCheckThrottle = signInThrottle;
+ */
+export interface PasswordCheckThrottle {
+  attempt<T>(identifier: string, context: SignInContext | undefined, check: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -108,6 +126,8 @@ export interface PasswordChange {
   readonly sessionId: string;
   readonly currentPassword: string;
   readonly newPassword: string;
+  /** The caller's address and agent: the current-password check is throttled as a sign-in is. */
+  readonly context?: SignInContext | undefined;
 }
 
 /**
@@ -121,6 +141,8 @@ export interface EmailChangeRequest {
   readonly subject: string;
   readonly currentPassword: string;
   readonly newEmail: string;
+  /** The caller's address and agent: the current-password check is throttled as a sign-in is. */
+  readonly context?: SignInContext | undefined;
 }
 
 const DEFAULT_TTL_SECONDS: Required<AccountTokenTtl> = { verifyEmail: 86_400, resetPassword: 3_600, changeEmail: 86_400 };
@@ -190,6 +212,7 @@ export class AccountService<Claims = unknown> {
   readonly #mailLimit: RateLimitCounter;
   readonly #logger: Logger | undefined;
   readonly #claimsSchema: ClaimsSchema<Claims> | undefined;
+  readonly #passwordChecks: PasswordCheckThrottle | null;
 
   constructor(options: AccountServiceOptions<Claims>) {
     this.#store = options.store;
@@ -208,6 +231,7 @@ export class AccountService<Claims = unknown> {
     this.#mailLimit = options.mailLimit ?? new InMemoryRateLimitCounter({ limit: 5, windowMs: 3_600_000, clock: this.#clock });
     this.#logger = options.logger;
     this.#claimsSchema = options.claimsSchema;
+    this.#passwordChecks = options.passwordChecks ?? null;
   }
 
   /** The password policy in effect, defaults applied. */
@@ -321,7 +345,7 @@ export class AccountService<Claims = unknown> {
    */
   async changePassword(change: PasswordChange): Promise<void> {
     await this.#policy.enforce(change.newPassword);
-    const account = await this.#reauthenticate(change.subject, change.currentPassword);
+    const account = await this.#reauthenticate(change.subject, change.currentPassword, change.context);
     await this.#store.setPasswordHash(account.subject, await this.#hasher.hash(change.newPassword));
     await this.#store.deleteTokens(account.subject, 'reset-password');
     await this.#sessions.endOtherSessions(account.subject, change.sessionId);
@@ -340,7 +364,7 @@ export class AccountService<Claims = unknown> {
    */
   async requestEmailChange(request: EmailChangeRequest): Promise<void> {
     const address = emailOrRefuse(request.newEmail, 'newEmail');
-    const account = await this.#reauthenticate(request.subject, request.currentPassword);
+    const account = await this.#reauthenticate(request.subject, request.currentPassword, request.context);
     if (address === account.email) return;
     this.#outbox.run('confirmEmailChange', async () => {
       if ((await this.#store.findByEmail(address)) != null || !(await this.#mayMail(address, 'confirmEmailChange'))) return;
@@ -406,10 +430,21 @@ export class AccountService<Claims = unknown> {
     return false;
   }
 
-  async #reauthenticate(subject: string, password: string) {
+  async #reauthenticate(subject: string, password: string, context: SignInContext | undefined) {
     const account = await this.#store.findBySubject(subject);
     if (account == null) throw invalidCredentials();
-    if (typeof password !== 'string' || !(await this.#hasher.verify(password, account.passwordHash))) throw new ForbiddenException('Invalid credentials');
+    const verify = async () => {
+      // A 401 inside the throttle is what it counts as a failed sign-in; the caller is told 403
+      // (the session is fine, the re-authentication failed), below.
+      if (typeof password !== 'string' || !(await this.#hasher.verify(password, account.passwordHash))) throw invalidCredentials();
+    };
+    try {
+      // Counted under the account's address, as a sign-in with it is: one budget for both ways of guessing.
+      await (this.#passwordChecks === null ? verify() : this.#passwordChecks.attempt(account.email, context, verify));
+    } catch (error) {
+      if (isHttpException(error) && error.status === 401) throw new ForbiddenException('Invalid credentials');
+      throw error;
+    }
     return account;
   }
 

@@ -38,7 +38,7 @@ async function setup(accounts: Partial<AccountOptions<Claims>> = {}, options: { 
     await accountService.settled();
     return mailer.sent.filter((m) => m.to === to)[index];
   };
-  return { app, accounts: accountService, auth: authService, mailTo };
+  return { app, accounts: accountService, auth: authService, mailTo, hasher: passwordHasher };
 }
 
 /** The claims of an access token, unverified (the test issued it). */
@@ -82,6 +82,20 @@ describe('AuthModule.forRoot({ accounts })', () => {
     await accounts.changePassword({ subject: claims.sub, sessionId: claims.sid, currentPassword: PASSWORD, newPassword: 'a brand new passphrase' });
     await expect(auth.refresh(other.refreshToken), 'the other session').rejects.toMatchObject({ status: 401 });
     await expect(auth.refresh(mine.refreshToken), "the caller's session").resolves.toHaveProperty('refreshToken');
+  });
+
+  it("counts wrong current passwords on the sign-in throttle: the 6th from one address is 429 without a check, and so is that address's next sign-in", async () => {
+    const { accounts, auth, hasher } = await setup({ requireVerifiedEmail: false });
+    await accounts.signUp('ada@example.test', PASSWORD);
+    const claims = payloadOf((await auth.signIn('ada@example.test', PASSWORD)).accessToken);
+    const context = { clientAddress: '203.0.113.9' };
+    const change = { subject: claims.sub, sessionId: claims.sid, currentPassword: 'a wrong guess!!', newPassword: 'a brand new passphrase', context };
+    for (let i = 0; i < 5; i++) await expect(accounts.changePassword(change), `guess ${i + 1}`).rejects.toMatchObject({ status: 403, message: 'Invalid credentials' });
+    const checks = hasher.calls.verify;
+    await expect(accounts.changePassword(change), 'the 6th guess').rejects.toMatchObject({ status: 429 });
+    await expect(accounts.requestEmailChange({ subject: claims.sub, currentPassword: 'another guess!!', newEmail: 'eve@example.test', context }), 'an e-mail change').rejects.toMatchObject({ status: 429 });
+    await expect(auth.signIn('ada@example.test', PASSWORD, context), 'a sign-in from that address').rejects.toMatchObject({ status: 429 });
+    expect(hasher.calls.verify, 'no password checked once throttled').toBe(checks);
   });
 
   it('signs in accounts of a separate issuing.credentialStore beside the account store', async () => {
