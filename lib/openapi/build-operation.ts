@@ -4,6 +4,7 @@ import type { JsonSchema, OpenApiMediaType, OpenApiOperation, OpenApiParameter, 
 import type { PlannedOperation } from './operation-plan.js';
 import { PROBLEM_REF } from './problem-schema.js';
 import type { SchemaComponents } from './schema-components.js';
+import { isZodType } from './schema-conversion.js';
 import type { ConvertedSchema } from './converted-schema.js';
 
 /** The converted schemas of one operation (first pass), by role. */
@@ -208,15 +209,26 @@ const bodyOptional = new WeakMap<Schema, boolean>();
 function acceptsUndefined(schema: Schema): boolean {
   // A zod object rejects `undefined` before anything else runs (its checks can only add issues):
   // no need to parse, which costs a failed parse's error object per body schema.
-  if (schema._zod.def.type === 'object') return false;
+  const zod = isZodType(schema);
+  if (zod && schema._zod.def.type === 'object') return false;
   let optional = bodyOptional.get(schema);
   if (optional === undefined) {
     try {
-      optional = schema.safeParse(undefined).success;
+      optional = zod ? schema.safeParse(undefined).success : standardAcceptsUndefined(schema);
     } catch {
       optional = false;
     }
     bodyOptional.set(schema, optional);
   }
   return optional;
+}
+
+/** Another library's schema, asked through `~standard.validate`; an asynchronous answer counts as no. */
+function standardAcceptsUndefined(schema: Schema): boolean {
+  const result = schema['~standard'].validate(undefined);
+  if (result instanceof Promise) {
+    result.catch(() => undefined);
+    return false;
+  }
+  return result.issues === undefined;
 }

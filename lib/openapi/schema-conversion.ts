@@ -1,5 +1,6 @@
 import type { Schema, SchemaSide } from '../internal.js';
 import { z } from 'zod';
+import { convertStandardSchema, type StandardSchemaLike } from './standard-json-schema.js';
 import { fastResults, type ConvertedSchema } from './converted-schema.js';
 import { fastConvert } from './fast-conversion/index.js';
 import type { JsonSchema } from './openapi-document.js';
@@ -16,7 +17,8 @@ import { convertAlone, convertTogether, convertWithZod } from './zod-conversion.
 const cache = { input: new WeakMap<Schema, ConvertedSchema>(), output: new WeakMap<Schema, ConvertedSchema>() };
 
 /**
- * Converts zod schemas to JSON Schema 2020-12 with the framework's rules: `z.date()` is a
+ * Converts schemas to JSON Schema 2020-12; zod schemas as below, any other Standard Schema through
+ * its library's converter (`convertStandardSchema`). zod schemas are converted with the framework's rules: `z.date()` is a
  * date-time string, other unrepresentable parts become `{}` and are recorded, `$schema` is
  * dropped, schemas with `.meta({ id })` come back as defs, and a schema that cannot be converted
  * at all becomes an open schema whose description says why.
@@ -37,10 +39,29 @@ export function convertSchemas(schemas: readonly Schema[], side: SchemaSide): Co
   const known = cache[side];
   const pending = [...new Set(schemas.filter((schema) => !known.has(schema)))];
   if (pending.length > 0) {
-    const converted = fastEnabled ? convertPending(pending, side) : convertWithZod(pending, side);
-    pending.forEach((schema, index) => known.set(schema, converted[index] as ConvertedSchema));
+    const zod: z.ZodType[] = [];
+    for (const schema of pending) {
+      if (isZodType(schema)) zod.push(schema);
+      else known.set(schema, convertStandardSchema(schema as unknown as StandardSchemaLike, side));
+    }
+    if (zod.length > 0) {
+      const converted = fastEnabled ? convertPending(zod, side) : convertWithZod(zod, side);
+      zod.forEach((schema, index) => known.set(schema, converted[index] as ConvertedSchema));
+    }
   }
   return schemas.map((schema) => known.get(schema) as ConvertedSchema);
+}
+
+/**
+ * A zod 4 schema (its internals are what the fast converter and zod's converter read); any other
+ * Standard Schema, zod 3 and zod mini included, goes through `convertStandardSchema`.
+ *
+ * @example
+ * isZodType(z.string()); // true; isZodType(v.string()) is false
+ */
+export function isZodType(schema: Schema): schema is Schema & z.ZodType {
+  const candidate = schema as unknown as { '~standard': { vendor: string }; _zod?: unknown; safeParse?: unknown };
+  return candidate['~standard'].vendor === 'zod' && typeof candidate._zod === 'object' && candidate._zod !== null && typeof candidate.safeParse === 'function';
 }
 
 /**
@@ -71,7 +92,7 @@ export function useFastConversion(enabled: boolean): boolean {
  * run that also fails on a clash with an id the fast ones met. (A fast conversion is the same
  * alone or together: it has no cycle defs and no problems, the only things a shared scope changes.)
  */
-function convertPending(pending: readonly Schema[], side: SchemaSide): ConvertedSchema[] {
+function convertPending(pending: readonly z.ZodType[], side: SchemaSide): ConvertedSchema[] {
   const run = fastConvert(pending, side);
   if (run === undefined) {
     return pending.map((schema) => {

@@ -2,6 +2,7 @@ import type { App } from '../internal.js';
 import { generateOpenApiDocument } from './generate-openapi-document.js';
 import { resolveOptions, type OpenApiDocumentOptions } from './openapi-options.js';
 import { planOperations } from './operation-plan.js';
+import { loadSchemaConverters } from './standard-json-schema.js';
 
 /**
  * Mounts `GET <path>` serving the app's OpenAPI document as `application/json`. The route is
@@ -11,7 +12,7 @@ import { planOperations } from './operation-plan.js';
  * Configuration mistakes fail here, at boot: unknown security schemes and duplicate
  * operationIds always; with `onUnrepresentable: 'throw'`, schemas too (the document is then
  * generated now, which is the only way to find them). Otherwise the document is built on the
- * first request and the JSON text cached for every later one. The options are copied now, so
+ * first request (after `loadSchemaConverters()`) and the JSON text cached for every later one. The options are copied now, so
  * later changes to the object do not leak into the served document.
  *
  * @example
@@ -25,7 +26,10 @@ export function serveOpenApi(app: Pick<App, 'routes' | 'addRawRoute'>, path: str
   planOperations(app.routes, resolveOptions(settings));
   const build = () => JSON.stringify(generateOpenApiDocument(app, settings));
   let body: string | undefined = settings.onUnrepresentable === 'throw' ? build() : undefined;
-  app.addRawRoute('GET', path, () => {
+  app.addRawRoute('GET', path, async () => {
+    // The optional converters of non-zod schemas are loaded first: on a runtime that cannot load
+    // them synchronously (Workers), this is what makes valibot schemas documented rather than open.
+    if (body === undefined) await loadSchemaConverters();
     body ??= build();
     return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
   });

@@ -1,4 +1,4 @@
-import type { Schema, SchemaSide } from '../internal.js';
+import type { SchemaSide } from '../internal.js';
 import { toJSONSchema, z } from 'zod';
 import { decodePointer, LOCAL_DEFS, reachable, type ConvertedSchema, type SchemaScope } from './converted-schema.js';
 import type { JsonSchema } from './openapi-document.js';
@@ -33,7 +33,7 @@ export function tracksUnrepresentable(): boolean {
 }
 
 /** One zod run over all, else each alone (a failure stays with the schema that caused it). */
-export function convertWithZod(pending: readonly Schema[], side: SchemaSide): ConvertedSchema[] {
+export function convertWithZod(pending: readonly z.ZodType[], side: SchemaSide): ConvertedSchema[] {
   try {
     return convertTogether(pending, side);
   } catch {
@@ -42,7 +42,7 @@ export function convertWithZod(pending: readonly Schema[], side: SchemaSide): Co
 }
 
 /** One schema in its own zod run; a schema zod cannot convert becomes an open schema that says why. */
-export function convertAlone(schema: Schema, side: SchemaSide): ConvertedSchema {
+export function convertAlone(schema: z.ZodType, side: SchemaSide): ConvertedSchema {
   try {
     return convertTogether([schema], side)[0] as ConvertedSchema;
   } catch (error) {
@@ -60,8 +60,8 @@ export function convertAlone(schema: Schema, side: SchemaSide): ConvertedSchema 
  * One zod run over `schemas`. Throws if zod does, and if the run meets an id that `claimed` holds
  * for a different schema (the fast converter's, which a single zod run would have clashed with).
  */
-export function convertTogether(schemas: readonly Schema[], side: SchemaSide, claimed?: ReadonlyMap<string, unknown>): ConvertedSchema[] {
-  const shape: Record<string, Schema> = {};
+export function convertTogether(schemas: readonly z.ZodType[], side: SchemaSide, claimed?: ReadonlyMap<string, unknown>): ConvertedSchema[] {
+  const shape: Record<string, z.ZodType> = {};
   schemas.forEach((schema, index) => (shape[`s${index}`] = schema));
   const unrepresentable = new Map<unknown, string>();
   let clash: string | undefined;
