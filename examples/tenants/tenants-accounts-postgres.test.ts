@@ -10,7 +10,7 @@ import { readTenantsConfig } from './config.js';
 import { openTenantsDatabase, readTenantsDatabaseConfig, type TenantsDatabase } from './postgres/tenants-database.js';
 import { createPostgresTenantsStores } from './postgres/tenants-stores.js';
 import { createTenantsModule } from './tenants-module.js';
-import { linkIn, startMailbox, type Mailbox } from './test-mailbox.test-helper.js';
+import { linkIn, startMailbox, type Mailbox } from '../../test/support/test-mailbox.js';
 
 // The account system of the tenants app on its PostgreSQL stores (embedded PGlite, as
 // `npm run example:tenants` runs without DATABASE_URL): accounts and mail tokens in

@@ -5,7 +5,7 @@ import { auth } from './claims.js';
 import { readTenantsConfig } from './config.js';
 import { DEMO_PASSWORD } from './demo-accounts.js';
 import { createTenantsModule } from './tenants-module.js';
-import { linkIn, startMailbox, type Mailbox } from './test-mailbox.test-helper.js';
+import { linkIn, startMailbox, type Mailbox } from '../../test/support/test-mailbox.js';
 
 // The account routes of the tenants app, with SMTP_URL pointing at a real SMTP server started
 // here (smtp-server on 127.0.0.1:0): every mail is sent by nodemailer, received, parsed, and its

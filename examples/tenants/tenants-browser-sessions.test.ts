@@ -4,7 +4,7 @@ import { send } from '../../test/http-helpers.js';
 import { readTenantsConfig } from './config.js';
 import { DEMO_PASSWORD } from './demo-accounts.js';
 import { createTenantsModule } from './tenants-module.js';
-import { linkIn, startMailbox, type Mailbox } from './test-mailbox.test-helper.js';
+import { linkIn, startMailbox, type Mailbox } from '../../test/support/test-mailbox.js';
 
 // The browser routes of the tenants app through app.fetch: sign-in answering with cookies, the
 // cookie session on the ordinary routes with its CSRF defence, refresh, sign-out, and the
