@@ -53,6 +53,9 @@ export {
   type ParsedParams,
 } from './routing/route.js';
 export type { RouteInfo } from './context/route-info.js';
+export type { StandardSchemaV1 } from './schema/standard-schema.js';
+export type { SchemaInput, SchemaOutput } from './schema/schema-types.js';
+export { isZodSchema, schemaVendor } from './schema/zod-schema.js';
 export type { PathParams } from './routing/path.js';
 export { ws, type WebSocketRouteHelper, type WebSocketRouteOptions } from './routing/web-socket-route.js';
 export type { RouteHelpers } from './routing/route-helpers.js';

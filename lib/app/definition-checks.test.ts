@@ -21,12 +21,12 @@ describe('createApp refuses definitions that bypassed the types', () => {
   it('a plain object as body schema', async () => {
     const error = await bootError(() => ({ create: post('/', { body: { title: 'string' } } as never, () => 'x') }));
     expect(error.code).toBe('ROUTE_INVALID');
-    expect(error.message).toBe("ItemsController.create: 'body' is a plain object, not a zod schema. Route schemas are zod 4 schemas, e.g. body: z.object({ title: z.string() }).");
+    expect(error.message).toBe("ItemsController.create: 'body' is a plain object, not a schema. Route schemas are Standard Schemas (zod 4, valibot, ArkType, ...), e.g. body: z.object({ title: z.string() }).");
   });
 
   it('a non-schema query and response', async () => {
-    expect((await bootError(() => ({ list: get('/', { query: 'page' } as never, () => []) }))).message).toMatch(/^ItemsController\.list: 'query' is a string, not a zod schema/);
-    expect((await bootError(() => ({ list: get('/', { response: z.object({}).shape } as never, () => []) }))).message).toMatch(/^ItemsController\.list: 'response' is a plain object, not a zod schema/);
+    expect((await bootError(() => ({ list: get('/', { query: 'page' } as never, () => []) }))).message).toMatch(/^ItemsController\.list: 'query' is a string, not a schema/);
+    expect((await bootError(() => ({ list: get('/', { response: z.object({}).shape } as never, () => []) }))).message).toMatch(/^ItemsController\.list: 'response' is a plain object, not a schema/);
   });
 
   it('an undefined guard, with the likely cause', async () => {

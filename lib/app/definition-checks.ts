@@ -13,32 +13,40 @@ function describe(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-/** Whether a value is a zod 4 schema (what routes validate and document with). */
+/** Whether a value is a zod 4 schema (read beyond Standard Schema: a params object's keys). */
 function isZodSchema(value: unknown): boolean {
   return typeof value === 'object' && value !== null && '_zod' in value && typeof (value as { safeParse?: unknown }).safeParse === 'function';
 }
 
+/** Whether a value is a Standard Schema v1 (zod 4, valibot, ArkType, ...; ArkType's are functions). */
+function isStandardSchema(value: unknown): boolean {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
+  const standard = (value as { '~standard'?: { version?: unknown; validate?: unknown } })['~standard'];
+  return typeof standard === 'object' && standard !== null && standard.version === 1 && typeof standard.validate === 'function';
+}
+
 /**
- * Refuses a route option that should hold a zod schema but holds something else.
+ * Refuses a route option that should hold a schema (any Standard Schema) but holds something else.
  *
  * @example
  * assertSchema('PostsController.create', 'body', route.body);
  */
 export function assertSchema(where: string, option: 'body' | 'query' | 'response' | 'message' | 'send', value: unknown): void {
-  if (value === undefined || isZodSchema(value)) return;
-  throw new RouteDefinitionError(`${where}: '${option}' is ${describe(value)}, not a zod schema. Route schemas are zod 4 schemas, e.g. ${option}: z.object({ title: z.string() }).`);
+  if (value === undefined || isStandardSchema(value)) return;
+  throw new RouteDefinitionError(`${where}: '${option}' is ${describe(value)}, not a schema. Route schemas are Standard Schemas (zod 4, valibot, ArkType, ...), e.g. ${option}: z.object({ title: z.string() }).`);
 }
 
 /**
- * Refuses a `params` option that is not a zod object, or that names a parameter the route's full
- * path (controller prefix joined) does not declare: such a parameter would never be given, so
- * every request would fail its validation.
+ * Refuses a `params` option that is neither a zod object nor another Standard Schema, or a zod
+ * object that names a parameter the route's full path (controller prefix joined) does not
+ * declare: such a parameter would never be given, so every request would fail its validation.
+ * Another library's schema cannot be read for its keys: it is given every path parameter.
  *
  * @example
  * assertParamsSchema('PostsController.show', 'GET /posts/:id', route.paramsSchema, ['id']);
  */
 export function assertParamsSchema(where: string, route: string, schema: unknown, pathNames: readonly string[]): void {
-  if (schema === undefined) return;
+  if (schema === undefined || (!isZodSchema(schema) && isStandardSchema(schema))) return;
   const def = isZodSchema(schema) ? (schema as { _zod: { def: { type?: unknown; shape?: Record<string, unknown> } } })._zod.def : undefined;
   if (def?.type !== 'object' || def.shape === undefined) {
     throw new RouteDefinitionError(`${where} (${route}): 'params' is ${describe(schema)}${isZodSchema(schema) ? ` of type '${String(def?.type)}'` : ''}, not a zod object. Path parameters are parsed by a zod object naming them, e.g. params: z.object({ id: z.coerce.number().int() }).`);

@@ -4,11 +4,12 @@ import type { RouteInfo } from '../context/route-info.js';
 import { BadRequestException, ForbiddenException } from '../http/http-exception.js';
 import { readJsonBody } from '../http/json-body.js';
 import { jsonAnswer, jsonTextAnswer, type Answer } from '../http/answer.js';
-import { compileResponseSerializer } from '../schema/response-serializer.js';
-import { parseMaybeAsync } from '../schema/parse-maybe-async.js';
+import { compileResponseWriter } from '../schema/response-writer.js';
+import { compileSchemaParser, type SchemaParseResult } from '../schema/schema-parser.js';
+import { isZodSchema, type ZodSchema } from '../schema/zod-schema.js';
 import type { Context } from '../context/request-context.js';
 import type { Schema } from '../routing/route.js';
-import { arrayQueryKeys, withListKeys } from '../schema/query-arrays.js';
+import { arrayQueryKeys, withListKeys, withSingleValuesListed } from '../schema/query-arrays.js';
 import type { ZodNode } from '../schema/zod-internals.js';
 import type { QueryRecord } from '../http/query.js';
 import { deliver, isPromiseLike, type Recover, type Reply } from './reply.js';
@@ -62,7 +63,7 @@ export function compilePipeline(spec: PipelineSpec, recover: Recover): RoutePipe
   const { handler, bodyLimit, guards } = spec;
   const fail = (error: unknown, ctx: Context, reply: Reply): void => deliver(recover(error, ctx), reply);
 
-  const serialize = response === undefined || !spec.serializeResponse ? undefined : compileResponseSerializer(response, `${spec.route.controller}.${spec.route.name}`);
+  const serialize = response === undefined || !spec.serializeResponse ? undefined : compileResponseWriter(response, `${spec.route.controller}.${spec.route.name}`);
   const finish =
     spec.route.webSocket !== undefined
       ? // A WebSocket route's handler (the app's hub accepting the upgrade) answers by itself.
@@ -70,13 +71,23 @@ export function compilePipeline(spec: PipelineSpec, recover: Recover): RoutePipe
       : serialize === undefined
       ? (result: unknown): Answer => (result instanceof Response ? result : jsonAnswer(status, result))
       : // `undefined` stays 204 (see RouteOptions.status); a mismatch throws to the app's 500.
-        (result: unknown): Answer => (result instanceof Response ? result : result === undefined ? jsonAnswer(status, undefined) : jsonTextAnswer(status, serialize(result)));
+        // Only a non-zod schema with asynchronous validation makes the text a promise.
+        (result: unknown): Answer | Promise<Answer> => {
+          if (result instanceof Response) return result;
+          if (result === undefined) return jsonAnswer(status, undefined);
+          const text = serialize(result);
+          return typeof text === 'string' || text === undefined ? jsonTextAnswer(status, text) : text.then((written) => jsonTextAnswer(status, written));
+        };
   const finishAndReply = (result: unknown, ctx: Context, reply: Reply): void => {
-    let answer: Answer;
+    let answer: Answer | Promise<Answer>;
     try {
       answer = finish(result);
     } catch (error) {
       fail(error, ctx, reply);
+      return;
+    }
+    if (answer instanceof Promise) {
+      answer.then(reply, (error: unknown) => fail(error, ctx, reply));
       return;
     }
     reply(answer);
@@ -108,12 +119,13 @@ export function compilePipeline(spec: PipelineSpec, recover: Recover): RoutePipe
     );
   };
 
-  if (querySchema) {
+  if (querySchema && !isZodSchema(querySchema)) stage = standardQueryStage(querySchema, stage, fail);
+  else if (querySchema) {
     const next = stage;
     // Keys the schema reads as lists, found once: `?tag=a` must reach `z.array(...)` as ['a'].
     const listKeys = arrayQueryKeys(querySchema);
     stage = (ctx, reply) => {
-      let parsed: ReturnType<Schema['safeParse']>;
+      let parsed: ReturnType<ZodSchema['safeParse']>;
       try {
         parsed = querySchema.safeParse(listKeys.size === 0 ? ctx.query : withListKeys(ctx.query as QueryRecord, listKeys));
       } catch (error) {
@@ -131,7 +143,8 @@ export function compilePipeline(spec: PipelineSpec, recover: Recover): RoutePipe
 
   if (bodySchema) {
     const next = stage;
-    const accept = (parsed: ReturnType<Schema['safeParse']>, ctx: Context, reply: Reply): void => {
+    const parse = compileSchemaParser(bodySchema);
+    const accept = (parsed: SchemaParseResult, ctx: Context, reply: Reply): void => {
       if (!parsed.success) {
         fail(validationFailed('body', parsed.error.issues), ctx, reply);
         return;
@@ -143,9 +156,9 @@ export function compilePipeline(spec: PipelineSpec, recover: Recover): RoutePipe
     // synchronous handler run inside the body callback, which the Node adapter calls as the body ends.
     stage = (ctx, reply) => {
       const onValue = (raw: unknown): void => {
-        let parsed: ReturnType<Schema['safeParse']> | Promise<ReturnType<Schema['safeParse']>>;
+        let parsed: SchemaParseResult | Promise<SchemaParseResult>;
         try {
-          parsed = parseMaybeAsync(bodySchema, raw);
+          parsed = parse(raw);
         } catch (error) {
           fail(error, ctx, reply);
           return;
@@ -208,27 +221,29 @@ export function compilePipeline(spec: PipelineSpec, recover: Recover): RoutePipe
 }
 
 /**
- * Parses the path parameters with the route's `params` schema (a zod object; the route table
- * checked that its keys are parameters of the path): the handler sees the schema's output in
- * `ctx.params`, and the parameters it does not name as the strings they were. Given exactly the
- * keys it names, so a strict object does not refuse a prefix's parameter it leaves alone.
+ * Parses the path parameters with the route's `params` schema (the route table checked that a
+ * zod object's keys are parameters of the path): the handler sees the schema's output in
+ * `ctx.params`, and the parameters it does not name as the strings they were. A zod object is
+ * given exactly the keys it names, so a strict object does not refuse a prefix's parameter it
+ * leaves alone; another library's schema, whose keys Tessera cannot read, is given them all.
  */
 function paramsStage(schema: Schema, pathNames: readonly string[] | undefined, next: RoutePipeline, fail: (error: unknown, ctx: Context, reply: Reply) => void): RoutePipeline {
-  const keys = Object.keys((schema as unknown as ZodNode)._zod.def.shape ?? {});
+  const keys = isZodSchema(schema) ? Object.keys((schema as unknown as ZodNode)._zod.def.shape ?? {}) : undefined;
   // Most schemas name every parameter: the router's record is then the input, and the output the whole.
-  const covers = pathNames !== undefined && pathNames.every((name) => keys.includes(name));
+  const covers = keys === undefined || (pathNames !== undefined && pathNames.every((name) => keys.includes(name)));
+  const parse = compileSchemaParser(schema);
   return (ctx, reply) => {
     const raw = ctx.params;
     let input: Readonly<Record<string, string>> = raw;
     if (!covers) {
       const picked: Record<string, string> = {};
-      for (const key of keys) if (key in raw) picked[key] = raw[key] as string;
+      for (const key of keys ?? []) if (key in raw) picked[key] = raw[key] as string;
       input = picked;
     }
-    let parsed: ReturnType<Schema['safeParse']> | Promise<ReturnType<Schema['safeParse']>>;
+    let parsed: SchemaParseResult | Promise<SchemaParseResult>;
     try {
       // An async refinement (a lookup) is allowed here, as in a body schema.
-      parsed = parseMaybeAsync(schema, input);
+      parsed = parse(input);
     } catch (error) {
       fail(error, ctx, reply);
       return;
@@ -242,13 +257,58 @@ function paramsStage(schema: Schema, pathNames: readonly string[] | undefined, n
       accept(parsed, raw, ctx, reply);
     }
   };
-  function accept(parsed: ReturnType<Schema['safeParse']>, raw: Readonly<Record<string, string>>, ctx: Context, reply: Reply): void {
+  function accept(parsed: SchemaParseResult, raw: Readonly<Record<string, string>>, ctx: Context, reply: Reply): void {
     if (!parsed.success) {
       fail(validationFailed('params', parsed.error.issues), ctx, reply);
       return;
     }
     // Typed by the route's handler (ParsedParams); the context's field holds whatever the route parsed.
-    ctx.params = (covers ? parsed.data : { ...raw, ...(parsed.data as object) }) as Readonly<Record<string, string>>;
+    ctx.params = (covers && keys !== undefined ? parsed.data : { ...raw, ...(parsed.data as object) }) as Readonly<Record<string, string>>;
     next(ctx, reply);
   }
+}
+
+/**
+ * Validates the query with a schema of another library than zod. Its shape cannot be read, so a
+ * key it wants as a list cannot be known in advance: when the query fails, it is tried once more
+ * with each single value an issue points at as a one-element list (`?tag=a` as `{ tag: ['a'] }`),
+ * and the first attempt's issues are the answer when that fails too.
+ */
+function standardQueryStage(schema: Schema, next: RoutePipeline, fail: (error: unknown, ctx: Context, reply: Reply) => void): RoutePipeline {
+  const parse = compileSchemaParser(schema);
+  const accepted = (parsed: SchemaParseResult, ctx: Context, reply: Reply): void => {
+    if (!parsed.success) {
+      fail(validationFailed('query', parsed.error.issues), ctx, reply);
+      return;
+    }
+    ctx.query = parsed.data;
+    next(ctx, reply);
+  };
+  const retried = (first: SchemaParseResult, query: QueryRecord): SchemaParseResult | Promise<SchemaParseResult> => {
+    if (first.success) return first;
+    const listed = withSingleValuesListed(query, first.error.issues);
+    if (listed === query) return first;
+    const second = parse(listed);
+    const pick = (again: SchemaParseResult): SchemaParseResult => (again.success ? again : first);
+    return second instanceof Promise ? second.then(pick) : pick(second);
+  };
+  return (ctx, reply) => {
+    const query = ctx.query as QueryRecord;
+    let parsed: SchemaParseResult | Promise<SchemaParseResult>;
+    try {
+      const first = parse(query);
+      parsed = first instanceof Promise ? first.then((result) => retried(result, query)) : retried(first, query);
+    } catch (error) {
+      fail(error, ctx, reply);
+      return;
+    }
+    if (parsed instanceof Promise) {
+      parsed.then(
+        (result) => accepted(result, ctx, reply),
+        (error: unknown) => fail(error, ctx, reply),
+      );
+    } else {
+      accepted(parsed, ctx, reply);
+    }
+  };
 }

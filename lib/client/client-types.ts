@@ -1,5 +1,4 @@
-import type { z } from 'zod';
-import type { ControllerDefinition, PathParams, ProblemDetails, RouteMap, RouteTypes, RouteTypesOf, Schema } from '../internal.js';
+import type { ControllerDefinition, PathParams, ProblemDetails, RouteMap, RouteTypes, RouteTypesOf, Schema, SchemaInput, SchemaOutput } from '../internal.js';
 
 /** What JSON.stringify leaves out of an object (and writes as `null` in an array). */
 type Unwritten = undefined | symbol | ((...args: never[]) => unknown);
@@ -46,7 +45,7 @@ export type Jsonified<T> = T extends string | number | boolean | null
  * schema's output side (what the server's serialiser wrote), else of the handler's result; and
  * `undefined` (a 204) where the handler may return undefined.
  */
-export type ClientData<S, R> = (S extends Schema ? Jsonified<z.output<S>> : Jsonified<Exclude<R, Response | undefined>>) | (undefined extends R ? undefined : never);
+export type ClientData<S, R> = (S extends Schema ? Jsonified<SchemaOutput<S>> : Jsonified<Exclude<R, Response | undefined>>) | (undefined extends R ? undefined : never);
 
 /**
  * What a client call resolves to: never a thrown HTTP error, but `ok` with the typed `data`, or not
@@ -67,7 +66,7 @@ type Field<K extends string, V> = undefined extends V ? { readonly [P in K]?: V 
 /** A value the wire can put in a path: what a schema taking anything (`unknown`, as `z.coerce` does) accepts here. */
 type WireParam<T> = unknown extends T ? string | number | boolean : T;
 /** One path parameter as a call gives it: the `params` schema's input side where it names it, else a string or number. */
-type ParamValue<Pa, K> = Pa extends Schema ? (K extends keyof z.input<Pa> ? WireParam<z.input<Pa>[K]> : string | number) : string | number;
+type ParamValue<Pa, K> = Pa extends Schema ? (K extends keyof SchemaInput<Pa> ? WireParam<SchemaInput<Pa>[K]> : string | number) : string | number;
 
 /**
  * The input of one call: `params` when the path has any (on the route's `params` schema's input
@@ -75,8 +74,8 @@ type ParamValue<Pa, K> = Pa extends Schema ? (K extends keyof z.input<Pa> ? Wire
  * `query` on their input side, `headers` always optional.
  */
 export type CallInput<Path extends string, B, Q, Pa = undefined> = (IsEmpty<PathParams<Path>> extends true ? unknown : { readonly params: { readonly [K in keyof PathParams<Path>]: ParamValue<Pa, K> } }) &
-  (B extends Schema ? Field<'body', z.input<B>> : unknown) &
-  (Q extends Schema ? Field<'query', z.input<Q>> : unknown) & { readonly headers?: Readonly<Record<string, string>> };
+  (B extends Schema ? Field<'body', SchemaInput<B>> : unknown) &
+  (Q extends Schema ? Field<'query', SchemaInput<Q>> : unknown) & { readonly headers?: Readonly<Record<string, string>> };
 
 type NeedsInput<I> = {} extends I ? false : true;
 

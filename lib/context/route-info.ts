@@ -1,13 +1,17 @@
-import type { z } from 'zod';
 import type { InjectionToken } from '../common/token.js';
+import type { StandardSchemaV1 } from '../schema/standard-schema.js';
 
 /**
- * Any zod schema: what routes validate bodies and queries with and document responses by.
+ * Any Standard Schema (zod 4, valibot, ArkType, ...): what routes validate bodies, queries and
+ * path parameters with and describe responses by. zod is the fast path (a compiled response
+ * serializer, the built-in OpenAPI conversion); every other library is validated through
+ * `~standard.validate`.
  *
  * @example
  * const body: Schema = z.object({ title: z.string() });
+ * const same: Schema = v.object({ title: v.string() });
  */
-export type Schema = z.ZodType;
+export type Schema = StandardSchemaV1;
 
 /**
  * The parts of a route that both its definition and its route-table entry have, with the same

@@ -7,7 +7,7 @@ import type { RequestContext } from '../context/request-context.js';
 import type { RouteInfo } from '../context/route-info.js';
 import type { ProviderDefinition } from '../di/provider.js';
 import { HttpException } from '../http/http-exception.js';
-import { compileResponseSerializer, type ResponseSerializer } from '../schema/response-serializer.js';
+import { compileResponseWriter, type ResponseWriter } from '../schema/response-writer.js';
 import { parseIdempotencyKey } from './idempotency-key.js';
 import { IDEMPOTENCY_STORE, type IdempotencyStore } from './idempotency-store.js';
 import { isFinalStatus, KEPT_HEADERS, recordException, recordResponse, replay, type RecordedAnswer } from './recorded-answer.js';
@@ -89,7 +89,7 @@ class IdempotencyInterceptor implements Interceptor {
   readonly #required: boolean;
   readonly #maxAnswerBytes: number;
   readonly #kept: readonly string[];
-  readonly #serializers = new WeakMap<RouteInfo, ResponseSerializer>();
+  readonly #serializers = new WeakMap<RouteInfo, ResponseWriter>();
 
   constructor(store: IdempotencyStore, settings: Settings) {
     this.#store = store;
@@ -135,7 +135,7 @@ class IdempotencyInterceptor implements Interceptor {
         response = result;
         recorded = await recordResponse(result, this.#maxAnswerBytes, this.#kept);
       } else {
-        const made = this.#answerOf(route, result);
+        const made = await this.#answerOf(route, result);
         response = new Response(made.body, { status: made.status, headers: made.headers });
         recorded = this.#record(made);
       }
@@ -165,15 +165,15 @@ class IdempotencyInterceptor implements Interceptor {
   }
 
   /** The answer the pipeline would make of a value: 204 for undefined, else JSON with the route's status (serialised by its response schema). */
-  #answerOf(route: RouteInfo, value: unknown): MadeAnswer {
-    const text = value === undefined ? undefined : route.response === undefined ? JSON.stringify(value) : this.#serializerOf(route, route.response)(value);
+  async #answerOf(route: RouteInfo, value: unknown): Promise<MadeAnswer> {
+    const text = value === undefined ? undefined : route.response === undefined ? JSON.stringify(value) : await this.#serializerOf(route, route.response)(value);
     if (text === undefined) return { status: 204, headers: {}, body: null };
     return { status: route.status, headers: { 'content-type': 'application/json' }, body: text };
   }
 
-  #serializerOf(route: RouteInfo, schema: NonNullable<RouteInfo['response']>): ResponseSerializer {
+  #serializerOf(route: RouteInfo, schema: NonNullable<RouteInfo['response']>): ResponseWriter {
     let serialize = this.#serializers.get(route);
-    if (serialize === undefined) this.#serializers.set(route, (serialize = compileResponseSerializer(schema, `${route.controller}.${route.name}`)));
+    if (serialize === undefined) this.#serializers.set(route, (serialize = compileResponseWriter(schema, `${route.controller}.${route.name}`)));
     return serialize;
   }
 

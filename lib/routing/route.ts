@@ -1,5 +1,4 @@
 import { RouteDefinitionError } from './route-definition-error.js';
-import type { z } from 'zod';
 import type { GuardToken } from '../context/guard.js';
 import type { InterceptorToken } from '../context/interceptor.js';
 import type { QueryRecord } from '../http/query.js';
@@ -8,6 +7,7 @@ import { metadataRecord, type MetadataEntry } from '../common/metadata.js';
 import type { PathParams } from './path.js';
 import type { WebSocketSpec } from './web-socket-spec.js';
 import type { ParamsSchema, ParsedParams } from './params-schema.js';
+import type { SchemaOutput } from '../schema/schema-types.js';
 
 export type { ParamsSchema, ParsedParams } from './params-schema.js';
 
@@ -26,7 +26,7 @@ type Simplify<T> = { [K in keyof T]: T[K] } & {};
 export type RouteParams<Path extends string> = Simplify<PathParams<Path>>;
 
 /** The value a schema option turns into, or the fallback when the option is absent. */
-export type Parsed<S, Fallback> = S extends Schema ? z.output<S> : Fallback;
+export type Parsed<S, Fallback> = S extends Schema ? SchemaOutput<S> : Fallback;
 
 /**
  * A route handler. Returning a value sends it as JSON; `undefined` sends 204; a Response is
@@ -40,7 +40,7 @@ export type Handler<Path extends string, B, Q, R, Pa = undefined> = (
 ) => R | Promise<R>;
 
 /** The result a handler may return for a route with response schema `S`. */
-export type HandlerResult<S> = (S extends Schema ? z.output<S> : unknown) | Response | undefined;
+export type HandlerResult<S> = (S extends Schema ? SchemaOutput<S> : unknown) | Response | undefined;
 
 /**
  * Options of a route.

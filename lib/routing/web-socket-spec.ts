@@ -1,7 +1,7 @@
-import type { z } from 'zod';
 import type { RequestContext, StateKey } from '../context/request-context.js';
 import type { Schema } from '../context/route-info.js';
 import type { ParamsSchema } from './params-schema.js';
+import type { SchemaInput, SchemaOutput } from '../schema/schema-types.js';
 
 /**
  * One open WebSocket as its route's handlers see it: the upgrade request's params, query and
@@ -113,13 +113,13 @@ export interface WebSocketOptions<Q extends Schema | undefined, M extends Schema
 }
 
 /** What a route's `message` schema (or its absence) and `binary` make of an incoming message. */
-export type WebSocketIncoming<M, B> = (M extends Schema ? z.output<M> : string) | (B extends true ? Uint8Array : never);
+export type WebSocketIncoming<M, B> = (M extends Schema ? SchemaOutput<M> : string) | (B extends true ? Uint8Array : never);
 
 /** What a client sends to a route with `message` schema `M` (its input side) and `binary` `B`. */
-export type WebSocketClientMessage<M, B> = (M extends Schema ? z.input<M> : string) | (B extends true ? Uint8Array : never);
+export type WebSocketClientMessage<M, B> = (M extends Schema ? SchemaInput<M> : string) | (B extends true ? Uint8Array : never);
 
 /** What `conn.send` takes for a route with `send` schema `S`. */
-export type WebSocketOutgoing<S> = S extends Schema ? z.input<S> : unknown;
+export type WebSocketOutgoing<S> = S extends Schema ? SchemaInput<S> : unknown;
 
 /**
  * A WebSocket route's socket half, as plain data on its RouteDefinition (`webSocket`): the

@@ -1,4 +1,4 @@
-import type { Schema } from '../context/route-info.js';
+import type { ZodSchema as Schema } from './zod-schema.js';
 
 /**
  * Validates synchronously, the common case, without the promise `safeParseAsync` costs; a

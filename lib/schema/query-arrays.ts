@@ -48,3 +48,20 @@ export function withListKeys(query: QueryRecord, keys: ReadonlySet<string>): Que
   }
   return out ?? query;
 }
+
+/**
+ * The query with each single value that a failed parse's issues point at (by the first key of
+ * their path) turned into a one-element list, or the query itself when there is none: how a
+ * schema whose shape cannot be read is tried a second time (see the pipeline's query stage).
+ *
+ * @example
+ * withSingleValuesListed({ tag: 'a', page: '2' }, [{ path: ['tag'] }]); // { tag: ['a'], page: '2' }
+ */
+export function withSingleValuesListed(query: QueryRecord, issues: readonly { readonly path: readonly PropertyKey[] }[]): QueryRecord {
+  const keys = new Set<string>();
+  for (const issue of issues) {
+    const key = issue.path[0];
+    if (typeof key === 'string' && typeof query[key] === 'string') keys.add(key);
+  }
+  return keys.size === 0 ? query : withListKeys(query, keys);
+}

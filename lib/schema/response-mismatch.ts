@@ -24,7 +24,13 @@ export class Mismatch {
   }
 }
 
-function formatPath(segments: readonly PropertyKey[]): string {
+/**
+ * A path as mismatches name it: `$`, `$.tags[1]`.
+ *
+ * @example
+ * formatPath(['tags', 1]); // '$.tags[1]'
+ */
+export function formatPath(segments: readonly PropertyKey[]): string {
   if (segments.length === 0) return '$';
   return `$${segments.map((segment) => (typeof segment === 'number' ? `[${segment}]` : `.${String(segment)}`)).join('')}`;
 }

@@ -1,5 +1,5 @@
 import { Mismatch, ResponseMismatchError } from './response-mismatch.js';
-import type { Schema } from '../context/route-info.js';
+import type { ZodSchema as Schema } from './zod-schema.js';
 import type { ZodDef as Def, ZodNode } from './zod-internals.js';
 
 /**

@@ -5,6 +5,8 @@ import type { WebSocketEvents, WebSocketPort } from './web-socket-port.js';
 import { utf8LengthExceeds } from '../http/utf8.js';
 import { unrefTimer } from '../common/unref-timer.js';
 import { CREDENTIAL_EXPIRES_AT } from './credential-expiry.js';
+import type { Schema } from '../context/route-info.js';
+import { compileSchemaParser, type SchemaParser, type SchemaParseResult } from '../schema/schema-parser.js';
 
 /** What a session needs of its app's hub: topics and the registry of open sockets. */
 export interface SessionHub {
@@ -65,6 +67,14 @@ function sendableCode(code: number): boolean {
   return code === 1000 || code === 1001 || code === 1003 || (code >= 1007 && code <= 1011) || (code >= 3000 && code <= 4999);
 }
 
+/** One parser per message schema, shared by the route's connections. */
+const messageParsers = new WeakMap<Schema, SchemaParser>();
+function messageParser(schema: Schema): SchemaParser {
+  let parse = messageParsers.get(schema);
+  if (parse === undefined) messageParsers.set(schema, (parse = compileSchemaParser(schema)));
+  return parse;
+}
+
 let sessions = 0;
 
 /**
@@ -87,6 +97,8 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
   private drainTimer: ReturnType<typeof setInterval> | undefined;
   private expiryTimer: ReturnType<typeof setTimeout> | undefined;
   private drainWaiters: (() => void)[] = [];
+  /** Settles once the messages waiting for an asynchronous validation have been handled. */
+  private inOrder: Promise<void> | undefined;
 
   constructor(
     private readonly spec: WebSocketSpec,
@@ -255,14 +267,35 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
       this.invalid('The message is not JSON.', undefined);
       return;
     }
-    let parsed: ReturnType<typeof schema.safeParse>;
+    let parsed: SchemaParseResult | Promise<SchemaParseResult>;
     try {
-      parsed = schema.safeParse(value);
+      parsed = messageParser(schema)(value);
     } catch (error) {
-      // An async refinement cannot run on a message: a route mistake, not the client's.
       this.failed('message', error);
       return;
     }
+    // An asynchronous validation (a lookup) is awaited; the messages after it wait their turn, so
+    // the handler sees them in the order they came.
+    if (parsed instanceof Promise || this.inOrder !== undefined) {
+      const previous = this.inOrder ?? Promise.resolve();
+      const current = previous
+        .then(() => parsed)
+        .then(
+          (result) => {
+            if (this.state === 'open') this.accept(result);
+          },
+          (error: unknown) => this.failed('message', error),
+        );
+      this.inOrder = current;
+      void current.then(() => {
+        if (this.inOrder === current) this.inOrder = undefined;
+      });
+      return;
+    }
+    this.accept(parsed);
+  }
+
+  private accept(parsed: SchemaParseResult): void {
     if (!parsed.success) {
       this.invalid('The message failed validation.', parsed.error.issues);
       return;
