@@ -197,6 +197,13 @@ describe('the packed package, installed into a fresh app', () => {
     expect(result.stdout, 'tsc reports no errors').toBe('');
   }, 120_000);
 
+  it('serveApiReference, without the optional peer swagger-ui-dist, refuses at mount time naming the package to install', async () => {
+    const { stdout } = await exec(process.execPath, ['api-reference-missing.mjs'], { cwd: app, timeout: 60_000 });
+    const outcome = JSON.parse(stdout) as { code?: string; message?: string };
+    expect(outcome.code).toBe('API_REFERENCE_ASSETS_MISSING');
+    expect(outcome.message).toContain('npm install swagger-ui-dist');
+  });
+
   for (const file of ['testing-listen.cjs', 'testing-listen.mjs']) {
     it(`${file}: a testing app from the ${file.endsWith('.cjs') ? 'CommonJS' : 'ES module'} build listens with no server option and serves a request`, async () => {
       const { stdout } = await exec(process.execPath, [file], { cwd: app, timeout: 60_000 });
