@@ -19,8 +19,10 @@ export type ResponseWriter = (value: unknown) => string | undefined | Promise<st
  * The writer for a route's response schema, chosen once at boot. A zod schema gets the compiled
  * serializer (the fast path, see compileResponseSerializer). Any other Standard Schema validates
  * the result and writes `JSON.stringify` of the schema's output: what the schema gives is what is
- * sent, so a schema that strips undeclared keys (valibot's `object`, ArkType's `"+": "delete"`)
- * keeps them out, and one that passes them through sends them.
+ * sent. valibot's `object` strips undeclared keys as zod's does; an ArkType object keeps them
+ * unless told otherwise, so its response schemas are compiled with `onDeepUndeclaredKey('delete')`
+ * (a password hash on the record is not sent, as with zod). A library whose objects pass
+ * undeclared keys through sends them.
  *
  * @example
  * const write = compileResponseWriter(v.object({ id: v.string() }), 'Posts.show');
@@ -28,7 +30,7 @@ export type ResponseWriter = (value: unknown) => string | undefined | Promise<st
  */
 export function compileResponseWriter(schema: StandardSchemaV1, route?: string): ResponseWriter {
   if (isZodSchema(schema)) return compileResponseSerializer(schema, route);
-  const standard = schema['~standard'];
+  const standard = strippingUndeclaredKeys(schema)['~standard'];
   const written = (result: StandardSchemaV1.Result<unknown>): string | undefined => {
     if (result.issues) throw new ResponseMismatchError(result.issues.map((issue) => formatPath(toSchemaIssue(issue).path)), route);
     return JSON.stringify(result.value);
@@ -37,4 +39,19 @@ export function compileResponseWriter(schema: StandardSchemaV1, route?: string):
     const result = standard.validate(value);
     return result instanceof Promise ? result.then(written) : written(result);
   };
+}
+
+/** An ArkType type's method making its objects, at every depth, drop the keys they do not declare. */
+interface ArkTypeStripping {
+  onDeepUndeclaredKey(behavior: 'delete'): StandardSchemaV1;
+}
+
+/**
+ * The schema as a response writer must use it: an ArkType type made to strip undeclared keys at
+ * every depth (ArkType's default is to keep them); any other schema as it is.
+ */
+function strippingUndeclaredKeys(schema: StandardSchemaV1): StandardSchemaV1 {
+  if (schema['~standard'].vendor !== 'arktype') return schema;
+  const ark = schema as StandardSchemaV1 & Partial<ArkTypeStripping>;
+  return typeof ark.onDeepUndeclaredKey === 'function' ? ark.onDeepUndeclaredKey('delete') : schema;
 }
