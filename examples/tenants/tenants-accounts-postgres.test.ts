@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { createMigratedPGlite } from '../../test/postgres/support/pglite.js';
 import { readTenantsConfig } from './config.js';
 import { openTenantsDatabase, readTenantsDatabaseConfig, type TenantsDatabase } from './postgres/tenants-database.js';
 import { createPostgresTenantsStores } from './postgres/tenants-stores.js';
+import { auth } from './claims.js';
 import { createTenantsModule } from './tenants-module.js';
 import { linkIn, startMailbox, type Mailbox } from '../../test/support/test-mailbox.js';
 
@@ -59,6 +61,16 @@ describe('tenants on PostgreSQL: accounts, sessions and throttling in the databa
     const access = signedIn.headers.getSetCookie().find((c) => c.startsWith('__Host-tessera-access='))?.split(';')[0] ?? '';
     const sessions = (await send(app, 'GET', '/auth/sessions', { headers: { cookie: access } })).json as { userAgent: string; current: boolean }[];
     expect(sessions).toEqual([expect.objectContaining({ userAgent: 'PgBrowser/1.0', current: true })]);
+  });
+
+  it('sends at most 5 reset mails per address per hour, counted in tessera_rate_limits, answering the sixth request as the first', async () => {
+    const answers = [];
+    for (let i = 0; i < 6; i++) answers.push((await send(app, 'POST', '/auth/password/forgot', { json: { email: 'carol@globex.test' } })).text);
+    await app.get(auth.ACCOUNT_SERVICE).settled();
+    expect(new Set(answers).size, 'one answer for all six').toBe(1);
+    expect(mailbox.received.filter((m) => m.to.includes('carol@globex.test'))).toHaveLength(5);
+    const hits = await count("SELECT hits::int AS n FROM tessera_rate_limits WHERE name = 'tenants-account-mails' AND key = $1", [createHash('sha256').update('carol@globex.test').digest('hex')]);
+    expect(hits, 'the count of mails to the address (keyed by its SHA-256) lives in the database').toBe(6);
   });
 
   it('throttles a sixth wrong password from one address with 429 and Retry-After, counted in tessera_rate_limits', async () => {

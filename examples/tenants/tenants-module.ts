@@ -139,6 +139,7 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
           appName: 'Tessera tenants',
           newAccountClaims,
           ...(mailer === undefined ? {} : { mailer }),
+          ...(stores.mailLimit === undefined ? {} : { mailLimit: stores.mailLimit }),
         },
         // Failed sign-ins counted per account and address: in the stores' shared counters (the
         // database, beside the accounts), else in this process.

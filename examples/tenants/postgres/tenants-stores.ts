@@ -1,7 +1,7 @@
 import { createToken, defineFactory, defineModule, IDEMPOTENCY_STORE } from '../../../lib/index.js';
 import type { Clock, ModuleDefinition } from '../../../lib/index.js';
 import type { AccountStore, RefreshTokenStore, StoreClass } from '../../../lib/auth/index.js';
-import type { InjectionToken, RateLimitCounterOptions, WindowedRateLimitCounter } from '../../../lib/index.js';
+import type { InjectionToken, RateLimitCounter, RateLimitCounterOptions, WindowedRateLimitCounter } from '../../../lib/index.js';
 import { PostgresRefreshTokenStore } from '../../../lib/auth/postgres/index.js';
 import { PostgresIdempotencyStore, PostgresRateLimitCounter, SQL_CLIENT } from '../../../lib/postgres/index.js';
 import type { PostgresStoreOptions, SqlClient } from '../../../lib/postgres/index.js';
@@ -32,6 +32,8 @@ export interface TenantsStores {
    * the auth module's in-memory counters (one process).
    */
   readonly signInCounters?: SignInCounters;
+  /** Counts the account mails anyone can cause, per address, for every instance; omitted: in this process. */
+  readonly mailLimit?: RateLimitCounter;
 }
 
 /** What a counter of sign-in throttling is built with (the auth module names each tier's). */
@@ -84,5 +86,7 @@ export function createPostgresTenantsStores(database: SqlClient, clock: Clock, c
     refreshTokenStore: { useExisting: REFRESH_TOKENS },
     // Failed sign-ins counted in tessera_rate_limits, so every instance sees the same counts.
     signInCounters: { inject: [SQL_CLIENT], useFactory: (db: SqlClient) => (settings: SignInCounterSettings) => new PostgresRateLimitCounter(db, { ...options, ...settings }) },
+    // At most 5 verification, reset and change mails per address per hour, across instances.
+    mailLimit: new PostgresRateLimitCounter(database, { ...options, clock, name: 'tenants-account-mails', limit: 5, windowMs: 3_600_000 }),
   };
 }
