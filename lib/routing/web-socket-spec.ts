@@ -6,8 +6,9 @@ import type { SchemaInput, SchemaOutput } from '../schema/schema-types.js';
 /**
  * One open WebSocket as its route's handlers see it: the upgrade request's params, query and
  * state (the user a guard verified, the tenant), and the socket. `Out` is what the route declared
- * it sends (its `send` schema's input); strings are sent as they are, bytes as a binary message,
- * anything else as JSON.
+ * it sends (its `send` schema's input); bytes are sent as a binary message, anything else as
+ * JSON, a string too when the route has a `send` schema (what the typed client parses is then what
+ * was sent: `'123'` arrives as the string `'123'`); without one, a string is sent as it is.
  *
  * @example
  * open(conn) { conn.send({ hello: conn.get(CURRENT_USER)?.sub }); void conn.subscribe(`tenant:${conn.params.tenantId}`); }

@@ -159,7 +159,9 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
   send(data: unknown): boolean {
     if (this.state !== 'open') return false;
     let frame: string | Uint8Array;
-    if (typeof data === 'string' || data instanceof Uint8Array) frame = data;
+    // With a `send` schema every value goes as JSON, a string too: the typed client JSON-parses
+    // what it receives, so a raw '123' would arrive as the number 123 where the type says string.
+    if (data instanceof Uint8Array || (typeof data === 'string' && this.spec.send === undefined)) frame = data;
     else if (data instanceof ArrayBuffer) frame = new Uint8Array(data);
     else {
       const text = JSON.stringify(data) as string | undefined;
