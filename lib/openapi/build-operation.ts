@@ -1,10 +1,9 @@
 import type { Schema } from '../internal.js';
-import { statusText } from '../internal.js';
+import { isZodSchema, statusText } from '../internal.js';
 import type { JsonSchema, OpenApiMediaType, OpenApiOperation, OpenApiParameter, OpenApiResponse } from './openapi-document.js';
 import type { PlannedOperation } from './operation-plan.js';
 import { PROBLEM_REF } from './problem-schema.js';
 import type { SchemaComponents } from './schema-components.js';
-import { isZodType } from './schema-conversion.js';
 import type { ConvertedSchema } from './converted-schema.js';
 
 /** The converted schemas of one operation (first pass), by role. */
@@ -209,7 +208,7 @@ const bodyOptional = new WeakMap<Schema, boolean>();
 function acceptsUndefined(schema: Schema): boolean {
   // A zod object rejects `undefined` before anything else runs (its checks can only add issues):
   // no need to parse, which costs a failed parse's error object per body schema.
-  const zod = isZodType(schema);
+  const zod = isZodSchema(schema);
   if (zod && schema._zod.def.type === 'object') return false;
   let optional = bodyOptional.get(schema);
   if (optional === undefined) {

@@ -1,4 +1,4 @@
-import type { Schema, SchemaSide } from '../internal.js';
+import { isZodSchema, type Schema, type SchemaSide } from '../internal.js';
 import { z } from 'zod';
 import { convertStandardSchema, type StandardSchemaLike } from './standard-json-schema.js';
 import { fastResults, type ConvertedSchema } from './converted-schema.js';
@@ -41,8 +41,8 @@ export function convertSchemas(schemas: readonly Schema[], side: SchemaSide): Co
   if (pending.length > 0) {
     const zod: z.ZodType[] = [];
     for (const schema of pending) {
-      if (isZodType(schema)) zod.push(schema);
-      else known.set(schema, convertStandardSchema(schema as unknown as StandardSchemaLike, side));
+      if (isZodSchema(schema)) zod.push(schema);
+      else known.set(schema, convertStandardSchema(schema as StandardSchemaLike, side));
     }
     if (zod.length > 0) {
       const converted = fastEnabled ? convertPending(zod, side) : convertWithZod(zod, side);
@@ -50,18 +50,6 @@ export function convertSchemas(schemas: readonly Schema[], side: SchemaSide): Co
     }
   }
   return schemas.map((schema) => known.get(schema) as ConvertedSchema);
-}
-
-/**
- * A zod 4 schema (its internals are what the fast converter and zod's converter read); any other
- * Standard Schema, zod 3 and zod mini included, goes through `convertStandardSchema`.
- *
- * @example
- * isZodType(z.string()); // true; isZodType(v.string()) is false
- */
-export function isZodType(schema: Schema): schema is Schema & z.ZodType {
-  const candidate = schema as unknown as { '~standard': { vendor: string }; _zod?: unknown; safeParse?: unknown };
-  return candidate['~standard'].vendor === 'zod' && typeof candidate._zod === 'object' && candidate._zod !== null && typeof candidate.safeParse === 'function';
 }
 
 /**

@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleDocuments } from './example-documents.js';
 
 // The two linters users run on OpenAPI documents in CI, as their command lines, on the blog's and
-// the tenants app's documents. Warnings are allowed (for example "operation-4xx-response" on
-// `GET /posts`, which cannot answer a 4xx); errors are not.
+// the tenants app's documents, and on the blog's with its schemas in valibot and ArkType.
+// Warnings are allowed (for example "operation-4xx-response" on `GET /posts`, which cannot answer
+// a 4xx); errors are not.
 const bin = (name: string) => join(import.meta.dirname, '..', '..', '..', 'node_modules', '.bin', name);
 const run = promisify(execFile);
 
@@ -62,7 +63,7 @@ describe('the example documents pass the OpenAPI linters', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  for (const name of ['blog', 'tenants']) {
+  for (const name of ['blog', 'tenants', 'blog-valibot', 'blog-arktype']) {
     it(`${name}: @redocly/cli lint (recommended) reports 0 errors`, async () => {
       expect(await redoclyErrors(files[name] as string), `redocly errors in the ${name} document`).toEqual([]);
     });
