@@ -66,6 +66,17 @@ const OTEL_VARIANTS = {
   'hono-sdk': { base: 'hono', otel: 'sdk', label: 'Hono + @hono/otel + SDK' },
 };
 /**
+ * Validator variants (`npm run bench:validators`, issue 39), named in BENCH_FRAMEWORKS only: the
+ * Tessera server with BENCH_VALIDATOR set, whose create route has a body and a response schema in
+ * zod, valibot or ArkType (bench/servers/tessera-validators.ts). valibot's and ArkType's costs are
+ * reported over zod's on the same route.
+ */
+const VALIDATOR_VARIANTS = {
+  'tessera-zod': { base: 'tessera-zod', validator: 'zod', label: 'Tessera, zod body + response' },
+  'tessera-valibot': { base: 'tessera-zod', validator: 'valibot', label: 'Tessera, valibot body + response' },
+  'tessera-arktype': { base: 'tessera-zod', validator: 'arktype', label: 'Tessera, ArkType body + response' },
+};
+/**
  * The fetch runtimes (issue 28): each framework served by the runtime's own server, one pinned
  * process per round like the Node ones, measured beside the others of its runtime. Bun: raw
  * `Bun.serve`, Elysia, Hono, Tessera (`bunServer`); Deno: raw `Deno.serve`, Hono, Tessera
@@ -98,7 +109,7 @@ function fetchUnavailable(name) {
 const FETCH_AVAILABLE = Object.keys(FETCH_FRAMEWORKS).filter((name) => fetchUnavailable(name) === undefined);
 const runtimeOf = (framework) => FETCH_FRAMEWORKS[framework]?.runtime ?? 'node';
 const RUNTIME_TITLE = { node: 'Node', bun: 'Bun', deno: 'Deno', workerd: 'workerd' };
-const KNOWN_FRAMEWORKS = [...ALL_FRAMEWORKS, ...Object.keys(OTEL_VARIANTS), ...Object.keys(FETCH_FRAMEWORKS)];
+const KNOWN_FRAMEWORKS = [...ALL_FRAMEWORKS, ...Object.keys(OTEL_VARIANTS), ...Object.keys(VALIDATOR_VARIANTS), ...Object.keys(FETCH_FRAMEWORKS)];
 const LABEL = {
   raw: 'raw node:http',
   hono: 'Hono',
@@ -107,6 +118,7 @@ const LABEL = {
   tessera: 'Tessera',
   baseline: `Tessera @${baselineRef}`,
   ...Object.fromEntries(Object.entries(OTEL_VARIANTS).map(([name, v]) => [name, v.label])),
+  ...Object.fromEntries(Object.entries(VALIDATOR_VARIANTS).map(([name, v]) => [name, v.label])),
   ...Object.fromEntries(Object.entries(FETCH_FRAMEWORKS).map(([name, v]) => [name, v.label])),
 };
 const SERVER_FILE = {
@@ -118,9 +130,10 @@ const SERVER_FILE = {
   baseline: join(buildDir, 'baseline', 'tessera.mjs'),
 };
 for (const [name, v] of Object.entries(OTEL_VARIANTS)) SERVER_FILE[name] = SERVER_FILE[v.base];
+for (const name of Object.keys(VALIDATOR_VARIANTS)) SERVER_FILE[name] = SERVER_FILE.tessera;
 for (const [name, v] of Object.entries(FETCH_FRAMEWORKS)) SERVER_FILE[name] = v.file;
 /** The framework a variant is measured against (itself for the others). */
-const baseOf = (framework) => OTEL_VARIANTS[framework]?.base ?? framework;
+const baseOf = (framework) => OTEL_VARIANTS[framework]?.base ?? VALIDATOR_VARIANTS[framework]?.base ?? framework;
 
 /**
  * API_KEY_RATE_LIMIT of the tenants scenarios: far above what one server process can answer in
@@ -475,7 +488,7 @@ const bench :Workerd.Worker = (
 function spawnServer(framework, scenario, { nodeArgs = [], port = takePort(), waitReady = true, prefix = [], readyMs = 15_000 } = {}) {
   const child = spawn(...argv([...pin(1), ...prefix, ...serverCommand(framework, scenario, port, nodeArgs)]), {
     cwd: root,
-    env: { ...env, ...SCENARIOS[scenario]?.serverEnv, ...otelEnv(framework), PORT: String(port), BENCH_SCENARIO: scenario, NODE_ENV: 'production' },
+    env: { ...env, ...SCENARIOS[scenario]?.serverEnv, ...otelEnv(framework), ...validatorEnv(framework), PORT: String(port), BENCH_SCENARIO: scenario, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -589,6 +602,36 @@ function otelEnv(framework) {
     OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${otlpPort}`,
     OTEL_METRIC_EXPORT_INTERVAL: '5000',
   };
+}
+
+/** BENCH_VALIDATOR for a validator variant (the Tessera server's create route then uses it). */
+function validatorEnv(framework) {
+  const variant = VALIDATOR_VARIANTS[framework];
+  return variant === undefined ? {} : { BENCH_VALIDATOR: variant.validator };
+}
+
+/**
+ * valibot's and ArkType's cost on the create route, over zod's (same route, body and response
+ * schemas): CPU per request (medians of the run) and the paired per-round ratios' range.
+ */
+function validatorCost(results) {
+  const lines = [];
+  for (const [scenario, summary] of Object.entries(results)) {
+    for (const name of Object.keys(VALIDATOR_VARIANTS)) {
+      const variant = summary[name];
+      const base = summary[baseOf(name)];
+      if (variant === undefined || base === undefined || name === baseOf(name)) continue;
+      const paired = variant.rounds
+        .map((r, i) => ratio(r.cpuUsPerRequest, base.rounds[i]?.cpuUsPerRequest))
+        .filter(Number.isFinite)
+        .sort((a, b) => a - b);
+      const cpuRatio = ratio(variant.cpuUs, base.cpuUs);
+      const range = paired.length ? `; per-round ratios ${fmt(paired[0], 3)}-${fmt(paired.at(-1), 3)}` : '';
+      const delta = variant.cpuUs - base.cpuUs;
+      lines.push(`${scenario}: ${LABEL[name]} ${fmt(variant.cpuUs, 1)} µs vs ${LABEL[baseOf(name)]} ${fmt(base.cpuUs, 1)} µs CPU per request: ${fmt(cpuRatio, 3)}x, ${delta >= 0 ? '+' : ''}${fmt(delta, 1)} µs${range}`);
+    }
+  }
+  return lines;
 }
 
 /**
@@ -1136,6 +1179,10 @@ function render(doc) {
     out.push('\nCold start', ...(by ? [`(${by})`] : []), textTable(COLD_HEADERS, coldRows(cold)));
     md.push('**Cold start** (spawn to first response of `GET /hello/x`, median)', '', ...(by ? [`_${by}._`, ''] : []), mdTable(COLD_HEADERS, coldRows(cold)), '');
   }
+  if (doc.validatorCost?.length) {
+    out.push('\nValidator cost (issue 39)', ...doc.validatorCost);
+    md.push('**Validator cost** (CPU per request over the same route with zod schemas)', '', ...doc.validatorCost.map((l) => `- ${l}`), '');
+  }
   if (doc.otelCost?.length) {
     const received = doc.otlpReceived ? `the OTLP sink received ${doc.otlpReceived.traces.requests} trace exports (${fmt(doc.otlpReceived.traces.bytes / 1e6, 1)} MB) and ${doc.otlpReceived.metrics.requests} metric exports` : undefined;
     out.push('\nOpenTelemetry cost', ...doc.otelCost, ...(received ? [received] : []));
@@ -1232,6 +1279,8 @@ async function main() {
   if (Object.keys(costs).length) doc.tenantsKeyCost = costs;
   const instrumentationCost = otelCost(results);
   if (instrumentationCost.length) doc.otelCost = instrumentationCost;
+  const validatorsCost = validatorCost(results);
+  if (validatorsCost.length) doc.validatorCost = validatorsCost;
   if (otlpPort !== undefined) doc.otlpReceived = otlpReceived;
   const { text, md } = render(doc);
   console.log(`\n${runHeader(m, config).join('\n')}${text}\n\n(${fmt(minutes, 1)} min)`);

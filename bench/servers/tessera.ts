@@ -14,7 +14,13 @@ const tenants = scenario.startsWith('tenants-') ? await import('./tessera-tenant
 // BENCH_OTEL (npm run bench:otel): openTelemetry() with no SDK (`api`) or with the SDK (`sdk`).
 await startOtelSdk();
 const instrumentation = otelMode === 'none' ? undefined : (await import('../../lib/otel/index.js')).openTelemetry();
-const module = tenants !== undefined ? await tenants.tenantsModule() : scenario === 'me' ? (await import('./tessera-auth.js')).meModule() : await benchModule(scenario);
+// BENCH_VALIDATOR (npm run bench:validators): the create route with zod, valibot or ArkType schemas.
+const validator = scenario === 'create' ? process.env.BENCH_VALIDATOR : undefined;
+const module =
+  tenants !== undefined ? await tenants.tenantsModule()
+  : scenario === 'me' ? (await import('./tessera-auth.js')).meModule()
+  : validator !== undefined ? (await import('./tessera-validators.js')).validatorModule(validator)
+  : await benchModule(scenario);
 const app = await createApp(module, instrumentation ? { instrumentation } : {});
 await serve(app, { port, host });
 if (tenants !== undefined) await tenants.provisionTenants(port, host);
