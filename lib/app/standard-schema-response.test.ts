@@ -30,6 +30,14 @@ describe.each(schemas)('a %s response schema', (_vendor, Post, NumericId) => {
     expect(text, 'an undeclared nested field was sent').not.toContain('argon2id');
   });
 
+  it('leaves a frozen result as it was, and still strips it', async () => {
+    const frozen = Object.freeze({ ...record, author: Object.freeze({ ...record.author }) });
+    const response = await (await appAnswering(Post, frozen)).request('/');
+    expect(response.status, 'a frozen result could not be written').toBe(200);
+    expect(await response.json()).toEqual({ id: 'p1', title: 'Hello', author: { name: 'Ada' } });
+    expect(frozen.author.passwordHash, 'the handler\'s record was changed').toBe('$argon2id$secret');
+  });
+
   it('refuses a result the schema refuses with a 500 that names no value', async () => {
     const response = await (await appAnswering(NumericId, { id: 'secret-value' })).request('/');
     expect(response.status).toBe(500);

@@ -1,5 +1,5 @@
-import type { z } from 'zod';
-import { checkedClock, systemClock, defineModule, defineFactory, defineProvider, createToken, createStateKey, LOGGER, PUB_SUB, WEB_SOCKETS, type ClassToken, type Guard, type HealthCheck, type ModuleDefinition, type ProviderInput, type RequestContext, type Token } from '../internal.js';
+import { checkedClock, systemClock, defineModule, defineFactory, defineProvider, createToken, createStateKey, LOGGER, PUB_SUB, WEB_SOCKETS, type ClassToken, type Guard, type HealthCheck, type ModuleDefinition, type ProviderInput, type RequestContext, type SchemaOutput, type StandardSchemaV1, type Token } from '../internal.js';
+import { claimsParserOf } from './claims-parser.js';
 import type { ApiKeyStore, AuthenticatedApiKey } from './api-keys/index.js';
 import { createAuthGuards } from './auth-guards.js';
 import { jwksHealthCheck } from './jwks-health-check.js';
@@ -81,14 +81,17 @@ function toProvider<T>(token: Token<T>, store: StoreClass<T>): ProviderInput {
 }
 
 /**
- * Everything the auth module offers, bound to one claims schema. Call it once per app.
+ * Everything the auth module offers, bound to one claims schema: any Standard Schema (zod,
+ * valibot, ArkType, ...) whose output is the claims object. Call it once per app.
  *
  * @example
  * const Claims = z.object({ sub: z.string(), roles: z.array(z.string()) });
  * export const { AuthModule, AuthGuard, JwtAuthGuard, createRolesGuard, getCurrentUser, AUTH_SERVICE } = defineAuthModule(Claims);
  */
-export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefinitions<z.output<S>> {
-  type Claims = z.output<S>;
+export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDefinitions<SchemaOutput<S>> {
+  type Claims = SchemaOutput<S>;
+  // Any Standard Schema: zod as it is, another library's behind the two methods the parts call.
+  const claimsSchema = claimsParserOf<Claims>(schema);
   const CURRENT_USER = createStateKey<Claims>('auth:current-user');
   const CURRENT_API_KEY = createStateKey<AuthenticatedApiKey>('auth:current-api-key');
   const API_KEY_STORE = createToken<ApiKeyStore>('ApiKeyStore');
@@ -151,8 +154,8 @@ export function defineAuthModule<S extends z.ZodType>(claimsSchema: S): AuthDefi
       const apiKeys = options.apiKeys;
       const providers: ProviderInput[] = [
         apiKeys
-          ? defineFactory(AUTH_RUNTIME, [API_KEY_STORE, WEB_SOCKETS], (store, webSockets) => startAuthRuntime<Claims>(claimsSchema as z.ZodType<Claims>, checked, store, { webSockets, currentApiKey: CURRENT_API_KEY }))
-          : defineFactory(AUTH_RUNTIME, [WEB_SOCKETS], (webSockets) => startAuthRuntime<Claims>(claimsSchema as z.ZodType<Claims>, checked, undefined, { webSockets, currentApiKey: CURRENT_API_KEY })),
+          ? defineFactory(AUTH_RUNTIME, [API_KEY_STORE, WEB_SOCKETS], (store, webSockets) => startAuthRuntime<Claims>(claimsSchema, checked, store, { webSockets, currentApiKey: CURRENT_API_KEY }))
+          : defineFactory(AUTH_RUNTIME, [WEB_SOCKETS], (webSockets) => startAuthRuntime<Claims>(claimsSchema, checked, undefined, { webSockets, currentApiKey: CURRENT_API_KEY })),
         defineProvider(JwtAuthGuard, [AUTH_RUNTIME]),
         defineProvider(AuthGuard, [AUTH_RUNTIME]),
         defineFactory(JWKS_HEALTH_CHECK, [AUTH_RUNTIME], (runtime) => jwksHealthCheck(runtime.verifier)),

@@ -30,13 +30,17 @@ export type ResponseWriter = (value: unknown) => string | undefined | Promise<st
  */
 export function compileResponseWriter(schema: StandardSchemaV1, route?: string): ResponseWriter {
   if (isZodSchema(schema)) return compileResponseSerializer(schema, route);
-  const standard = strippingUndeclaredKeys(schema)['~standard'];
+  const stripping = strippingUndeclaredKeys(schema);
+  const standard = stripping['~standard'];
+  // ArkType drops undeclared keys from its own copy of the value, a copy that keeps the original's
+  // frozenness, so a frozen record (a cached one) would fail; it validates a thawed copy instead.
+  const input = stripping === schema ? (value: unknown) => value : thawed;
   const written = (result: StandardSchemaV1.Result<unknown>): string | undefined => {
     if (result.issues) throw new ResponseMismatchError(result.issues.map((issue) => formatPath(toSchemaIssue(issue).path)), route);
     return JSON.stringify(result.value);
   };
   return (value) => {
-    const result = standard.validate(value);
+    const result = standard.validate(input(value));
     return result instanceof Promise ? result.then(written) : written(result);
   };
 }
@@ -54,4 +58,14 @@ function strippingUndeclaredKeys(schema: StandardSchemaV1): StandardSchemaV1 {
   if (schema['~standard'].vendor !== 'arktype') return schema;
   const ark = schema as StandardSchemaV1 & Partial<ArkTypeStripping>;
   return typeof ark.onDeepUndeclaredKey === 'function' ? ark.onDeepUndeclaredKey('delete') : schema;
+}
+
+/** A copy that is not frozen at any depth (structuredClone), or the value itself when it cannot be cloned (a function inside). */
+function thawed(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  try {
+    return structuredClone(value);
+  } catch {
+    return value;
+  }
 }
