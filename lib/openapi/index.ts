@@ -2,7 +2,7 @@
 // Explicit named exports only; the planning and conversion machinery stays internal.
 export { generateOpenApiDocument } from './generate-openapi-document.js';
 export { serveOpenApi } from './serve-openapi.js';
-export { loadSchemaConverters } from './standard-json-schema.js';
+export { loadSchemaConverters, type SchemaConverterModules } from './standard-json-schema.js';
 export type { OpenApiDocumentOptions, RouteSource, UnrepresentableMode } from './openapi-options.js';
 export { OpenApiGenerationError } from './openapi-generation-error.js';
 export { ApiOperation, type ApiOperationOptions } from './api-operation.js';

@@ -37,28 +37,45 @@ interface ValibotConverter {
   ): Record<string, unknown>;
 }
 
-const VALIBOT_CONVERTER = '@valibot/to-json-schema';
+/**
+ * The optional peer's name in a variable, not a literal: a bundler (a Workers build) must neither
+ * fail to resolve it when it is not installed nor inline it when it is.
+ */
+const VALIBOT_CONVERTER: string = '@valibot/to-json-schema';
 
 /** `undefined`: not looked for yet; `null`: looked for and not installed. */
 let valibot: ValibotConverter | null | undefined;
 
+/** Converter modules given to `loadSchemaConverters` instead of being loaded by name. */
+export interface SchemaConverterModules {
+  /** `@valibot/to-json-schema` (its `toJsonSchema` is what is used). */
+  readonly valibot?: { readonly toJsonSchema: (...args: never[]) => unknown } | undefined;
+}
+
 /**
  * Loads the optional converters that non-zod schemas need (today `@valibot/to-json-schema`, for
- * valibot schemas), so that `generateOpenApiDocument`, which is synchronous, can use them. Needed
- * only where the runtime cannot load a package synchronously: on Node, Bun and Deno the generator
- * loads it itself the first time it meets a valibot schema; on Workers, call this once at startup
- * (`serveOpenApi` calls it before building the document). A converter that is not installed is no
- * error: its schemas are documented as open schemas whose description names the package to install.
+ * valibot schemas), so that `generateOpenApiDocument`, which is synchronous, can use them. On
+ * Node, Bun and Deno the generator loads the converter itself the first time it meets a valibot
+ * schema, and `serveOpenApi` calls this before its first build, so most apps never call it. A
+ * bundle without module resolution (Workers) passes the module it imported. A converter that is
+ * not installed is no error: its schemas are documented as open schemas whose description names
+ * the package to install.
  *
  * @example
+ * import * as valibotJsonSchema from '@valibot/to-json-schema';
  * import { generateOpenApiDocument, loadSchemaConverters } from 'tessera-http/openapi';
- * await loadSchemaConverters();
+ * await loadSchemaConverters({ valibot: valibotJsonSchema }); // or () where packages resolve
  * const doc = generateOpenApiDocument(app, { title: 'Blog', version: '1.0.0' });
  */
-export async function loadSchemaConverters(): Promise<void> {
+export async function loadSchemaConverters(modules: SchemaConverterModules = {}): Promise<void> {
+  if (modules.valibot !== undefined) {
+    valibot = asValibotConverter(modules.valibot);
+    if (valibot === null) throw new TypeError('loadSchemaConverters: valibot must be the @valibot/to-json-schema module (it has no toJsonSchema function).');
+    return;
+  }
   if (valibot) return;
   try {
-    valibot = asValibotConverter(await import(VALIBOT_CONVERTER));
+    valibot = asValibotConverter(await import(/* @vite-ignore */ VALIBOT_CONVERTER));
   } catch {
     valibot = null;
   }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
+import * as valibotJsonSchema from '@valibot/to-json-schema';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { type } from 'arktype';
 import { convertStandardSchema, forgetSchemaConverters, loadSchemaConverters } from '../../lib/openapi/standard-json-schema.js';
@@ -70,6 +71,22 @@ describe('valibot, through @valibot/to-json-schema', () => {
       properties: { id: { type: 'number' } },
       required: ['id'],
     });
+  });
+});
+
+describe('loadSchemaConverters given the module (a bundle without module resolution)', () => {
+  it('uses the module it is given', async () => {
+    forgetSchemaConverters({ installed: false });
+    await loadSchemaConverters({ valibot: valibotJsonSchema });
+    expect(convertStandardSchema(v.object({ id: v.string() }), 'input').root, 'converted by the given module').toEqual({
+      type: 'object',
+      properties: { id: { type: 'string' } },
+      required: ['id'],
+    });
+  });
+
+  it('refuses something that is not the converter module', async () => {
+    await expect(loadSchemaConverters({ valibot: {} as never }), 'a wrong module is a mistake to name').rejects.toThrow(/@valibot\/to-json-schema module/);
   });
 });
 
