@@ -1,8 +1,12 @@
-import type { z } from 'zod';
 import type { Token } from '../common/token.js';
 import { DEFAULT_PROVIDER } from '../di/default-provider.js';
 import type { ProviderInput } from '../di/provider.js';
 import type { ZodNode } from '../schema/zod-internals.js';
+import type { StandardSchemaV1 } from '../schema/standard-schema.js';
+import type { SchemaInput, SchemaOutput } from '../schema/schema-types.js';
+import { isZodSchema } from '../schema/zod-schema.js';
+import { toSchemaIssue } from '../schema/schema-issues.js';
+import { strippingUndeclaredKeys } from '../schema/undeclared-keys.js';
 import { ConfigError, configProblems, type ConfigIssue } from './config-error.js';
 import { ENV, processEnv, type ConfigSource } from './env.js';
 
@@ -48,7 +52,8 @@ export interface ConfigOptions<Input> {
  * type AppConfigValues = TokenValue<typeof AppConfig>;
  */
 export interface Config<Output> extends Token<Frozen<Output>> {
-  readonly schema: z.ZodType<Output>;
+  /** The schema given to defineConfig (zod or another Standard Schema). */
+  readonly schema: StandardSchemaV1<unknown, Output>;
   readonly secrets: readonly string[];
   /**
    * Parses `source`, any object of variables (default: `process.env` where the runtime has it,
@@ -59,7 +64,9 @@ export interface Config<Output> extends Token<Frozen<Output>> {
 }
 
 /**
- * Declares the app's configuration with one zod schema over its environment. Injected, it is
+ * Declares the app's configuration with one schema over its environment: a zod schema, or any
+ * other Standard Schema (valibot, ArkType, ...: every variable of the source is then given to it,
+ * since only a zod object's keys can be read). Injected, it is
  * parsed once per app from the app's `env` (`createApp(AppModule, { env })`, else
  * `process.env`) while the app boots, so a bad environment fails `createApp`, never a request.
  * Checks must be synchronous.
@@ -75,30 +82,56 @@ export interface Config<Output> extends Token<Frozen<Output>> {
  * );
  * const postsController = defineController({ name: 'Posts', inject: [AppConfig], routes: (config) => ({ port: get('/port', () => config.PORT) }) });
  */
-export function defineConfig<S extends z.ZodType<unknown, Record<string, unknown>>>(schema: S, options: ConfigOptions<z.input<S>> = {}): Config<z.output<S>> {
-  type Output = z.output<S>;
+export function defineConfig<S extends StandardSchemaV1<Record<string, unknown>, unknown>>(schema: S, options: ConfigOptions<SchemaInput<S>> = {}): Config<SchemaOutput<S>> {
+  type Output = SchemaOutput<S>;
   const name = options.name ?? 'Config';
   const secrets: readonly string[] = Object.freeze([...(options.secrets ?? [])]);
   const secretSet: ReadonlySet<string> = new Set(secrets);
   const emptyIsUnset = options.emptyIsUnset ?? true;
 
-  const variables = variablesOf(schema);
+  const variables = isZodSchema(schema) ? variablesOf(schema) : undefined;
   const load = (source: object = processEnv()): Frozen<Output> => {
     const input = read(source as ConfigSource, variables, emptyIsUnset);
-    const result = schema.safeParse(input);
-    if (!result.success) throw new ConfigError(name, configProblems(result.error.issues as readonly ConfigIssue[], input, secretSet));
+    const result = parseConfig(schema, name, input);
+    if (!result.success) throw new ConfigError(name, configProblems(result.issues, input, secretSet));
     return deepFreeze(result.data as Output);
   };
 
   const config: Config<Output> = Object.freeze({
     kind: 'token' as const,
     name,
-    schema: schema as unknown as z.ZodType<Output>,
+    schema: schema as StandardSchemaV1<unknown, Output>,
     secrets,
     load,
     [DEFAULT_PROVIDER]: (): ProviderInput => ({ provide: config, useFactory: (env: ConfigSource) => load(env), inject: [ENV] }),
   });
   return config;
+}
+
+/**
+ * Parses the variables read: zod's `safeParse` with zod's issues (what configProblems reads of
+ * them), or another library's `~standard.validate`. For the latter every variable of the source
+ * is read (its object's keys cannot be read), and its issues become `{ code, path, message }`, a
+ * variable that is not set reported as such (`invalid_type`). Checks must be synchronous: an
+ * asynchronous validation is a TypeError naming the configuration.
+ */
+function parseConfig(schema: StandardSchemaV1, name: string, input: ConfigSource): { success: true; data: unknown } | { success: false; issues: readonly ConfigIssue[] } {
+  if (isZodSchema(schema)) {
+    const result = schema.safeParse(input);
+    return result.success ? { success: true, data: result.data } : { success: false, issues: result.error.issues as readonly ConfigIssue[] };
+  }
+  // Every variable is given: an ArkType object, which keeps undeclared keys, is made to drop them.
+  const result = strippingUndeclaredKeys(schema)['~standard'].validate(input);
+  if (result instanceof Promise) throw new TypeError(`${name}: the configuration schema validates asynchronously; checks must be synchronous`);
+  if (!result.issues) return { success: true, data: result.value };
+  return {
+    success: false,
+    issues: result.issues.map((raw) => {
+      const issue = toSchemaIssue(raw);
+      const unset = issue.path.length === 1 && input[String(issue.path[0])] === undefined;
+      return unset ? { ...issue, code: 'invalid_type', expected: 'a value' } : issue;
+    }),
+  };
 }
 
 /**

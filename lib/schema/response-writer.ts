@@ -3,6 +3,7 @@ import { isZodSchema } from './zod-schema.js';
 import { compileResponseSerializer } from './response-serializer.js';
 import { formatPath, ResponseMismatchError } from './response-mismatch.js';
 import { toSchemaIssue } from './schema-issues.js';
+import { strippingUndeclaredKeys, thawed } from './undeclared-keys.js';
 
 /**
  * Turns a handler's result into the JSON text its response schema lets out, or throws (or
@@ -43,29 +44,4 @@ export function compileResponseWriter(schema: StandardSchemaV1, route?: string):
     const result = standard.validate(input(value));
     return result instanceof Promise ? result.then(written) : written(result);
   };
-}
-
-/** An ArkType type's method making its objects, at every depth, drop the keys they do not declare. */
-interface ArkTypeStripping {
-  onDeepUndeclaredKey(behavior: 'delete'): StandardSchemaV1;
-}
-
-/**
- * The schema as a response writer must use it: an ArkType type made to strip undeclared keys at
- * every depth (ArkType's default is to keep them); any other schema as it is.
- */
-function strippingUndeclaredKeys(schema: StandardSchemaV1): StandardSchemaV1 {
-  if (schema['~standard'].vendor !== 'arktype') return schema;
-  const ark = schema as StandardSchemaV1 & Partial<ArkTypeStripping>;
-  return typeof ark.onDeepUndeclaredKey === 'function' ? ark.onDeepUndeclaredKey('delete') : schema;
-}
-
-/** A copy that is not frozen at any depth (structuredClone), or the value itself when it cannot be cloned (a function inside). */
-function thawed(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  try {
-    return structuredClone(value);
-  } catch {
-    return value;
-  }
 }
