@@ -4,6 +4,7 @@ import { Public, type AccountService, type BrowserSessions } from '../../lib/aut
 import { ApiResponse, ApiTags } from '../../lib/openapi/index.js';
 import { auth } from './claims.js';
 import { PUBLIC_OPERATION, UNAUTHORIZED } from './openapi.js';
+import { SIGN_IN_CONTEXT, type SignInContextReader } from './sign-in-context.js';
 
 // Bounds on what is read; the password policy (minimum length, maximum bytes) is the service's.
 const Email = z.string().min(1).max(320);
@@ -56,18 +57,20 @@ export const accountController = defineController({
 /**
  * What a signed-in person changes about their account (a token or the browser session; never
  * an API key): the password (ends their other sessions) and the address (confirmed at the new one).
+ * Both check the current password, counted by the sign-in throttle as a sign-in from the caller's
+ * address would be.
  */
 export const accountSettingsController = defineController({
   name: 'AccountSettingsController',
   prefix: '/auth',
-  inject: [auth.ACCOUNT_SERVICE, auth.BROWSER_SESSIONS],
+  inject: [auth.ACCOUNT_SERVICE, auth.BROWSER_SESSIONS, SIGN_IN_CONTEXT],
   metadata: [ApiTags('Auth'), UNAUTHORIZED],
-  routes: (accounts: AccountService, browser: BrowserSessions) => ({
+  routes: (accounts: AccountService, browser: BrowserSessions, context: SignInContextReader) => ({
     changePassword: post('/password/change', { body: ChangePassword, guards: [auth.JwtAuthGuard], metadata: [ApiResponse({ status: 204, description: 'Changed; every other session has ended' }), ApiResponse({ status: 403, description: 'Wrong current password' })] }, async (ctx) => {
-      await accounts.changePassword({ subject: auth.getCurrentUser(ctx)?.sub as string, sessionId: browser.sessionIdOf(ctx) ?? '', currentPassword: ctx.body.currentPassword, newPassword: ctx.body.newPassword });
+      await accounts.changePassword({ subject: auth.getCurrentUser(ctx)?.sub as string, sessionId: browser.sessionIdOf(ctx) ?? '', currentPassword: ctx.body.currentPassword, newPassword: ctx.body.newPassword, context: context(ctx) });
     }),
     changeEmail: post('/email/change', { body: ChangeEmail, status: 202, guards: [auth.JwtAuthGuard], metadata: [MAIL_ACCEPTED, ApiResponse({ status: 403, description: 'Wrong current password' })] }, async (ctx) => {
-      await accounts.requestEmailChange({ subject: auth.getCurrentUser(ctx)?.sub as string, currentPassword: ctx.body.currentPassword, newEmail: ctx.body.newEmail });
+      await accounts.requestEmailChange({ subject: auth.getCurrentUser(ctx)?.sub as string, currentPassword: ctx.body.currentPassword, newEmail: ctx.body.newEmail, context: context(ctx) });
       return ACCEPTED;
     }),
   }),

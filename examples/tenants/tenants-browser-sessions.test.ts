@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, createManualClock, silentLogger, type App, type ManualClock } from '../../lib/index.js';
 import { send } from '../../test/http-helpers.js';
+import { toFetchHandler } from '../../lib/fetch.js';
 import { readTenantsConfig } from './config.js';
 import { DEMO_PASSWORD } from './demo-accounts.js';
 import { createTenantsModule } from './tenants-module.js';
@@ -200,6 +201,23 @@ describe('tenants: account settings (POST /auth/password/change, POST /auth/emai
     await browserSignIn(app, jar, 'bob@acme.test');
     expect((await fromPage(app, jar, 'POST', '/auth/password/change', { json: { currentPassword: 'not the password', newPassword: NEW_PASSWORD } })).status).toBe(403);
     expect((await send(app, 'POST', '/auth/sign-in', { json: { identifier: 'bob@acme.test', password: DEMO_PASSWORD } })).status).toBe(200);
+  });
+
+  it("counts wrong current passwords from one address as failed sign-ins: the 6th is 429 with Retry-After, and so is that address's sign-in", async () => {
+    const { app } = await boot();
+    // Served as Deno serves it, so the app knows the caller's address (app.fetch alone does not).
+    const handler = toFetchHandler(app);
+    const from = { remoteAddr: { transport: 'tcp', hostname: '198.51.100.23', port: 50_000 } };
+    const call = (path: string, json: unknown, headers: Record<string, string> = {}) =>
+      Promise.resolve(handler(new Request(`http://localhost${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(json) }), from));
+    const signedIn = await call('/auth/sign-in', { identifier: 'bob@acme.test', password: DEMO_PASSWORD });
+    const bearer = { authorization: `Bearer ${((await signedIn.json()) as { accessToken: string }).accessToken}` };
+    const guess = () => call('/auth/password/change', { currentPassword: 'a wrong guess', newPassword: NEW_PASSWORD }, bearer);
+    for (let i = 1; i <= 5; i++) expect((await guess()).status, `guess ${i}`).toBe(403);
+    const sixth = await guess();
+    expect(sixth.status, 'the 6th guess').toBe(429);
+    expect(Number(sixth.headers.get('retry-after')), 'Retry-After in seconds').toBeGreaterThan(0);
+    expect((await call('/auth/sign-in', { identifier: 'bob@acme.test', password: DEMO_PASSWORD })).status, 'a sign-in from that address').toBe(429);
   });
 
   it('moves the account to a new address once the link mailed there is followed, and tells the old one', async () => {
