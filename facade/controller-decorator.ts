@@ -1,4 +1,5 @@
-import type { ControllerDefinition, RequestContext, RouteDefinition, RouteParts, Schema, WebSocketHandlers } from '../lib/internal.js';
+import { isZodSchema, type ControllerDefinition, type RequestContext, type RouteDefinition, type RouteParts, type Schema, type WebSocketHandlers } from '../lib/internal.js';
+import { paramsObjectSchema } from './params-object-schema.js';
 import { readDecoratedMetadata } from '../lib/internal.js';
 import { controllerFromParts } from '../lib/internal.js';
 import { routeFromParts, webSocketRoute } from '../lib/internal.js';
@@ -50,10 +51,11 @@ function describeRoute(cls: Function, name: string, method: MethodRecord): Route
 
 /**
  * The `params` option of a method: one `z.object` of its `@Param(name, schema)` schemas, as a
- * `defineController` route would declare it; undefined when no `@Param` has a schema. A name given
+ * `defineController` route would declare it (or, when some are another library's, one Standard
+ * Schema over them, see paramsObjectSchema); undefined when no `@Param` has a schema. A name given
  * twice must be given the same schema (or none), or the method would read two different values.
  */
-function paramsSchemaOf(where: string, params: readonly ParamSource[]): z.ZodObject | undefined {
+function paramsSchemaOf(where: string, params: readonly ParamSource[]): Schema | undefined {
   const shape: Record<string, Schema> = {};
   for (const source of params) {
     if (source.kind !== 'param' || source.schema === undefined) continue;
@@ -66,7 +68,11 @@ function paramsSchemaOf(where: string, params: readonly ParamSource[]): z.ZodObj
       throw new Error(`${where}: @Param('${source.name}') is read both with and without a schema; give every @Param('${source.name}') the same schema.`);
     }
   }
-  return Object.keys(shape).length === 0 ? undefined : z.object(shape);
+  const schemas = Object.values(shape);
+  if (schemas.length === 0) return undefined;
+  // All zod: a real z.object (its keys are read by the route table and OpenAPI); else one
+  // Standard Schema over the parameters, each by its own library.
+  return schemas.every(isZodSchema) ? z.object(shape as Record<string, z.ZodType>) : paramsObjectSchema(shape);
 }
 
 /**

@@ -11,7 +11,8 @@ function paramDecorator(source: ParamSource): ParameterDecorator {
 }
 
 /**
- * A path parameter, URL-decoded; with `schema` (a zod schema for this one parameter), parsed by it
+ * A path parameter, URL-decoded; with `schema` (a schema for this one parameter: zod, valibot,
+ * ArkType or any Standard Schema), parsed by it
  * first, as NestJS's `ParseIntPipe` would: the route gets the `params` option `defineController`
  * would take, a `z.object` of every `@Param` schema of the method, so a failure is the same 400
  * validation problem (issue path `['id']`), checked after the guards, and OpenAPI shows the schema.
@@ -26,9 +27,11 @@ export function Param(name: string, schema?: Schema): ParameterDecorator {
 }
 
 /**
- * The JSON body, validated by `schema` before the method runs (400 with the issues on failure).
+ * The JSON body, validated by `schema` (any Standard Schema: zod, valibot, ArkType, ...) before
+ * the method runs (400 with the issues on failure).
  * TypeScript's parameter decorators cannot see the parameter's type, so annotate it with the
- * schema's output type (`z.output<typeof Schema>`); a mismatch is not caught at compile time.
+ * schema's output type (`z.output<typeof Schema>`, `SchemaOutput<typeof Schema>` for any library);
+ * a mismatch is not caught at compile time.
  *
  * @example
  * @Post() create(@Body(CreatePost) input: z.output<typeof CreatePost>) { return this.store.create(input); }
