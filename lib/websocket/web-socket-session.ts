@@ -222,7 +222,8 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
   }
 
   publish(topic: string, data: unknown): Promise<void> {
-    return this.hub.publish(topic, data);
+    // As `send`: with a `send` schema a string goes as JSON, so the typed client reads a string.
+    return this.hub.publish(topic, typeof data === 'string' && this.spec.send !== undefined ? JSON.stringify(data) : data);
   }
 
   /** Closes the socket (1008) when the credential that opened it expires. */

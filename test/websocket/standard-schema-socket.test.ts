@@ -21,6 +21,12 @@ const sockets = defineController({
   name: 'Sockets',
   routes: () => ({
     text: ws('/text', { send: z.string() }, { open: (conn) => void conn.send('123') }),
+    topic: ws('/topic', { send: z.string() }, {
+      open: async (conn) => {
+        await conn.subscribe('numbers');
+        await conn.publish('numbers', '456');
+      },
+    }),
     plain: ws('/plain', {}, { open: (conn) => void conn.send('123') }),
     say: ws('/say', { message: Say, send: v.object({ echo: v.string() }), invalidMessage: 'reply' }, { message: (conn, said) => void conn.send({ echo: said.text }) }),
     join: ws('/join', { message: Join, invalidMessage: 'reply' }, { message: (conn, joined) => void conn.send({ joined: joined.name }) }),
@@ -47,6 +53,17 @@ describe('what conn.send is given is what the typed socket receives', () => {
       const message = await first;
       expect(typeof message, 'the type says string; something else arrived').toBe('string');
       expect(message).toBe('123');
+      socket.close();
+      await socket.closed;
+    });
+  });
+
+  it("publishes a string as JSON from a route with a send schema: '456' arrives as the string '456'", async () => {
+    await withServer(async (baseUrl) => {
+      const api = createFetchClient<Api>({ baseUrl, WebSocket: WebSocket as unknown as typeof globalThis.WebSocket });
+      const socket = api.socket('/topic');
+      const message = await new Promise<unknown>((resolve) => socket.onMessage(resolve));
+      expect(message).toBe('456');
       socket.close();
       await socket.closed;
     });
