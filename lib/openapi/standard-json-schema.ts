@@ -136,7 +136,7 @@ export function convertStandardSchema(schema: StandardSchemaLike, side: SchemaSi
   let json: Record<string, unknown> | undefined;
   try {
     if (props.jsonSchema !== undefined) {
-      json = props.jsonSchema[side]({ target: 'draft-2020-12' });
+      json = props.jsonSchema[side]({ target: 'draft-2020-12', ...(vendor === 'arktype' ? { libraryOptions: arkTypeFallbacks(problems) } : {}) });
     } else if (vendor === 'valibot') {
       const converter = valibotConverter();
       if (converter === null) return open(`no JSON Schema converter for valibot schemas is installed (install ${VALIBOT_CONVERTER})`);
@@ -156,6 +156,31 @@ export function convertStandardSchema(schema: StandardSchemaLike, side: SchemaSi
     return open(`the ${vendor} converter failed: ${messageOf(error)}`);
   }
   return withDefs(json, problems);
+}
+
+/**
+ * ArkType's options for the parts JSON Schema cannot express, which its Standard JSON Schema
+ * converter would write as `{}` silently: a `Date` becomes a date-time string (what JSON carries,
+ * as for `z.date()`); a bigint, a symbol, `undefined` or a class instance (`Map`) is recorded as a
+ * problem, as zod's unrepresentable parts are, and stays `{}`.
+ */
+function arkTypeFallbacks(problems: string[]): Record<string, unknown> {
+  type Context = { code: string; base: Record<string, unknown>; domain?: string; proto?: { name?: string } };
+  const unrepresentable = (ctx: Context) => {
+    const what = ctx.domain ?? ctx.proto?.name ?? ctx.code;
+    const problem = `(some part): ArkType has no JSON Schema for ${what}`;
+    if (!problems.includes(problem)) problems.push(problem);
+    return ctx.base;
+  };
+  return {
+    fallback: {
+      date: () => ({ type: 'string', format: 'date-time' }),
+      domain: unrepresentable,
+      proto: unrepresentable,
+      symbolKey: unrepresentable,
+      unit: unrepresentable,
+    },
+  };
 }
 
 /** ArkType before 2.2: `type.in` / `type.out` are the two sides, each with `toJsonSchema()`. */

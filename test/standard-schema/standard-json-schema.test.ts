@@ -111,6 +111,15 @@ describe('ArkType, through ~standard.jsonSchema', () => {
     expect(JSON.stringify(converted.scope.defs), 'no reference to an old id is left').not.toMatch(/"\$ref":"#\/\$defs\/(?!__schema)/);
   });
 
+  it('documents a Date as a date-time string, as a zod date is', () => {
+    expect(convertStandardSchema(type({ at: 'Date' }), 'output').root.properties, 'Date as JSON carries it').toEqual({ at: { type: 'string', format: 'date-time' } });
+  });
+
+  it('reports what JSON Schema cannot express (bigint, Map) instead of leaving it silently open', () => {
+    const converted = convertStandardSchema(type({ n: 'bigint', m: 'Map' }), 'output');
+    expect(converted.problems, 'one problem per kind').toEqual(['(some part): ArkType has no JSON Schema for Map', '(some part): ArkType has no JSON Schema for bigint']);
+  });
+
   it('falls back to type.in/out.toJsonSchema() for an ArkType without Standard JSON Schema', () => {
     const Id = type({ id: 'number', 'at?': 'string' });
     const older = { '~standard': { vendor: 'arktype', version: 1 as const, validate: Id['~standard'].validate }, in: Id.in, out: Id.out };
