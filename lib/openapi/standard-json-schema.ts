@@ -144,7 +144,7 @@ export function convertStandardSchema(schema: StandardSchemaLike, side: SchemaSi
         json = converter.toJsonSchema(schema, { target: 'draft-2020-12', typeMode: side, errorMode: 'throw' });
       } catch (error) {
         // What valibot cannot express (a transform, a custom check) is left out, and reported.
-        problems.push(`(root): ${messageOf(error)}`);
+        problems.push(`(some part): ${messageOf(error)}`);
         json = converter.toJsonSchema(schema, { target: 'draft-2020-12', typeMode: side, errorMode: 'ignore' });
       }
     } else if (vendor === 'arktype' && hasArkTypeSides(schema)) {
