@@ -4,7 +4,7 @@ import { createApp } from '../app/create-app.js';
 import { defineModule } from '../modules/module.js';
 import { defineController } from '../routing/controller.js';
 import { get } from '../routing/route.js';
-import { arrayQueryKeys, withListKeys } from './query-arrays.js';
+import { arrayQueryKeys, withListKeys, withSingleValuesListed } from './query-arrays.js';
 
 describe('arrayQueryKeys', () => {
   it('finds array properties through optional, default and pipes', () => {
@@ -39,5 +39,17 @@ describe('a single query value against an array schema', () => {
     expect(await (await app.request('/items?tag=a')).json()).toEqual({ tag: ['a'], page: 1 });
     expect(await (await app.request('/items?tag=a&tag=b&page=2')).json()).toEqual({ tag: ['a', 'b'], page: 2 });
     expect(await (await app.request('/items')).json()).toEqual({ page: 1 });
+  });
+});
+
+describe('withSingleValuesListed', () => {
+  it('lists only the single values a failed parse points at, by the first key of the path', () => {
+    expect(withSingleValuesListed({ tag: 'a', page: '2' }, [{ path: ['tag'] }])).toEqual({ tag: ['a'], page: '2' });
+    expect(withSingleValuesListed({ tag: 'a', page: '2' }, [{ path: ['tag', 0] }, { path: [] }])).toEqual({ tag: ['a'], page: '2' });
+  });
+
+  it('gives the query itself when no issue points at a single value', () => {
+    const query = { tag: ['a', 'b'], page: '2' };
+    expect(withSingleValuesListed(query, [{ path: ['tag', 1] }, { path: ['missing'] }])).toBe(query);
   });
 });
