@@ -52,3 +52,12 @@ describe('an async response schema', () => {
     expect((await (await appAnswering(Checked, { id: 'banned' })).request('/')).status).toBe(500);
   });
 });
+
+describe('an ArkType response schema ArkType cannot make strip', () => {
+  it('boots and sends what the type gives (a union of objects)', async () => {
+    const Either = type({ a: 'string' }).or({ b: 'number' });
+    const response = await (await appAnswering(Either, { a: 'x' })).request('/');
+    expect(response.status, 'the app did not answer with the union as it is').toBe(200);
+    expect(await response.json()).toEqual({ a: 'x' });
+  });
+});

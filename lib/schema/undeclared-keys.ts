@@ -16,7 +16,15 @@ interface ArkTypeStripping {
 export function strippingUndeclaredKeys(schema: StandardSchemaV1): StandardSchemaV1 {
   if (schema['~standard'].vendor !== 'arktype') return schema;
   const ark = schema as StandardSchemaV1 & Partial<ArkTypeStripping>;
-  return typeof ark.onDeepUndeclaredKey === 'function' ? ark.onDeepUndeclaredKey('delete') : schema;
+  if (typeof ark.onDeepUndeclaredKey !== 'function') return schema;
+  try {
+    return ark.onDeepUndeclaredKey('delete');
+  } catch {
+    // ArkType refuses some types this way (an unordered union of objects whose inputs overlap
+    // becomes indeterminate): such a type is used as it is, and sends what its output gives
+    // (declare `'+': 'delete'` on its objects to strip them; docs/routing.md says so).
+    return schema;
+  }
 }
 
 /**
