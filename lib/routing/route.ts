@@ -53,18 +53,20 @@ export interface RouteOptions<B extends Schema | undefined, Q extends Schema | u
    * Parses path parameters: a zod object naming some or all of the path's parameters
    * (`{ id: z.coerce.number().int() }`); the handler sees their output in `ctx.params`, the others
    * stay strings. It runs after the guards, before the body is read; failure is 400 with the
-   * issues (`path: ['id']`). A name the path does not declare fails `createApp`.
+   * issues (`path: ['id']`). A name the path does not declare fails `createApp`. Another
+   * library's object schema (valibot, ArkType) is given every path parameter.
    */
   readonly params?: Pa;
-  /** Validates the JSON body before the handler runs; failure is 400 with the issues. */
+  /** Validates the JSON body (any Standard Schema; awaited when async) before the handler runs; failure is 400 with the issues. */
   readonly body?: B;
   /** Validates the parsed query string; failure is 400 with the issues. */
   readonly query?: Q;
   /**
    * Declares the success body: the handler's return type, OpenAPI, and what is sent. The result is
-   * written by a serialiser compiled from the schema's output side: fields the schema does not
-   * declare are stripped (a password hash on the record never leaks), and a result the schema
-   * refuses is a 500, logged with the route's name, never sent. See `serializeResponse`.
+   * written by a serialiser compiled from the schema's output side (zod), or validated by the
+   * schema and its output sent (another Standard Schema): fields the schema does not declare are
+   * stripped (a password hash on the record never leaks), and a result the schema refuses is a
+   * 500, logged with the route's name, never sent. See `serializeResponse`.
    */
   readonly response?: S;
   /**
