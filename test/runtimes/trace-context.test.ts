@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILD_DIR, bunBinary, denoBinary, freePort, probeBinary, spawnServer, waitForHttp, workerdBinary, workerdConfig } from './runtime-servers.js';
 
@@ -49,6 +49,23 @@ function startServerProbe(binary: string, args: readonly string[]): Promise<Prob
   });
 }
 
+/**
+ * The context manager (CommonJS in the OpenTelemetry 2.x line) `require`s Node's modules by their
+ * bare names. workerd's `nodejs_compat` serves them as ES modules named `node:*`, and an ES module
+ * bundle cannot `require` an external, so each is bundled as a one-line module that imports it,
+ * which is what wrangler's Node compatibility does too.
+ */
+const nodeModulesAsImports: Plugin = {
+  name: 'node-modules-as-imports',
+  setup(plugin) {
+    plugin.onResolve({ filter: /^(node:)?(async_hooks|events)$/ }, (args) => {
+      const name = args.path.replace(/^node:/, '');
+      return args.kind === 'require-call' ? { path: name, namespace: 'node-module-import' } : { path: `node:${name}`, external: true };
+    });
+    plugin.onLoad({ filter: /.*/, namespace: 'node-module-import' }, (args) => ({ contents: `export * from 'node:${args.path}';`, loader: 'js' }));
+  },
+};
+
 /** Bundles trace-worker.mjs (as wrangler would) and serves it with workerd and `nodejs_compat`. */
 async function startWorkerdProbe(): Promise<Probe> {
   const outdir = join(root, BUILD_DIR, 'trace');
@@ -60,8 +77,7 @@ async function startWorkerdProbe(): Promise<Probe> {
     format: 'esm',
     platform: 'browser',
     conditions: ['workerd', 'worker', 'browser'],
-    // The context manager imports Node's modules by their bare names; nodejs_compat serves them as node:*.
-    alias: { async_hooks: 'node:async_hooks', events: 'node:events' },
+    plugins: [nodeModulesAsImports],
     external: ['node:*'],
     logLevel: 'error',
   });
