@@ -66,6 +66,15 @@ export {
 } from './network/index.js';
 export { recordRateLimited } from './auth-telemetry.js';
 export {
+  DEFAULT_SIGN_IN_THROTTLE_TIERS,
+  SIGN_IN_THROTTLED_MESSAGE,
+  type SignInThrottleOptions,
+  type SignInThrottleTier,
+  type SignInCounterOptions,
+  type SignInCounterFactory,
+  type InjectedSignInCounters,
+} from './throttle/index.js';
+export {
   BrowserSessions,
   BrowserCookies,
   CSRF_HEADER,
