@@ -155,23 +155,7 @@ export function compilePipeline(spec: PipelineSpec, recover: Recover): RoutePipe
     // No promise of our own: parsing, validation (synchronous unless the schema is async) and a
     // synchronous handler run inside the body callback, which the Node adapter calls as the body ends.
     stage = (ctx, reply) => {
-      const onValue = (raw: unknown): void => {
-        let parsed: SchemaParseResult | Promise<SchemaParseResult>;
-        try {
-          parsed = parse(raw);
-        } catch (error) {
-          fail(error, ctx, reply);
-          return;
-        }
-        if (parsed instanceof Promise) {
-          parsed.then(
-            (result) => accept(result, ctx, reply),
-            (error: unknown) => fail(error, ctx, reply),
-          );
-        } else {
-          accept(parsed, ctx, reply);
-        }
-      };
+      const onValue = (raw: unknown): void => whenParsed(parse, raw, ctx, reply, accept, fail);
       const onError = (error: unknown): void => fail(error, ctx, reply);
       const telemetry = ctx.telemetry;
       // On Node the body ends in a socket event, outside the request's trace context: bound, the
@@ -240,24 +224,12 @@ function paramsStage(schema: Schema, pathNames: readonly string[] | undefined, n
       for (const key of keys ?? []) if (key in raw) picked[key] = raw[key] as string;
       input = picked;
     }
-    let parsed: SchemaParseResult | Promise<SchemaParseResult>;
-    try {
-      // An async refinement (a lookup) is allowed here, as in a body schema.
-      parsed = parse(input);
-    } catch (error) {
-      fail(error, ctx, reply);
-      return;
-    }
-    if (parsed instanceof Promise) {
-      parsed.then(
-        (result) => accept(result, raw, ctx, reply),
-        (error: unknown) => fail(error, ctx, reply),
-      );
-    } else {
-      accept(parsed, raw, ctx, reply);
-    }
+    // An async refinement (a lookup) is allowed here, as in a body schema.
+    whenParsed(parse, input, ctx, reply, accept, fail);
   };
-  function accept(parsed: SchemaParseResult, raw: Readonly<Record<string, string>>, ctx: Context, reply: Reply): void {
+  // ctx.params still holds the router's strings until the parse is accepted.
+  function accept(parsed: SchemaParseResult, ctx: Context, reply: Reply): void {
+    const raw = ctx.params;
     if (!parsed.success) {
       fail(validationFailed('params', parsed.error.issues), ctx, reply);
       return;
@@ -292,23 +264,39 @@ function standardQueryStage(schema: Schema, next: RoutePipeline, fail: (error: u
     const pick = (again: SchemaParseResult): SchemaParseResult => (again.success ? again : first);
     return second instanceof Promise ? second.then(pick) : pick(second);
   };
-  return (ctx, reply) => {
-    const query = ctx.query as QueryRecord;
-    let parsed: SchemaParseResult | Promise<SchemaParseResult>;
-    try {
-      const first = parse(query);
-      parsed = first instanceof Promise ? first.then((result) => retried(result, query)) : retried(first, query);
-    } catch (error) {
-      fail(error, ctx, reply);
-      return;
-    }
-    if (parsed instanceof Promise) {
-      parsed.then(
-        (result) => accepted(result, ctx, reply),
-        (error: unknown) => fail(error, ctx, reply),
-      );
-    } else {
-      accepted(parsed, ctx, reply);
-    }
+  const parseWithRetry = (query: QueryRecord): SchemaParseResult | Promise<SchemaParseResult> => {
+    const first = parse(query);
+    return first instanceof Promise ? first.then((result) => retried(result, query)) : retried(first, query);
   };
+  return (ctx, reply) => whenParsed(parseWithRetry, ctx.query as QueryRecord, ctx, reply, accepted, fail);
+}
+
+/**
+ * Runs one schema parse of a pipeline stage and hands its result to `accept`, in the same turn
+ * when the parse is synchronous (no promise of our own on the fast path), after it when the
+ * schema is async; a throw or a rejection goes to `fail`.
+ */
+function whenParsed<I>(
+  parse: (input: I) => SchemaParseResult | Promise<SchemaParseResult>,
+  input: I,
+  ctx: Context,
+  reply: Reply,
+  accept: (parsed: SchemaParseResult, ctx: Context, reply: Reply) => void,
+  fail: (error: unknown, ctx: Context, reply: Reply) => void,
+): void {
+  let parsed: SchemaParseResult | Promise<SchemaParseResult>;
+  try {
+    parsed = parse(input);
+  } catch (error) {
+    fail(error, ctx, reply);
+    return;
+  }
+  if (parsed instanceof Promise) {
+    parsed.then(
+      (result) => accept(result, ctx, reply),
+      (error: unknown) => fail(error, ctx, reply),
+    );
+  } else {
+    accept(parsed, ctx, reply);
+  }
 }
