@@ -1,6 +1,6 @@
 // Straight from the core's leaf of names (no imports of its own): through the entry, a browser
 // bundle of the type-only client would take the whole core in (see test/layers).
-import { BEARER_PROTOCOL_PREFIX, TESSERA_PROTOCOL } from '../websocket/subprotocols.js';
+import { BEARER_PROTOCOL_PREFIX, JSON_PROTOCOL, TESSERA_PROTOCOL } from '../websocket/subprotocols.js';
 
 /**
  * A WebSocket route's client end, typed from the route: `send` takes what the route's `message`
@@ -20,7 +20,10 @@ export interface TypedSocket<Send, Receive> {
   readonly opened: Promise<void>;
   /** Resolves with the close code and reason, however the socket ends. */
   readonly closed: Promise<{ readonly code: number; readonly reason: string }>;
-  /** Sends one message: a string or bytes as they are, anything else as JSON. */
+  /**
+   * Sends one message: bytes as they are, anything else as JSON, except a string to a route
+   * without a `message` schema (the server did not choose `tessera.json`), which goes as it is.
+   */
   send(message: Send): void;
   /** Calls `listener` with each message; returns the function that stops listening. */
   onMessage(listener: (message: Receive) => void): () => void;
@@ -34,7 +37,7 @@ export interface SocketWireInput {
   readonly query?: Readonly<Record<string, unknown>>;
   /** A bearer token, carried as a subprotocol entry (browsers cannot set `Authorization` on a WebSocket). */
   readonly token?: string;
-  /** Further subprotocols to offer, in preference order, before `tessera`. */
+  /** Further subprotocols to offer, in preference order, before `tessera.json` and `tessera`. */
   readonly protocols?: readonly string[];
 }
 
@@ -45,7 +48,7 @@ export interface SocketWireInput {
  * const live = openTypedSocket('https://api.example.com/posts/live', { token });
  */
 export function openTypedSocket(url: string, input: Pick<SocketWireInput, 'token' | 'protocols'>, WebSocketClass: typeof WebSocket = globalThis.WebSocket): TypedSocket<unknown, unknown> {
-  const protocols = [...(input.protocols ?? []), TESSERA_PROTOCOL, ...(input.token === undefined ? [] : [`${BEARER_PROTOCOL_PREFIX}${input.token}`])];
+  const protocols = [...(input.protocols ?? []), JSON_PROTOCOL, TESSERA_PROTOCOL, ...(input.token === undefined ? [] : [`${BEARER_PROTOCOL_PREFIX}${input.token}`])];
   const socket = new WebSocketClass(url.replace(/^http/, 'ws'), protocols);
   socket.binaryType = 'arraybuffer';
   // An error is always followed by a close, which settles `opened` and `closed`.
@@ -62,7 +65,9 @@ export function openTypedSocket(url: string, input: Pick<SocketWireInput, 'token
     opened,
     closed,
     send(message) {
-      socket.send(typeof message === 'string' || message instanceof Uint8Array || message instanceof ArrayBuffer ? message : JSON.stringify(message));
+      // Only the handshake tells whether the route JSON-parses text: a string is JSON there too.
+      const raw = message instanceof Uint8Array || message instanceof ArrayBuffer || (typeof message === 'string' && socket.protocol !== JSON_PROTOCOL);
+      socket.send(raw ? (message as string | Uint8Array | ArrayBuffer) : JSON.stringify(message));
     },
     onMessage(listener) {
       const onMessage = (event: MessageEvent) => {

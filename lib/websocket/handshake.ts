@@ -2,7 +2,7 @@ import { ALLOWED_ORIGINS } from '../context/allowed-origins.js';
 import type { RequestContext } from '../context/request-context.js';
 import { BadRequestException, ForbiddenException, HttpException } from '../http/http-exception.js';
 import type { WebSocketSpec } from '../routing/web-socket-spec.js';
-import { TESSERA_PROTOCOL } from './subprotocols.js';
+import { JSON_PROTOCOL, TESSERA_PROTOCOL } from './subprotocols.js';
 
 export { TESSERA_PROTOCOL, BEARER_PROTOCOL_PREFIX } from './subprotocols.js';
 
@@ -38,7 +38,7 @@ function originAllowed(ctx: RequestContext, origins: WebSocketSpec['origins'], o
  * refuses. Nothing of a bearer-token entry appears in a message.
  *
  * @example
- * const protocol = checkHandshake(ctx, spec); // 'tessera' when the client offered it
+ * const protocol = checkHandshake(ctx, spec); // 'tessera' when the client offered it ('tessera.json' for a route with a message schema)
  */
 export function checkHandshake(ctx: RequestContext, spec: WebSocketSpec): string | undefined {
   if (ctx.method !== 'GET' || !hasToken(ctx.header('upgrade'), 'websocket') || !hasToken(ctx.header('connection'), 'upgrade')) {
@@ -61,6 +61,8 @@ export function checkHandshake(ctx: RequestContext, spec: WebSocketSpec): string
   const offered = ctx.header('sec-websocket-protocol');
   if (offered === null) return undefined;
   const offers = offered.split(',').map((p) => p.trim());
-  for (const spoken of [...spec.protocols, TESSERA_PROTOCOL]) if (offers.includes(spoken)) return spoken;
-  throw new BadRequestException(`None of the offered subprotocols is spoken here; this route speaks: ${[...spec.protocols, TESSERA_PROTOCOL].join(', ')}.`);
+  // A route that JSON-parses every text message says so with `tessera.json`, after its own protocols.
+  const speaks = [...spec.protocols, ...(spec.message === undefined ? [] : [JSON_PROTOCOL]), TESSERA_PROTOCOL];
+  for (const spoken of speaks) if (offers.includes(spoken)) return spoken;
+  throw new BadRequestException(`None of the offered subprotocols is spoken here; this route speaks: ${speaks.join(', ')}.`);
 }

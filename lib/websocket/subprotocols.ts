@@ -10,3 +10,11 @@ export const TESSERA_PROTOCOL = 'tessera';
  * Such an entry is never chosen nor echoed.
  */
 export const BEARER_PROTOCOL_PREFIX = 'tessera.bearer.';
+
+/**
+ * The subprotocol that says "every text message is JSON": the typed client offers it before
+ * `tessera`, and a route with a `message` schema (which JSON-parses every text message) chooses
+ * it, unless one of the route's own `protocols` came first. On a socket that speaks it, the typed
+ * client sends a string as JSON too, so `'123'` arrives as the string it is.
+ */
+export const JSON_PROTOCOL = 'tessera.json';
