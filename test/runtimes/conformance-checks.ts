@@ -412,6 +412,16 @@ export const CONFORMANCE_CHECKS: readonly ConformanceCheck[] = [
     },
   },
   {
+    name: 'websocket: a route with a message schema chooses tessera.json when it is offered (the typed client then sends strings as JSON)',
+    run: async (ctx) => {
+      const socket = await openSocket(socketUrl(ctx, 'site', '/kit/socket'), { protocols: ['tessera.json', 'tessera'], headers: { origin: CONFORMANCE_ORIGIN } });
+      const greeting = await socket.next();
+      socket.ws.close();
+      expect(socket.ws.protocol, `${ctx.target.name}: the chosen subprotocol`).toBe('tessera.json');
+      return [socketExchange('open /kit/socket (tessera.json, tessera offered)', socket.ws.protocol, greeting)];
+    },
+  },
+  {
     name: "websocket: the tenants' live socket pushes the tenant's created posts",
     run: async (ctx) => {
       const alice = saved(ctx, 'alice');
