@@ -8,7 +8,7 @@ import type { PasswordHasher } from './password/index.js';
 import type { ApiKeyStore } from './api-keys/index.js';
 import type { TrustedProxyMatcher } from './network/index.js';
 import type { SignInThrottleOptions } from './throttle/sign-in-throttle-options.js';
-import type { AccountSettings } from './accounts/account-service.js';
+import type { AccountSettings } from './accounts/account-service-options.js';
 import type { AccountStore } from './accounts/account-store.js';
 import type { Mailer } from './mail/mailer.js';
 import type { BrowserSessionOptions } from './browser/browser-options.js';

@@ -6,7 +6,9 @@ import { AuthConfigError } from '../jwt/index.js';
 import { loggingMailer } from '../mail/logging-mailer.js';
 import { getDefaultPasswordHasher } from '../password/index.js';
 import { resolveAccountLinks } from './account-links.js';
-import { AccountService, type AccountSessions, type PasswordCheckThrottle } from './account-service.js';
+import { AccountService } from './account-service.js';
+import type { AccountSessions } from './account-service-options.js';
+import type { SignInThrottle } from '../throttle/sign-in-throttle.js';
 import type { AccountStore } from './account-store.js';
 import { resolvePasswordPolicy } from './password-policy.js';
 import { verifiedCredentialStore } from './verified-credential-store.js';
@@ -45,7 +47,7 @@ export interface AccountProviderTokens<Claims> {
   /** The module's claims schema, which new accounts' claims must pass. */
   readonly claimsSchema?: ClaimsSchema<Claims>;
   /** The module's sign-in throttle (null when off): current-password checks count on it too. */
-  readonly signInThrottle: Token<PasswordCheckThrottle | null>;
+  readonly signInThrottle: Token<SignInThrottle | null>;
 }
 
 /**
@@ -72,7 +74,7 @@ export function accountProviders<Claims>(accounts: AccountOptions<Claims> | unde
     providers.push(toProvider(plain, given), defineFactory(credentialStore, [plain, accountStore], (credentials, store) => (verified ? verifiedCredentialStore<Claims>(credentials, store) : credentials)));
   }
   providers.push(
-    defineFactory(accountService, [accountStore, authService, LOGGER, tokens.signInThrottle], async (store: AccountStore<Claims>, sessions: AccountSessions, logger: Logger, passwordChecks: PasswordCheckThrottle | null) => {
+    defineFactory(accountService, [accountStore, authService, LOGGER, tokens.signInThrottle], async (store: AccountStore<Claims>, sessions: AccountSessions, logger: Logger, passwordChecks: SignInThrottle | null) => {
       if (accounts.mailer === undefined) {
         logger.warn({}, 'accounts: no mailer configured, so account mails (with their links) are only written to this log; set accounts.mailer (e.g. smtpMailer(process.env.SMTP_URL)) before production');
       }

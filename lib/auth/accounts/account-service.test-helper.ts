@@ -3,7 +3,8 @@
 import { createManualClock, type ManualClock } from '../../internal.js';
 import type { Mailer, MailMessage } from '../mail/index.js';
 import { createPasswordHasher, type PasswordHasher } from '../password/index.js';
-import { AccountService, type AccountServiceOptions, type AccountSessions } from './account-service.js';
+import { AccountService } from './account-service.js';
+import type { AccountServiceOptions, AccountSessions } from './account-service-options.js';
 import { InMemoryAccountStore } from './in-memory-account-store.js';
 
 export interface TestClaims {

@@ -1,5 +1,4 @@
 import { BadRequestException, ForbiddenException, InMemoryRateLimitCounter, isHttpException, checkedClock, systemClock, type Clock, type Logger, type RateLimitCounter } from '../../internal.js';
-import type { Awaitable } from '../issuing/awaitable.js';
 import { invalidCredentials } from '../issuing/invalid-credentials.js';
 import type { ClaimsSchema } from '../issuing/validate-claims.js';
 import type { SignInContext } from '../issuing/sign-in-context.js';
@@ -12,138 +11,9 @@ import { generateAccountToken, hashAccountToken, isWellFormedAccountToken } from
 import { invalidAccountLink } from './invalid-account-link.js';
 import { MailOutbox } from './mail-outbox.js';
 import { normalizeEmail } from './normalize-email.js';
-import { resolvePasswordPolicy, type PasswordPolicy, type PasswordPolicyOptions } from './password-policy.js';
-
-/**
- * How long mailed links work, in seconds: `verifyEmail` (default 86400, a day), `resetPassword`
- * (default 3600, an hour: a reset link in a mailbox is a way into the account) and `changeEmail`
- * (default 86400).
- *
- * @example
- * tokenTtl: { resetPassword: 900 }
- */
-export interface AccountTokenTtl {
-  readonly verifyEmail?: number;
-  readonly resetPassword?: number;
-  readonly changeEmail?: number;
-}
-
-/**
- * The session operations the account service needs from the auth service: a reset ends every
- * session of the account (on every instance), a password change every session but the caller's.
- *
- * @example
- * const sessions: AccountSessions = auth; // an AuthService
- */
-export interface AccountSessions {
-  revokeAllSessions(subject: string): Promise<void>;
-  endOtherSessions(subject: string, keepSessionId: string): Promise<void>;
-}
-
-/**
- * What a new account is made of besides its address and password: the claims its access tokens
- * will carry (they must satisfy the module's claims schema; change them later through the store).
- *
- * @example
- * newAccountClaims: ({ subject }) => ({ sub: subject, roles: ['member'] })
- */
-export type NewAccountClaims<Claims> = (account: { readonly subject: string; readonly email: string }) => Awaitable<Claims>;
-
-/**
- * The settings of the account lifecycle that do not depend on the module's wiring; the
- * `accounts` option of `AuthModule.forRoot` takes them (see `AccountOptions`).
- *
- * @example
- * const settings: AccountSettings<Claims> = { links: 'https://app.acme.example', newAccountClaims: ({ subject }) => ({ sub: subject, roles: [] }) };
- */
-export interface AccountSettings<Claims> {
-  /** A base URL (links become `<base>/verify-email?token=...`, `/reset-password`, `/confirm-email-change`) or one function per link. */
-  readonly links: string | AccountLinks;
-  readonly newAccountClaims: NewAccountClaims<Claims>;
-  /** The subject of a new account; default `crypto.randomUUID()`. */
-  readonly newSubject?: () => string;
-  readonly passwordPolicy?: PasswordPolicyOptions;
-  readonly tokenTtl?: AccountTokenTtl;
-  /** Replaces some or all of the mail templates. */
-  readonly templates?: Partial<AccountMailTemplates>;
-  /** The name the default templates use; default the host name of the verification link. */
-  readonly appName?: string;
-  /**
-   * Counts the mails that anyone can cause (verification, sign-up notice, reset, e-mail change
-   * confirmation) per recipient (keyed by the address's SHA-256); one over the limit is not sent,
-   * and no token is written for it, so nobody can flood an address through these requests. The
-   * answer never changes. Default: at most 5 per address per hour in this process
-   * (`InMemoryRateLimitCounter`); give a `PostgresRateLimitCounter` or `RedisRateLimitCounter`
-   * to count across instances. Security notices (password changed, address changed) always go.
-   */
-  readonly mailLimit?: RateLimitCounter;
-}
-
-/**
- * Everything {@link AccountService} is built from.
- *
- * @example
- * new AccountService({ store, sessions: auth, passwordHasher, mailer, links: 'http://localhost:3000', newAccountClaims });
- */
-export interface AccountServiceOptions<Claims> extends AccountSettings<Claims> {
-  readonly store: AccountStore<Claims>;
-  readonly sessions: AccountSessions;
-  readonly passwordHasher: PasswordHasher;
-  readonly mailer: Mailer;
-  readonly clock?: Clock;
-  /** The module's claims schema: a new account's claims must pass it, so no account is created that could never sign in. */
-  readonly claimsSchema?: ClaimsSchema<Claims>;
-  /** Where failed background mail is reported; default `console.error`. */
-  readonly logger?: Logger;
-  /**
-   * The module's sign-in throttle: the current-password checks of `changePassword` and
-   * `requestEmailChange` count on the account's and the caller's sign-in budget, so a stolen
-   * session cannot guess the password faster than sign-in could. `null` or absent: not throttled.
-   */
-  readonly passwordChecks?: PasswordCheckThrottle | null;
-}
-
-/**
- * What re-authentication needs of the sign-in throttle (`SignInThrottle.attempt`): run a check
- * that throws a 401 on a wrong password, counting it as a failed sign-in.
- *
- * @example
- * const passwordChecks: PasswordCheckThrottle = signInThrottle;
- */
-export interface PasswordCheckThrottle {
-  attempt<T>(identifier: string, context: SignInContext | undefined, check: () => Promise<T>): Promise<T>;
-}
-
-/**
- * What `changePassword` needs: the caller (the access token's `sub`), the session to keep (its
- * `sid`), the current password and the new one.
- *
- * @example
- * await accounts.changePassword({ subject: user.sub, sessionId: user.sid, currentPassword, newPassword });
- */
-export interface PasswordChange {
-  readonly subject: string;
-  readonly sessionId: string;
-  readonly currentPassword: string;
-  readonly newPassword: string;
-  /** The caller's address and agent: the current-password check is throttled as a sign-in is. */
-  readonly context?: SignInContext | undefined;
-}
-
-/**
- * What `requestEmailChange` needs: the caller, the current password (re-authentication: a
- * stolen session alone cannot move the account to another mailbox) and the new address.
- *
- * @example
- * await accounts.requestEmailChange({ subject: user.sub, currentPassword, newEmail: 'ada@new.example' });
- */
-export interface EmailChangeRequest {
-  readonly subject: string;
-  readonly currentPassword: string;
-  readonly newEmail: string;
-  /** The caller's address and agent: the current-password check is throttled as a sign-in is. */
-  readonly context?: SignInContext | undefined;
-}
+import { resolvePasswordPolicy, type PasswordPolicy } from './password-policy.js';
+import type { AccountServiceOptions, AccountSessions, AccountTokenTtl, EmailChangeRequest, NewAccountClaims, PasswordChange } from './account-service-options.js';
+import type { SignInThrottle } from '../throttle/sign-in-throttle.js';
 
 const DEFAULT_TTL_SECONDS: Required<AccountTokenTtl> = { verifyEmail: 86_400, resetPassword: 3_600, changeEmail: 86_400 };
 
@@ -212,7 +82,7 @@ export class AccountService<Claims = unknown> {
   readonly #mailLimit: RateLimitCounter;
   readonly #logger: Logger | undefined;
   readonly #claimsSchema: ClaimsSchema<Claims> | undefined;
-  readonly #passwordChecks: PasswordCheckThrottle | null;
+  readonly #passwordChecks: Pick<SignInThrottle, 'attempt'> | null;
 
   constructor(options: AccountServiceOptions<Claims>) {
     this.#store = options.store;

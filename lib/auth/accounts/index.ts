@@ -5,7 +5,7 @@ export { InMemoryAccountStore } from './in-memory-account-store.js';
 export { normalizeEmail } from './normalize-email.js';
 export { generateAccountToken, hashAccountToken, isWellFormedAccountToken } from './account-token.js';
 export { AccountService } from './account-service.js';
-export type { AccountServiceOptions, AccountSessions, AccountSettings, AccountTokenTtl, EmailChangeRequest, NewAccountClaims, PasswordChange } from './account-service.js';
+export type { AccountServiceOptions, AccountSessions, AccountSettings, AccountTokenTtl, EmailChangeRequest, NewAccountClaims, PasswordChange } from './account-service-options.js';
 export { resolveAccountLinks } from './account-links.js';
 export type { AccountLinks } from './account-links.js';
 export { resolvePasswordPolicy, DEFAULT_PASSWORD_MAX_BYTES, DEFAULT_PASSWORD_MIN_LENGTH } from './password-policy.js';
