@@ -610,6 +610,15 @@ function validatorEnv(framework) {
   return variant === undefined ? {} : { BENCH_VALIDATOR: variant.validator };
 }
 
+/** The range of a variant's per-round CPU ratios over its base's same rounds, as `; per-round ratios a-b` (empty without rounds). */
+function pairedRatioRange(variant, base) {
+  const paired = variant.rounds
+    .map((r, i) => ratio(r.cpuUsPerRequest, base.rounds[i]?.cpuUsPerRequest))
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
+  return paired.length ? `; per-round ratios ${fmt(paired[0], 3)}-${fmt(paired.at(-1), 3)}` : '';
+}
+
 /**
  * valibot's and ArkType's cost on the create route, over zod's (same route, body and response
  * schemas): CPU per request (medians of the run) and the paired per-round ratios' range.
@@ -621,12 +630,8 @@ function validatorCost(results) {
       const variant = summary[name];
       const base = summary[baseOf(name)];
       if (variant === undefined || base === undefined || name === baseOf(name)) continue;
-      const paired = variant.rounds
-        .map((r, i) => ratio(r.cpuUsPerRequest, base.rounds[i]?.cpuUsPerRequest))
-        .filter(Number.isFinite)
-        .sort((a, b) => a - b);
       const cpuRatio = ratio(variant.cpuUs, base.cpuUs);
-      const range = paired.length ? `; per-round ratios ${fmt(paired[0], 3)}-${fmt(paired.at(-1), 3)}` : '';
+      const range = pairedRatioRange(variant, base);
       const delta = variant.cpuUs - base.cpuUs;
       lines.push(`${scenario}: ${LABEL[name]} ${fmt(variant.cpuUs, 1)} µs vs ${LABEL[baseOf(name)]} ${fmt(base.cpuUs, 1)} µs CPU per request: ${fmt(cpuRatio, 3)}x, ${delta >= 0 ? '+' : ''}${fmt(delta, 1)} µs${range}`);
     }
@@ -645,12 +650,8 @@ function otelCost(results) {
       const variant = summary[name];
       const base = summary[baseOf(name)];
       if (variant === undefined || base === undefined) continue;
-      const paired = variant.rounds
-        .map((r, i) => ratio(r.cpuUsPerRequest, base.rounds[i]?.cpuUsPerRequest))
-        .filter(Number.isFinite)
-        .sort((a, b) => a - b);
       const cpuRatio = ratio(variant.cpuUs, base.cpuUs);
-      const range = paired.length ? `; per-round ratios ${fmt(paired[0], 3)}-${fmt(paired.at(-1), 3)}` : '';
+      const range = pairedRatioRange(variant, base);
       const target = name === 'tessera-otel' ? ` ${cpuRatio <= 1.02 ? 'PASS' : 'FAIL'} (target <= 1.02)` : '';
       lines.push(`${scenario}: ${LABEL[name]} ${fmt(variant.cpuUs, 1)} µs vs ${LABEL[baseOf(name)]} ${fmt(base.cpuUs, 1)} µs CPU per request: ${fmt(cpuRatio, 3)}x, +${fmt(variant.cpuUs - base.cpuUs, 1)} µs${range}${target}`);
     }
