@@ -7,7 +7,7 @@ import type { Mailer } from '../mail/mailer.js';
 import type { PasswordHasher } from '../password/index.js';
 import { resolveAccountLinks, type AccountLinks } from './account-links.js';
 import type { AccountStore, AccountTokenPurpose, ConsumedAccountToken } from './account-store.js';
-import { generateAccountToken, hashAccountToken, isWellFormedAccountToken } from './account-token.js';
+import { generateOpaqueToken, hashOpaqueToken, isWellFormedOpaqueToken } from '../issuing/opaque-token.js';
 import { invalidAccountLink } from './invalid-account-link.js';
 import { MailOutbox } from './mail-outbox.js';
 import { normalizeEmail } from './normalize-email.js';
@@ -295,7 +295,7 @@ export class AccountService<Claims = unknown> {
 
   /** Whether one more mail of the kinds anyone can cause may go to `address` (see `mailLimit`). */
   async #mayMail(address: string, kind: string): Promise<boolean> {
-    if ((await this.#mailLimit.hit(hashAccountToken(address))) === 0) return true;
+    if ((await this.#mailLimit.hit(hashOpaqueToken(address))) === 0) return true;
     this.#logger?.warn({ mail: kind }, `accounts: a ${kind} mail was not sent: over the per-address limit`);
     return false;
   }
@@ -319,17 +319,17 @@ export class AccountService<Claims = unknown> {
   }
 
   async #consume(token: string, purpose: AccountTokenPurpose): Promise<ConsumedAccountToken> {
-    if (!isWellFormedAccountToken(token)) throw invalidAccountLink();
-    const consumed = await this.#store.consumeToken(hashAccountToken(token), purpose);
+    if (!isWellFormedOpaqueToken(token)) throw invalidAccountLink();
+    const consumed = await this.#store.consumeToken(hashOpaqueToken(token), purpose);
     if (consumed == null || consumed.expiresAt.getTime() <= this.#clock.now()) throw invalidAccountLink();
     return consumed;
   }
 
   /** Stores a new token (superseding older ones of the purpose) and answers it for the link. */
   async #issue(subject: string, purpose: AccountTokenPurpose, email: string): Promise<string> {
-    const token = generateAccountToken();
+    const token = generateOpaqueToken();
     const ttlSeconds = purpose === 'verify-email' ? this.#ttl.verifyEmail : purpose === 'reset-password' ? this.#ttl.resetPassword : this.#ttl.changeEmail;
-    await this.#store.issueToken({ tokenHash: hashAccountToken(token), subject, purpose, email, expiresAt: new Date(this.#clock.now() + ttlSeconds * 1000) });
+    await this.#store.issueToken({ tokenHash: hashOpaqueToken(token), subject, purpose, email, expiresAt: new Date(this.#clock.now() + ttlSeconds * 1000) });
     return token;
   }
 

@@ -41,7 +41,7 @@ export interface NewAccount<Claims> {
 }
 
 /**
- * A mail token to store: only the SHA-256 of the token (see `hashAccountToken`), never the token.
+ * A mail token to store: only the SHA-256 of the token (see `hashOpaqueToken`), never the token.
  * `email` is the address the token was sent to (for `change-email`, the new address), so a link
  * cannot act on an address the account no longer has.
  *

@@ -3,7 +3,6 @@
 export type { AccountRecord, AccountStore, AccountTokenPurpose, ConsumedAccountToken, NewAccount, NewAccountToken } from './account-store.js';
 export { InMemoryAccountStore } from './in-memory-account-store.js';
 export { normalizeEmail } from './normalize-email.js';
-export { generateAccountToken, hashAccountToken, isWellFormedAccountToken } from './account-token.js';
 export { AccountService } from './account-service.js';
 export type { AccountServiceOptions, AccountSessions, AccountSettings, AccountTokenTtl, EmailChangeRequest, NewAccountClaims, PasswordChange } from './account-service-options.js';
 export { resolveAccountLinks } from './account-links.js';

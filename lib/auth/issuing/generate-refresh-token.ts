@@ -1,7 +1,4 @@
-import { encodeBase64 } from '../../internal.js';
-
-/** Bytes of randomness in a refresh token: 256 bits, beyond guessing. */
-const REFRESH_TOKEN_BYTES = 32;
+import { OPAQUE_TOKEN_LENGTH, generateOpaqueToken, isWellFormedOpaqueToken } from './opaque-token.js';
 
 /**
  * Length of a refresh token: 32 bytes as unpadded base64url.
@@ -9,20 +6,18 @@ const REFRESH_TOKEN_BYTES = 32;
  * @example
  * generateRefreshToken().length === REFRESH_TOKEN_LENGTH; // true
  */
-export const REFRESH_TOKEN_LENGTH = 43;
-
-const REFRESH_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+export const REFRESH_TOKEN_LENGTH = OPAQUE_TOKEN_LENGTH;
 
 /**
- * A new refresh token: 32 bytes from the platform CSPRNG (`crypto.getRandomValues`, available on
- * Node, Deno, Bun and Workers), as 43 base64url characters. Opaque on purpose (not a JWT): it
- * carries nothing, so it is only good for a lookup by its hash, and revoking it is immediate.
+ * A new refresh token: an opaque token (see `generateOpaqueToken`), 32 bytes from the platform
+ * CSPRNG as 43 base64url characters. Opaque on purpose (not a JWT): it carries nothing, so it is
+ * only good for a lookup by its hash, and revoking it is immediate.
  *
  * @example
  * const token = generateRefreshToken(); // e.g. 'q3Vx...' (43 characters)
  */
 export function generateRefreshToken(): string {
-  return encodeBase64(crypto.getRandomValues(new Uint8Array(REFRESH_TOKEN_BYTES)));
+  return generateOpaqueToken();
 }
 
 /**
@@ -35,5 +30,5 @@ export function generateRefreshToken(): string {
  * isWellFormedRefreshToken('eyJhbGciOiJIUzI1NiJ9.e30.x'); // false
  */
 export function isWellFormedRefreshToken(value: unknown): value is string {
-  return typeof value === 'string' && REFRESH_TOKEN_PATTERN.test(value);
+  return isWellFormedOpaqueToken(value);
 }
