@@ -39,7 +39,7 @@ export { encodeBase64, decodeBase64, type Base64Alphabet } from './common/base64
 export { BoundedCache, type BoundedCacheOptions } from './common/bounded-cache.js';
 export type { SchemaSide, ZodNode, ZodDef, ZodBag, ZodInternals } from './schema/zod-internals.js';
 export type { ZodSchema } from './schema/zod-schema.js';
-export { compileSchemaParser, type SchemaParser, type SchemaParseResult } from './schema/schema-parser.js';
+export { compileSchemaParser, parseResultOf, type SchemaParser, type SchemaParseResult } from './schema/schema-parser.js';
 export { toSchemaIssue, type SchemaIssue } from './schema/schema-issues.js';
 export { compileResponseWriter, type ResponseWriter } from './schema/response-writer.js';
 export { ACCESS_PUBLIC, ACCESS_ROLES, ACCESS_SCOPES, readAccessRules, type AccessRules } from './common/access-metadata.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { isZodSchema, toSchemaIssue, type StandardSchemaV1 } from '../internal.js';
+import { isZodSchema, parseResultOf, type StandardSchemaV1 } from '../internal.js';
 
 /**
  * The claims schema as the auth module's parts read it (`safeParse` when a token is verified,
@@ -15,8 +15,6 @@ import { isZodSchema, toSchemaIssue, type StandardSchemaV1 } from '../internal.j
 export function claimsParserOf<Claims>(schema: StandardSchemaV1): z.ZodType<Claims> {
   if (isZodSchema(schema)) return schema as unknown as z.ZodType<Claims>;
   const standard = schema['~standard'];
-  const settle = (result: StandardSchemaV1.Result<unknown>) =>
-    result.issues ? { success: false as const, error: { issues: result.issues.map(toSchemaIssue) } } : { success: true as const, data: result.value as Claims };
   const parser = {
     safeParse(value: unknown) {
       // A copy: the verified payload is frozen, and a schema that drops undeclared keys in place
@@ -25,10 +23,10 @@ export function claimsParserOf<Claims>(schema: StandardSchemaV1): z.ZodType<Clai
       if (result instanceof Promise) {
         throw new Error(`The claims schema (${standard.vendor}) validates asynchronously; verifying a token is synchronous: give defineAuthModule a synchronous claims schema`);
       }
-      return settle(result);
+      return parseResultOf(result);
     },
     async safeParseAsync(value: unknown) {
-      return settle(await standard.validate(structuredClone(value)));
+      return parseResultOf(await standard.validate(structuredClone(value)));
     },
   };
   // Only these two methods are read by the auth module's parts (auth-runtime, api keys, issuing, accounts).

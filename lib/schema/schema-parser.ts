@@ -36,11 +36,18 @@ export function compileSchemaParser(schema: StandardSchemaV1): SchemaParser {
   const standard = schema['~standard'];
   return (value) => {
     const result = standard.validate(value);
-    return result instanceof Promise ? result.then(fromStandard) : fromStandard(result);
+    return result instanceof Promise ? result.then(parseResultOf) : parseResultOf(result);
   };
 }
 
-function fromStandard(result: StandardSchemaV1.Result<unknown>): SchemaParseResult {
+/**
+ * A Standard Schema validation result as a parse result: the value, or the issues with their
+ * paths normalised (`toSchemaIssue`).
+ *
+ * @example
+ * const parsed = parseResultOf(schema['~standard'].validate(value) as StandardSchemaV1.Result<unknown>);
+ */
+export function parseResultOf(result: StandardSchemaV1.Result<unknown>): SchemaParseResult {
   if (!result.issues) return { success: true, data: result.value };
   return { success: false, error: { issues: result.issues.map(toSchemaIssue) } };
 }
