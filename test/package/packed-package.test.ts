@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
+import { promisify, stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // What a new user does: `npm pack` the package (as the registry would serve it), install the
@@ -62,8 +62,10 @@ function writeResolutionProject(dir: string, fixtures: string, resolution: { typ
 }
 
 /** Lines a build prints that are not tsup's own progress lines (CLI/ESM/CJS/DTS) nor npm's script banner: warnings. */
+// The CI's environment may ask for colour (FORCE_COLOR), and tsup then wraps its "DTS"/"CJS"
+// prefixes in escape codes: lines are compared without them.
 function warningLines(output: string): string[] {
-  return output.split('\n').filter((line) => line.trim() !== '' && !/^(CLI|ESM|CJS|DTS) /.test(line) && !/^> /.test(line) && !/\.tgz$/.test(line.trim()));
+  return stripVTControlCharacters(output).split('\n').filter((line) => line.trim() !== '' && !/^(CLI|ESM|CJS|DTS) /.test(line) && !/^> /.test(line) && !/\.tgz$/.test(line.trim()));
 }
 const exec = promisify(execFile);
 const npm = (args: string[], cwd: string) => exec('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 });
