@@ -5,7 +5,10 @@
 export * from './index.js';
 
 // The request path, for the adapters.
-export { responseOf } from './app/reply.js';
+export { responseOf, type ResponseSource } from './app/reply.js';
+export { generalDispatchOf, servedRoutesOf } from './app/served-routes.js';
+export type { RouteAnswer, ServedRoute } from './app/dispatch.js';
+export type { RouterEntry } from './routing/router.js';
 export { serverClose } from './app/server-close.js';
 
 // Building blocks of the request path and of other front ends (the facade, the adapters).

@@ -19,8 +19,10 @@ import type { HealthCheck } from '../common/health-check.js';
 import { createHealth, type HealthOptions } from './health.js';
 import type { Instrumentation } from './instrumentation.js';
 import { createRecover } from './answer-error.js';
-import { createDispatch } from './dispatch.js';
-import { deliver, responseOf } from './reply.js';
+import { createDispatch, type ServedRoute } from './dispatch.js';
+import { recordServing } from './served-routes.js';
+import { Router } from '../routing/router.js';
+import { deliver, responseOf, type ResponseSource } from './reply.js';
 import { compileRouteTable } from './route-table.js';
 import { WebSocketHub, WEB_SOCKETS } from '../websocket/web-socket-hub.js';
 import { createAppBus } from '../pubsub/app-bus.js';
@@ -119,28 +121,14 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
   await container.buildAll();
 
   const recover = createRecover(options.onError);
-  const { router, routes, controllerInstances } = await compileRouteTable(container, {
-    guards: options.guards ?? [],
-    interceptors: options.interceptors ?? [],
-    bodyLimit,
-    recover,
-    webSockets,
-  });
-
-  const unused = container.unusedOverrides();
-  if (unused.length > 0) {
-    throw new TesseraError('OVERRIDE_UNUSED', `Overridden but not part of the app (nothing provides or uses it): ${unused.join(', ')}.`);
-  }
-
-  await runHooks([...container.instances, ...controllerInstances], 'onModuleInit');
-
   const healthOptions: HealthOptions | undefined = options.health === true ? {} : options.health || undefined;
   const healthPaths = healthOptions === undefined ? [] : [joinPaths('', healthOptions.livePath ?? '/health/live'), joinPaths('', healthOptions.readyPath ?? '/health/ready')];
   const untraced: ReadonlySet<string> = new Set(healthPaths);
   const observers = [...(options.onResponse ?? [])];
   if (options.accessLog) observers.push(createAccessLog(logger, options.accessLog === true ? {} : options.accessLog, untraced));
 
-  const handle = createDispatch({
+  const router = new Router<ServedRoute>();
+  const { handle, general, serve } = createDispatch({
     router,
     middleware: options.middleware ?? [],
     recover,
@@ -152,20 +140,37 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
     untraced,
   });
 
+  const { routes, controllerInstances } = await compileRouteTable(container, {
+    guards: options.guards ?? [],
+    interceptors: options.interceptors ?? [],
+    bodyLimit,
+    recover,
+    webSockets,
+    router,
+    serve,
+  });
+
+  const unused = container.unusedOverrides();
+  if (unused.length > 0) {
+    throw new TesseraError('OVERRIDE_UNUSED', `Overridden but not part of the app (nothing provides or uses it): ${unused.join(', ')}.`);
+  }
+
+  await runHooks([...container.instances, ...controllerInstances], 'onModuleInit');
+
   let draining: Promise<void> | undefined;
   if (healthOptions !== undefined) {
     const checks = (healthOptions.checks ?? []).map((check): HealthCheck => (isHealthCheck(check) ? check : container.get(container.root, check, 'health checks')));
     const health = createHealth(healthOptions, checks, logger, () => draining !== undefined);
     const [livePath, readyPath] = healthPaths as [string, string];
-    router.add('GET', livePath, { info: undefined, bodyLimit, run: (_ctx, reply) => reply(health.live()) });
-    router.add('GET', readyPath, { info: undefined, bodyLimit, run: (_ctx, reply) => deliver(health.ready(), reply) });
+    router.add('GET', livePath, serve({ info: undefined, bodyLimit, run: (_ctx, reply) => reply(health.live()) }));
+    router.add('GET', readyPath, serve({ info: undefined, bodyLimit, run: (_ctx, reply) => deliver(health.ready(), reply) }));
   }
   const drainDelayMs = healthOptions?.drainDelayMs ?? 0;
 
-  const dispatcher = { handle };
+  const viaHandle: ResponseSource = (incoming, _params, reply) => handle(incoming, reply);
   // Runtime-neutral: the second argument is the platform's environment (Workers bindings). The
   // client address of Bun and Deno is read by `toFetchHandler` from `tessera-http/fetch`.
-  const fetch = (request: Request, env?: unknown): Response | Promise<Response> => responseOf(dispatcher, incomingFromRequest(request, undefined, env));
+  const fetch = (request: Request, env?: unknown): Response | Promise<Response> => responseOf(viaHandle, incomingFromRequest(request, undefined, env));
 
   const app: App = {
     fetch,
@@ -193,7 +198,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
         },
         recover,
       );
-      router.add(method.toUpperCase(), canonical, { info: undefined, bodyLimit, run });
+      router.add(method.toUpperCase(), canonical, serve({ info: undefined, bodyLimit, run }));
     },
     async listen(port?: number, host?: string): Promise<ListeningServer> {
       if (options.server === undefined) {
@@ -218,6 +223,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
       await runHooks(order, 'onApplicationShutdown');
     },
   };
+  recordServing(app, { router, general });
   return Object.freeze(app);
 }
 

@@ -13,8 +13,8 @@ import type { Instrumentation, RequestTelemetry } from './instrumentation.js';
 import type { ResponseObserver } from './response-observer.js';
 
 /**
- * One entry of the router: the route's table entry (undefined for a raw route), the body limit
- * its requests read under, and its compiled pipeline.
+ * One route as the route table compiles it: its table entry (undefined for a raw route or a
+ * health endpoint), the body limit its requests read under, and its compiled pipeline.
  */
 export interface RouteEntry {
   readonly info: RouteInfo | undefined;
@@ -22,9 +22,22 @@ export interface RouteEntry {
   readonly run: RoutePipeline;
 }
 
+/**
+ * Serves one request already routed to its route (by the router, or by the runtime's own router
+ * on Bun), with the path parameters found: the app-wide steps around the route's pipeline, built
+ * for that route. Calls `reply` exactly once; never throws.
+ */
+export type RouteAnswer = (incoming: IncomingRequest, params: Readonly<Record<string, string>>, reply: Reply) => void;
+
+/** A route entry with its answering function: what the router holds. */
+export interface ServedRoute extends RouteEntry {
+  readonly answer: RouteAnswer;
+}
+
 /** What the dispatch is built from; see {@link createDispatch}. */
 export interface DispatchParts {
-  readonly router: Router<RouteEntry>;
+  /** Empty at first: the route table adds the routes, each made a {@link ServedRoute} by `serve`. */
+  readonly router: Router<ServedRoute>;
   readonly middleware: readonly Middleware[];
   readonly recover: Recover;
   readonly notFound: NotFoundHandler | undefined;
@@ -41,6 +54,20 @@ export interface DispatchParts {
 /** Serves one request: calls `reply` exactly once with the answer; never throws. */
 export type Dispatch = (incoming: IncomingRequest, reply: Reply) => void;
 
+/** The app's request serving; see {@link createDispatch}. */
+export interface Dispatcher {
+  /** `app.handle`: the router finds the route and its answering function serves the request; what no route serves takes `general`. */
+  readonly handle: Dispatch;
+  /**
+   * The general walk, for every request: a context, the middleware chain, routing, the route's
+   * pipeline. It serves what no route serves (400, 404 or `notFound`, 405), and it is the
+   * reference every route's answering function must agree with (property-tests/route-answer).
+   */
+  readonly general: Dispatch;
+  /** Builds a route's answering function: what the route table and `addRawRoute` add to the router. */
+  serve(entry: RouteEntry): ServedRoute;
+}
+
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -50,7 +77,7 @@ function sortMethods(methods: readonly string[]): string[] {
 }
 
 /** The router's refusal for a request no route serves. */
-function refusal(incoming: IncomingRequest, match: Exclude<RouteMatch<RouteEntry>, { kind: 'found' }>): HttpException {
+function refusal(incoming: IncomingRequest, match: Exclude<RouteMatch<ServedRoute>, { kind: 'found' }>): HttpException {
   return match.kind === 'method-not-allowed'
     ? new MethodNotAllowedException(sortMethods(match.allow))
     : match.kind === 'bad-path'
@@ -58,21 +85,65 @@ function refusal(incoming: IncomingRequest, match: Exclude<RouteMatch<RouteEntry
       : new NotFoundException(`No route for ${incoming.method} ${incoming.path}`);
 }
 
+/** HEAD is served as GET; its answer loses the body after the middleware, which saw the GET's. */
+function headReply(reply: Reply): Reply {
+  return (answer) => reply(withoutBody(answer));
+}
+
 /**
- * The one way a request walks, for every app: a context, the middleware chain (empty when the
- * app has none), routing (a target the adapter found malformed: 400; no route: `notFound` or
- * 404; another method: 405 with `Allow`), the route's pipeline, and the answer to `reply`. HEAD
- * is routed as GET and its body dropped after the middleware, which thus sees the same answer
- * for both (an ETag middleware gives HEAD the GET's tag). The instrumentation, when there is
- * one, follows the whole walk (its trace context is active from the first middleware to the
- * answer); response observers see each answer with the context and the time it took.
+ * The app's request serving. Every request walks one way: a context, the middleware chain
+ * (empty when the app has none), routing (a target the adapter found malformed: 400; no route:
+ * `notFound` or 404; another method: 405 with `Allow`), the route's pipeline, and the answer to
+ * `reply`. HEAD is routed as GET and its body dropped after the middleware, which thus sees the
+ * same answer for both (an ETag middleware gives HEAD the GET's tag). The instrumentation, when
+ * there is one, follows the whole walk (its trace context is active from the first middleware to
+ * the answer); response observers see each answer with the context and the time it took.
+ *
+ * Routing is pure, so `handle` matches first and hands a found route to the answering function
+ * `serve` built for it at boot, which runs that same walk with only the steps the app has: with
+ * no middleware, observer or instrumentation, a context made already routed and the pipeline;
+ * otherwise the middleware chain composed around this route's pipeline (no router step inside).
+ * Context, middleware and route still come in the same order, so no step sees a difference.
  *
  * @example
- * const dispatch = createDispatch({ router, middleware, recover, notFound, observers, logger, bodyLimit, instrumentation, untraced });
- * dispatch(incoming, (answer) => write(answer));
+ * const { handle, serve } = createDispatch({ router, middleware, recover, notFound, observers, logger, bodyLimit, instrumentation, untraced });
+ * router.add('GET', '/hello', serve(entry));
+ * handle(incoming, (answer) => write(answer));
  */
-export function createDispatch(parts: DispatchParts): Dispatch {
-  const { router, recover, notFound, observers, logger, bodyLimit, instrumentation, untraced } = parts;
+export function createDispatch(parts: DispatchParts): Dispatcher {
+  const { router, middleware, recover, notFound, observers, logger, bodyLimit, instrumentation, untraced } = parts;
+  const followed = observers.length > 0 || instrumentation !== undefined;
+
+  /** Runs `step` on a request's context with what the app wraps around every request. */
+  const walk = (ctx: Context, step: Step, reply: Reply): void => {
+    const incoming = ctx.incoming;
+    const telemetry: RequestTelemetry | undefined = instrumentation === undefined || untraced.has(incoming.path) ? undefined : instrumentation.start(incoming, ctx);
+    const head = incoming.method === 'HEAD';
+    // Nothing follows this request (an instrumentation with no SDK behind it): the plain walk.
+    if (telemetry === undefined && observers.length === 0) {
+      step(ctx, head ? headReply(reply) : reply);
+      return;
+    }
+    const started = performance.now();
+    ctx.telemetry = telemetry;
+    const finish = (answer: Answer): void => {
+      const sent = head ? withoutBody(answer) : answer;
+      telemetry?.end(sent.status);
+      if (observers.length > 0) {
+        const event = { method: incoming.method, path: incoming.path, status: sent.status, durationMs: performance.now() - started, ctx };
+        for (const observe of observers) {
+          try {
+            observe(event);
+          } catch (error) {
+            logger.error({ err: error }, 'A response observer failed');
+          }
+        }
+      }
+      reply(sent);
+    };
+    if (telemetry === undefined) step(ctx, finish);
+    else telemetry.run(() => step(ctx, finish));
+  };
 
   const route: Step = (ctx, reply) => {
     const incoming = ctx.incoming;
@@ -93,38 +164,44 @@ export function createDispatch(parts: DispatchParts): Dispatch {
     }
     deliver(recover(refusal(incoming, match), ctx), reply);
   };
-  const chain = chainMiddleware(parts.middleware, route, recover);
+  const chain = chainMiddleware(middleware, route, recover);
+  const general: Dispatch = (incoming, reply) => walk(new Context(incoming, NO_PARAMS, undefined, bodyLimit, logger), chain, reply);
 
-  const plain = (ctx: Context, reply: Reply): void => chain(ctx, ctx.incoming.method === 'HEAD' ? (answer) => reply(withoutBody(answer)) : reply);
-  if (observers.length === 0 && instrumentation === undefined) {
-    return (incoming, reply) => plain(new Context(incoming, NO_PARAMS, undefined, bodyLimit, logger), reply);
-  }
-  return (incoming, reply) => {
-    const ctx = new Context(incoming, NO_PARAMS, undefined, bodyLimit, logger);
-    const telemetry: RequestTelemetry | undefined = instrumentation === undefined || untraced.has(incoming.path) ? undefined : instrumentation.start(incoming, ctx);
-    // Nothing follows this request (an instrumentation with no SDK behind it): the plain walk.
-    if (telemetry === undefined && observers.length === 0) return plain(ctx, reply);
-    const started = performance.now();
-    const head = incoming.method === 'HEAD';
-    ctx.telemetry = telemetry;
-    const finish = (answer: Answer): void => {
-      const sent = head ? withoutBody(answer) : answer;
-      telemetry?.end(sent.status);
-      if (observers.length > 0) {
-        const event = { method: incoming.method, path: incoming.path, status: sent.status, durationMs: performance.now() - started, ctx };
-        for (const observe of observers) {
-          try {
-            observe(event);
-          } catch (error) {
-            logger.error({ err: error }, 'A response observer failed');
-          }
-        }
-      }
-      reply(sent);
-    };
-    if (telemetry === undefined) chain(ctx, finish);
-    else telemetry.run(() => chain(ctx, finish));
+  const serve = (entry: RouteEntry): ServedRoute => {
+    const { info, bodyLimit: routeLimit, run } = entry;
+    let answer: RouteAnswer;
+    if (middleware.length === 0 && !followed) {
+      // Nothing runs before routing that could see the context unrouted: it is made routed.
+      answer = (incoming, params, reply) => run(new Context(incoming, params, info, routeLimit, logger), incoming.method === 'HEAD' ? headReply(reply) : reply);
+    } else {
+      // The middleware sees the context as the general walk shows it, unrouted; the route is
+      // entered where the router would have been asked.
+      const enter: Step = (ctx, reply) => {
+        ctx.enterRoute(ctx.matchedParams, info, routeLimit);
+        run(ctx, reply);
+      };
+      const routeChain = chainMiddleware(middleware, enter, recover);
+      answer = (incoming, params, reply) => {
+        const ctx = new Context(incoming, NO_PARAMS, undefined, bodyLimit, logger);
+        ctx.matchedParams = params;
+        walk(ctx, routeChain, reply);
+      };
+    }
+    return { info, bodyLimit: routeLimit, run, answer };
   };
+
+  const handle: Dispatch = (incoming, reply) => {
+    if (incoming.invalid === undefined) {
+      const match = router.match(incoming.method === 'HEAD' ? 'GET' : incoming.method, incoming.path);
+      if (match.kind === 'found') {
+        match.value.answer(incoming, match.params, reply);
+        return;
+      }
+    }
+    // A 400, 404 or 405: the general walk routes it again, a second match only for a refusal.
+    general(incoming, reply);
+  };
+  return { handle, general, serve };
 }
 
 function answerNotFound(notFound: NotFoundHandler, ctx: Context, reply: Reply, recover: Recover): void {

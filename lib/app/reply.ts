@@ -32,24 +32,32 @@ export function deliver(answer: Answer | Promise<Answer>, reply: Reply): void {
 }
 
 /**
- * Serves one request through an app's `handle` and gives its answer as a web Response: what
- * `app.fetch` and the fetch-runtime adapter return. A request answered before `handle` returns
- * (a synchronous handler) gets its Response directly, with no promise: Bun, Deno and Workers
- * all take a plain Response from a fetch handler, and skip their promise handling for it. A 101
- * is settled by `settleUpgrade`: completed by `upgrade` (the runtime's Response for it), or 501.
+ * What {@link responseOf} serves a request with: `app.handle` with the parameters ignored, or a
+ * route's answering function with the parameters the runtime's router found.
+ */
+export type ResponseSource = (incoming: IncomingRequest, params: Readonly<Record<string, string>>, reply: Reply) => void;
+
+/**
+ * Serves one request and gives its answer as a web Response: what `app.fetch` and the
+ * fetch-runtime adapters return. A request answered before `serve` returns (a synchronous
+ * handler) gets its Response directly, with no promise: Bun, Deno and Workers all take a plain
+ * Response from a fetch handler, and skip their promise handling for it. A 101 is settled by
+ * `settleUpgrade`: completed by `upgrade` (the runtime's Response for it), or 501.
  *
  * @example
- * const response = await responseOf(app, incomingFromRequest(request));
+ * const viaApp: ResponseSource = (incoming, _params, reply) => app.handle(incoming, reply);
+ * const response = await responseOf(viaApp, incomingFromRequest(request));
  */
 export function responseOf(
-  app: { handle(incoming: IncomingRequest, reply: Reply): void },
+  serve: ResponseSource,
   incoming: IncomingRequest,
+  params: Readonly<Record<string, string>> = NO_PARAMS,
   sharedHeaders: SharedHeadersForm = 'Headers',
   upgrade?: (accepted: AcceptedUpgrade, incoming: IncomingRequest) => Response,
 ): Response | Promise<Response> {
   let early: Answer | undefined;
   let later: Reply | undefined;
-  app.handle(incoming, (answer) => {
+  serve(incoming, params, (answer) => {
     if (later === undefined) early = answer;
     else later(answer);
   });
@@ -70,6 +78,8 @@ export function responseOf(
     };
   });
 }
+
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
 function webResponse(answer: Answer, incoming: IncomingRequest, sharedHeaders: SharedHeadersForm, upgrade: ((accepted: AcceptedUpgrade, incoming: IncomingRequest) => Response) | undefined): Response {
   return toResponse(settleUpgrade(incoming, answer, upgrade), sharedHeaders);

@@ -5,8 +5,8 @@ import type { RouteInfo } from '../context/route-info.js';
 import type { Container, ModuleRecord } from '../modules/container.js';
 import { joinPaths, pathParamNames } from '../routing/path.js';
 import { RouteDefinitionError } from '../routing/route-definition-error.js';
-import { Router } from '../routing/router.js';
-import type { RouteEntry } from './dispatch.js';
+import type { Router } from '../routing/router.js';
+import type { RouteEntry, ServedRoute } from './dispatch.js';
 import { compilePipeline } from './pipeline.js';
 import { assertHandler, assertMethod, assertParamsSchema, assertSchema, assertTokens } from './definition-checks.js';
 import type { Recover } from './reply.js';
@@ -22,11 +22,14 @@ export interface RouteTableOptions {
   readonly recover: Recover;
   /** Serves the WebSocket routes' upgrades. */
   readonly webSockets: WebSocketHub;
+  /** The app's router, which the routes are added to. */
+  readonly router: Router<ServedRoute>;
+  /** Builds each route's answering function (the dispatch's `serve`). */
+  readonly serve: (entry: RouteEntry) => ServedRoute;
 }
 
-/** Every route of the app, compiled: the router that dispatch matches with, and the public table. */
+/** Every route of the app, compiled (and added to the router): the public table, and the controllers. */
 export interface RouteTable {
-  readonly router: Router<RouteEntry>;
   readonly routes: readonly RouteInfo[];
   /** Instances of class-style controllers, for the lifecycle hooks. */
   readonly controllerInstances: readonly object[];
@@ -35,12 +38,12 @@ export interface RouteTable {
 /**
  * Compiles every controller of a built container, once, at boot: resolves guards and
  * interceptors (app, module `appGuards`, controller, route), builds each route's table entry, and
- * from that same entry its pipeline, and adds both to the router. A duplicate or malformed route,
+ * from that same entry its pipeline and its answering function, and adds them to the router. A duplicate or malformed route,
  * a schema that is not zod, a guard or interceptor that is undefined or lacks its method, fail
  * here with the controller and route named, never on the first request.
  *
  * @example
- * const { router, routes } = await compileRouteTable(container, { guards: [], interceptors: [], bodyLimit, recover });
+ * const { routes } = await compileRouteTable(container, { guards: [], interceptors: [], bodyLimit, recover, webSockets, router, serve });
  */
 export async function compileRouteTable(container: Container, options: RouteTableOptions): Promise<RouteTable> {
   const resolveAll = async <T>(module: ModuleRecord, tokens: readonly InjectionToken<T>[], requestedBy: string): Promise<T[]> => {
@@ -68,7 +71,7 @@ export async function compileRouteTable(container: Container, options: RouteTabl
     appInterceptors.push(...(await resolveInterceptors(module, module.definition.appInterceptors, `${module.name} appInterceptors`)));
   }
 
-  const router = new Router<RouteEntry>();
+  const router = options.router;
   const routes: RouteInfo[] = [];
   const controllerInstances: object[] = [];
   for (const module of container.modules) {
@@ -126,7 +129,7 @@ export async function compileRouteTable(container: Container, options: RouteTabl
           options.recover,
         );
         try {
-          router.add(route.method, path, { info, bodyLimit, run });
+          router.add(route.method, path, options.serve({ info, bodyLimit, run }));
         } catch (error) {
           throw new RouteDefinitionError(`${where}: ${(error as Error).message}`);
         }
@@ -134,5 +137,5 @@ export async function compileRouteTable(container: Container, options: RouteTabl
       }
     }
   }
-  return { router, routes: Object.freeze(routes), controllerInstances };
+  return { routes: Object.freeze(routes), controllerInstances };
 }

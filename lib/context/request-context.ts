@@ -90,6 +90,8 @@ export interface RequestContext<
   set<T>(key: StateKey<T>, value: T): void;
 }
 
+const NO_MATCHED_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+
 /** The core's RequestContext. Lazy wherever the work might not be needed. */
 export class Context implements RequestContext {
   body: unknown = undefined;
@@ -98,6 +100,11 @@ export class Context implements RequestContext {
   private requestLog: Logger | undefined = undefined;
   /** The request's telemetry when the app's instrumentation follows it. */
   telemetry: ContextTelemetry | undefined = undefined;
+  /**
+   * The parameters the router found before the middleware ran (a route's answering function
+   * routes first), entered with the route where the general walk would ask the router.
+   */
+  matchedParams: Readonly<Record<string, string>> = NO_MATCHED_PARAMS;
 
   constructor(
     readonly incoming: IncomingRequest,

@@ -14,6 +14,18 @@ export type RouteMatch<T> =
   | { readonly kind: 'not-found' }
   | { readonly kind: 'bad-path' };
 
+/**
+ * A route as it was added to a {@link Router}.
+ *
+ * @example
+ * for (const { method, path } of router.entries) console.log(method, path);
+ */
+export interface RouterEntry<T> {
+  readonly method: string;
+  readonly path: string;
+  readonly value: T;
+}
+
 interface Terminal<T> {
   readonly value: T;
   readonly paramNames: readonly string[];
@@ -79,6 +91,15 @@ export class Router<T> {
   private readonly staticLengths: boolean[] = [];
   /** Route shapes (parameter names erased) per method, to refuse duplicates at boot. */
   private readonly shapes = new Map<string, string>();
+  private readonly added: RouterEntry<T>[] = [];
+
+  /**
+   * Every route added, in order: what a runtime with a router of its own (Bun's `routes`) is
+   * given. Its length is the table's version: a copy taken earlier is stale once it grew.
+   */
+  get entries(): readonly RouterEntry<T>[] {
+    return this.added;
+  }
 
   /** Adds a route; a second route with the same method and shape is an error. */
   add(method: string, path: string, value: T): void {
@@ -89,6 +110,7 @@ export class Router<T> {
       throw new RouteDefinitionError(`Duplicate route: ${method} ${path} conflicts with ${method} ${existing}.`);
     }
     this.shapes.set(shape, path);
+    this.added.push(Object.freeze({ method, path, value }));
 
     const segments = path === '/' ? [] : path.slice(1).split('/');
     const paramNames: string[] = [];

@@ -1,4 +1,4 @@
-import type { AcceptedUpgrade, App, IncomingRequest, SharedHeadersForm, WebSocketUpgrader } from '../../internal.js';
+import type { AcceptedUpgrade, App, IncomingRequest, ResponseSource, RouteAnswer, SharedHeadersForm, WebSocketUpgrader } from '../../internal.js';
 import { incomingFromRequest, responseOf } from '../../internal.js';
 import { addressFromPlatform, isConnectionInfo } from './platform-address.js';
 
@@ -17,6 +17,9 @@ export interface FetchHandlerOptions {
   readonly webSocketUpgrader?: WebSocketUpgrader | undefined;
 }
 
+/** A fetch handler as the runtimes call it: the request, then Bun's server, Deno's connection info or a Worker's env. */
+export type FetchHandler = (request: Request, platform?: unknown, executionContext?: unknown) => Response | Promise<Response>;
+
 /**
  * A fetch handler for Bun, Deno and Workers that also gives the app the client's address where
  * the runtime passes it: Bun's server (`server.requestIP(request)`) and Deno's connection info
@@ -29,16 +32,40 @@ export interface FetchHandlerOptions {
  * Deno.serve(toFetchHandler(app, { webSocketUpgrader: denoWebSocketUpgrader }));
  * export default { fetch: toFetchHandler(app, { webSocketUpgrader: workersWebSocketUpgrader }) }; // Workers
  */
-export function toFetchHandler(app: Pick<App, 'handle'>, options: FetchHandlerOptions = {}): (request: Request, platform?: unknown, executionContext?: unknown) => Response | Promise<Response> {
+export function toFetchHandler(app: Pick<App, 'handle'>, options: FetchHandlerOptions = {}): FetchHandler {
+  return fetchServing(app, options).fetch;
+}
+
+/**
+ * The pieces of {@link toFetchHandler}, for an adapter that routes some requests itself (Bun's
+ * native routes): the request view of a runtime's request, and its Response through `app.handle`
+ * or through a route's answering function.
+ */
+export interface FetchServing {
+  readonly fetch: FetchHandler;
+  incoming(request: Request, platform: unknown): IncomingRequest;
+  viaApp(incoming: IncomingRequest): Response | Promise<Response>;
+  viaRoute(answer: RouteAnswer, incoming: IncomingRequest, params: Readonly<Record<string, string>>): Response | Promise<Response>;
+}
+
+/** Builds {@link FetchServing} for an app; `toFetchHandler` is its `fetch`. */
+export function fetchServing(app: Pick<App, 'handle'>, options: FetchHandlerOptions = {}): FetchServing {
   const upgrader = options.webSocketUpgrader;
   const upgrade = upgrader === undefined ? undefined : (accepted: AcceptedUpgrade, incoming: IncomingRequest) => upgrader.upgrade(accepted, { request: incoming.toRequest(), platform: incoming.platform });
   // Deno copies a plain headers object into a Response for half what a Headers instance costs;
   // Bun the other way round (see SharedHeadersForm).
   const sharedHeaders: SharedHeadersForm = 'Deno' in globalThis ? 'object' : 'Headers';
-  return (request, platform) => {
+  const viaHandle: ResponseSource = (incoming, _params, reply) => app.handle(incoming, reply);
+  const incoming = (request: Request, platform: unknown): IncomingRequest => {
     const connection = isConnectionInfo(platform);
     // The address is read only if someone asks (API keys with networks, a log line).
-    const incoming = incomingFromRequest(request, connection ? () => addressFromPlatform(request, platform) : undefined, connection ? undefined : platform, platform);
-    return responseOf(app, incoming, sharedHeaders, upgrade);
+    return incomingFromRequest(request, connection ? () => addressFromPlatform(request, platform) : undefined, connection ? undefined : platform, platform);
+  };
+  const viaApp = (view: IncomingRequest) => responseOf(viaHandle, view, undefined, sharedHeaders, upgrade);
+  return {
+    fetch: (request, platform) => viaApp(incoming(request, platform)),
+    incoming,
+    viaApp,
+    viaRoute: (answer, view, params) => responseOf(answer, view, params, sharedHeaders, upgrade),
   };
 }
