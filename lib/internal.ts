@@ -30,7 +30,7 @@ export type { RouteShape } from './context/route-info.js';
 export { joinPaths } from './routing/path.js';
 export { readDecoratedMetadata, metadataRecord } from './common/metadata.js';
 export { DEFINITION, hasDefinition, type DefinitionCarrier } from './common/definition-carrier.js';
-export { incomingFromRequest } from './http/fetch-incoming.js';
+export { incomingFromRequest, incomingOfRoutedRequest } from './http/fetch-incoming.js';
 export { limitBody, readStreamWithLimit, tooLarge } from './http/body-limit.js';
 export { statusText } from './http/status-text.js';
 export { parseRequestTarget, normalizeHost, type RequestTarget } from './http/request-target.js';

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { incomingFromRequest } from './fetch-incoming.js';
+import { incomingFromRequest, incomingOfRoutedRequest } from './fetch-incoming.js';
 
 /** The outcome of one readBody call: the bytes as text, or the error's status. */
 function read(request: Request, limit: number): Promise<string | number> {
@@ -102,5 +103,36 @@ describe('backslashes on the fetch path', () => {
     const incoming = incomingFromRequest(new Request('http://x.test/posts?next=a\\b'));
     expect(incoming.invalid?.status).toBe(400);
     expect(incoming.invalid?.message).toBe('The request target contains a backslash.');
+  });
+});
+
+describe('incomingOfRoutedRequest: the view of a request a runtime already routed', () => {
+  it('leaves to the router a path with a % (decoding, 400 for a malformed escape)', () => {
+    expect(incomingOfRoutedRequest(new Request('http://localhost/posts/%61'))).toBeUndefined();
+    expect(incomingOfRoutedRequest(new Request('http://localhost/posts/%zz?q=1'))).toBeUndefined();
+  });
+
+  it('keeps a % in the query, which the query parser decodes', () => {
+    const incoming = incomingOfRoutedRequest(new Request('http://localhost/posts/7?q=a%20b'));
+    expect([incoming?.path, incoming?.search]).toEqual(['/posts/7', 'q=a%20b']);
+  });
+
+  it('leaves to the request view a URL with a backslash, which it refuses in the query', () => {
+    expect(incomingOfRoutedRequest(new Request('http://localhost/posts/7?q=a\\b'))).toBeUndefined();
+  });
+
+  it('gives the path, query and method the eager view gives, whatever the URL', () => {
+    const part = fc.constantFrom('a', 'b', '7', '%61', '%zz', '', '.', 'x+y', 'a;b', '~', '\\');
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 4 }), fc.constantFrom('', '?', '?q=1', '?q=%20', '?a\\b', '#f'), fc.constantFrom('GET', 'POST'), (parts, tail, method) => {
+        const url = `http://localhost/${parts.join('/')}${tail}`;
+        const routed = incomingOfRoutedRequest(new Request(url, { method }));
+        if (routed === undefined) return;
+        const eager = incomingFromRequest(new Request(url, { method }));
+        expect(eager.invalid, `${url} is a valid target`).toBeUndefined();
+        expect([routed.method, routed.path, routed.search, routed.invalid], url).toEqual([eager.method, eager.path, eager.search, undefined]);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

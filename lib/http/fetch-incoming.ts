@@ -16,14 +16,34 @@ export function incomingFromRequest(request: Request, clientAddress?: string | (
 }
 
 /**
+ * The request view of a request a runtime's own router has already matched (Bun's native
+ * routes), or undefined when its path holds a `%` or its URL a `\` or a `#`: those need the
+ * checks and the decoding of Tessera's router (the caller serves it with {@link incomingFromRequest}). Without
+ * them the target is a valid origin-form one, so the path and query are sliced off the URL only
+ * when someone reads them.
+ *
+ * @example
+ * const incoming = incomingOfRoutedRequest(request, () => server.requestIP(request)?.address);
+ */
+export function incomingOfRoutedRequest(request: Request, clientAddress?: string | (() => string | undefined), env?: unknown, platform?: unknown): IncomingRequest | undefined {
+  const url = request.url;
+  // A `%` in the query is the query parser's; in the path it is the router's (decoding, 400).
+  const query = url.indexOf('?');
+  const percent = url.indexOf('%');
+  if ((percent !== -1 && (query === -1 || percent < query)) || url.includes('\\') || url.includes('#')) return undefined;
+  return new FetchIncoming(request, clientAddress, env, platform, url);
+}
+
+/**
  * The IncomingRequest over a web Request: one object per request with no closures, and nothing
  * read from the Request before someone asks (a runtime may build `signal` or the headers lazily).
  */
 class FetchIncoming implements IncomingRequest {
   readonly method: string;
-  readonly path: string;
-  readonly search: string;
   readonly invalid: HttpException | undefined;
+  /** Undefined until sliced off `routedUrl` (a routed request's view); set at once otherwise. */
+  private pathPart: string | undefined;
+  private searchPart = '';
   private limited: Request | undefined = undefined;
 
   constructor(
@@ -31,18 +51,41 @@ class FetchIncoming implements IncomingRequest {
     private address: string | (() => string | undefined) | undefined,
     readonly env: unknown,
     readonly platform: unknown,
+    /** The URL of a request already routed and checked (see incomingOfRoutedRequest). */
+    private readonly routedUrl?: string,
   ) {
     this.method = request.method;
+    if (routedUrl !== undefined) {
+      this.invalid = undefined;
+      return;
+    }
     const target = targetOfUrl(request.url);
     if (target.kind === 'origin') {
-      this.path = target.path;
-      this.search = target.search;
+      this.pathPart = target.path;
+      this.searchPart = target.search;
       this.invalid = undefined;
     } else {
-      this.path = '/';
-      this.search = '';
+      this.pathPart = '/';
       this.invalid = new BadRequestException(target.kind === 'invalid' ? target.reason : 'The request URL is not an absolute http(s) URL.');
     }
+  }
+
+  get path(): string {
+    if (this.pathPart === undefined) this.sliceRoutedUrl();
+    return this.pathPart as string;
+  }
+
+  get search(): string {
+    if (this.pathPart === undefined) this.sliceRoutedUrl();
+    return this.searchPart;
+  }
+
+  private sliceRoutedUrl(): void {
+    const target = targetOfUrl(this.routedUrl as string);
+    // incomingOfRoutedRequest let through only URLs that are origin-form targets.
+    if (target.kind !== 'origin') throw new Error(`A routed request's URL is not an origin-form target: ${target.kind}`);
+    this.pathPart = target.path;
+    this.searchPart = target.search;
   }
 
   get scheme(): string {

@@ -69,7 +69,7 @@ const request = fc.record({
   method: fc.constantFrom('GET', 'GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS', 'PATCH', 'PURGE'),
   parts: fc.array(fc.constantFrom('a', 'b', 'c', '7', 'x+y', 'a;b', '%61', '%zz', '%2F', '', '.'), { maxLength: 4 }),
   slash: fc.boolean(),
-  query: fc.constantFrom('', '?q=1', '?q=%zz', '?q=a\\b'),
+  query: fc.constantFrom('', '?q=1', '?q=%zz', '?q=a%20b', '?q=a\\b'),
 });
 
 const value = fc.constantFrom('7', 'x+y', 'a;b', '%61', '%zz', '%2F', 'b');

@@ -32,8 +32,9 @@ function isNativePath(path: string): boolean {
  *   `/posts/:postId`) turn native routing off: Bun would see two routes where Tessera sees one;
  * - HEAD is not registered: Bun serves it with the GET route, which Tessera does too;
  * - at request time, a path with a `%` (Bun decodes parameters as it matches, Tessera refuses a
- *   malformed escape with 400), a target the request view refuses, and any route added after
- *   the table was handed over go to the fetch handler, which routes them in JavaScript;
+ *   malformed escape with 400), a URL with a `\` or a `#` (targets the request view checks), and any route
+ *   added after the table was handed over go to the fetch handler, which routes them in
+ *   JavaScript;
  * - no route matching, another method (405 with `Allow`), a trailing slash: Bun finds nothing
  *   and calls the fetch handler.
  *
@@ -57,8 +58,8 @@ export function bunRoutes(entries: readonly RouterEntry<ServedRoute>[], serving:
     if (!BUN_METHODS.has(method) || foreign.has(method)) continue;
     const answer = value.answer;
     (routes[path] ??= {})[method] = (request, server) => {
-      const incoming = serving.incoming(request, server);
-      if (entries.length !== built || incoming.invalid !== undefined || incoming.path.includes('%')) return serving.viaApp(incoming);
+      const incoming = serving.routedIncoming(request, server);
+      if (incoming === undefined || entries.length !== built) return serving.fetch(request, server);
       return serving.viaRoute(answer, incoming, request.params ?? NO_PARAMS);
     };
     any = true;

@@ -1,5 +1,5 @@
 import type { AcceptedUpgrade, App, IncomingRequest, ResponseSource, RouteAnswer, SharedHeadersForm, WebSocketUpgrader } from '../../internal.js';
-import { incomingFromRequest, responseOf } from '../../internal.js';
+import { incomingFromRequest, incomingOfRoutedRequest, responseOf } from '../../internal.js';
 import { addressFromPlatform, isConnectionInfo } from './platform-address.js';
 
 /**
@@ -44,6 +44,8 @@ export function toFetchHandler(app: Pick<App, 'handle'>, options: FetchHandlerOp
 export interface FetchServing {
   readonly fetch: FetchHandler;
   incoming(request: Request, platform: unknown): IncomingRequest;
+  /** The view of a request the runtime routed, or undefined when Tessera's router must see it (see incomingOfRoutedRequest). */
+  routedIncoming(request: Request, platform: unknown): IncomingRequest | undefined;
   viaApp(incoming: IncomingRequest): Response | Promise<Response>;
   viaRoute(answer: RouteAnswer, incoming: IncomingRequest, params: Readonly<Record<string, string>>): Response | Promise<Response>;
 }
@@ -56,15 +58,16 @@ export function fetchServing(app: Pick<App, 'handle'>, options: FetchHandlerOpti
   // Bun the other way round (see SharedHeadersForm).
   const sharedHeaders: SharedHeadersForm = 'Deno' in globalThis ? 'object' : 'Headers';
   const viaHandle: ResponseSource = (incoming, _params, reply) => app.handle(incoming, reply);
-  const incoming = (request: Request, platform: unknown): IncomingRequest => {
-    const connection = isConnectionInfo(platform);
-    // The address is read only if someone asks (API keys with networks, a log line).
-    return incomingFromRequest(request, connection ? () => addressFromPlatform(request, platform) : undefined, connection ? undefined : platform, platform);
-  };
+  // The address is read only if someone asks (API keys with networks, a log line).
+  const incoming = (request: Request, platform: unknown): IncomingRequest =>
+    isConnectionInfo(platform) ? incomingFromRequest(request, () => addressFromPlatform(request, platform), undefined, platform) : incomingFromRequest(request, undefined, platform, platform);
+  const routedIncoming = (request: Request, platform: unknown): IncomingRequest | undefined =>
+    isConnectionInfo(platform) ? incomingOfRoutedRequest(request, () => addressFromPlatform(request, platform), undefined, platform) : incomingOfRoutedRequest(request, undefined, platform, platform);
   const viaApp = (view: IncomingRequest) => responseOf(viaHandle, view, undefined, sharedHeaders, upgrade);
   return {
     fetch: (request, platform) => viaApp(incoming(request, platform)),
     incoming,
+    routedIncoming,
     viaApp,
     viaRoute: (answer, view, params) => responseOf(answer, view, params, sharedHeaders, upgrade),
   };
