@@ -93,6 +93,8 @@ const FETCH_FRAMEWORKS = {
   'bun-elysia': { runtime: 'bun', label: 'Elysia', file: join(benchDir, 'servers/elysia.mjs'), needs: 'elysia' },
   'bun-hono': { runtime: 'bun', label: 'Hono', file: join(benchDir, 'servers/hono-fetch.mjs') },
   'bun-tessera': { runtime: 'bun', label: 'Tessera', file: join(buildDir, 'tessera-fetch.mjs') },
+  // The same app with Bun's native routes left out (toFetchHandler alone): what native routing saves.
+  'bun-tessera-js': { runtime: 'bun', label: 'Tessera, JS routing', file: join(buildDir, 'tessera-fetch.mjs'), env: { TESSERA_BENCH_ROUTING: 'js' } },
   'deno-raw': { runtime: 'deno', label: 'raw Deno.serve', file: join(benchDir, 'servers/fetch-raw.mjs') },
   'deno-hono': { runtime: 'deno', label: 'Hono', file: join(benchDir, 'servers/hono-fetch.mjs') },
   'deno-tessera': { runtime: 'deno', label: 'Tessera', file: join(buildDir, 'tessera-fetch.mjs') },
@@ -488,7 +490,7 @@ const bench :Workerd.Worker = (
 function spawnServer(framework, scenario, { nodeArgs = [], port = takePort(), waitReady = true, prefix = [], readyMs = 15_000 } = {}) {
   const child = spawn(...argv([...pin(1), ...prefix, ...serverCommand(framework, scenario, port, nodeArgs)]), {
     cwd: root,
-    env: { ...env, ...SCENARIOS[scenario]?.serverEnv, ...otelEnv(framework), ...validatorEnv(framework), PORT: String(port), BENCH_SCENARIO: scenario, NODE_ENV: 'production' },
+    env: { ...env, ...SCENARIOS[scenario]?.serverEnv, ...otelEnv(framework), ...validatorEnv(framework), ...FETCH_FRAMEWORKS[framework]?.env, PORT: String(port), BENCH_SCENARIO: scenario, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

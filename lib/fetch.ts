@@ -1,5 +1,5 @@
 // The `tessera-http/fetch` entry point: the fetch-runtime adapter (Bun, Deno, Workers). Explicit named exports only.
-export { toFetchHandler, type FetchHandlerOptions } from './adapters/fetch/fetch-handler.js';
+export { toFetchHandler, type FetchHandler, type FetchHandlerOptions } from './adapters/fetch/fetch-handler.js';
 export type { AcceptedUpgrade, WebSocketUpgrader } from './internal.js';
 export { bunWebSocketUpgrader, type BunWebSocketHandlers } from './adapters/bun/bun-web-socket-upgrader.js';
 export { denoWebSocketUpgrader } from './adapters/deno/deno-web-socket-upgrader.js';
