@@ -18,6 +18,12 @@ export interface WebSocketPort {
   ping?(): void;
   /** Bytes queued but not yet handed to the network (0 where the runtime does not tell). */
   readonly bufferedAmount: number;
+  /**
+   * True when the runtime closes with 1009 any message over the session's `maxMessageBytes`
+   * before handing it over (Node's `ws`, one server per limit, as `maxPayload`): the core then
+   * does not measure each message again.
+   */
+  readonly enforcesMessageLimit?: boolean;
 }
 
 /**

@@ -249,7 +249,7 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
     if (this.state !== 'open') return;
     this.seen();
     const spec = this.spec;
-    if (typeof data === 'string' ? utf8LengthExceeds(data, spec.maxMessageBytes) : data.byteLength > spec.maxMessageBytes) {
+    if (this.port?.enforcesMessageLimit !== true && (typeof data === 'string' ? utf8LengthExceeds(data, spec.maxMessageBytes) : data.byteLength > spec.maxMessageBytes)) {
       this.shut(1009, 'Message too big', CLOSE_TIMEOUT_MS);
       return;
     }

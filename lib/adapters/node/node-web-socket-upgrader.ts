@@ -64,6 +64,8 @@ export function createNodeWebSocketUpgrader(logger: Logger, upgradedSockets: Set
       get bufferedAmount() {
         return ws.bufferedAmount;
       },
+      // The ws server this socket came from has maxPayload = the route's maxMessageBytes.
+      enforcesMessageLimit: true,
     });
     ws.on('message', (data, isBinary) => events.message(isBinary ? bytesOf(data) : data.toString()));
     ws.on('pong', () => events.pong());
