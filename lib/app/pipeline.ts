@@ -78,20 +78,7 @@ export function compilePipeline(spec: PipelineSpec, recover: Recover): RoutePipe
           const text = serialize(result);
           return typeof text === 'string' || text === undefined ? jsonTextAnswer(status, text) : text.then((written) => jsonTextAnswer(status, written));
         };
-  const finishAndReply = (result: unknown, ctx: Context, reply: Reply): void => {
-    let answer: Answer | Promise<Answer>;
-    try {
-      answer = finish(result);
-    } catch (error) {
-      fail(error, ctx, reply);
-      return;
-    }
-    if (answer instanceof Promise) {
-      answer.then(reply, (error: unknown) => fail(error, ctx, reply));
-      return;
-    }
-    reply(answer);
-  };
+  const finishAndReply = (result: unknown, ctx: Context, reply: Reply): void => whenSettled(finish, result, ctx, reply, replyWith, fail);
 
   let invoke: (ctx: Context) => unknown = handler;
   if (spec.interceptors.length > 0) {
@@ -155,7 +142,7 @@ export function compilePipeline(spec: PipelineSpec, recover: Recover): RoutePipe
     // No promise of our own: parsing, validation (synchronous unless the schema is async) and a
     // synchronous handler run inside the body callback, which the Node adapter calls as the body ends.
     stage = (ctx, reply) => {
-      const onValue = (raw: unknown): void => whenParsed(parse, raw, ctx, reply, accept, fail);
+      const onValue = (raw: unknown): void => whenSettled(parse, raw, ctx, reply, accept, fail);
       const onError = (error: unknown): void => fail(error, ctx, reply);
       const telemetry = ctx.telemetry;
       // On Node the body ends in a socket event, outside the request's trace context: bound, the
@@ -225,7 +212,7 @@ function paramsStage(schema: Schema, pathNames: readonly string[] | undefined, n
       input = picked;
     }
     // An async refinement (a lookup) is allowed here, as in a body schema.
-    whenParsed(parse, input, ctx, reply, accept, fail);
+    whenSettled(parse, input, ctx, reply, accept, fail);
   };
   // ctx.params still holds the router's strings until the parse is accepted.
   function accept(parsed: SchemaParseResult, ctx: Context, reply: Reply): void {
@@ -268,35 +255,41 @@ function standardQueryStage(schema: Schema, next: RoutePipeline, fail: (error: u
     const first = parse(query);
     return first instanceof Promise ? first.then((result) => retried(result, query)) : retried(first, query);
   };
-  return (ctx, reply) => whenParsed(parseWithRetry, ctx.query as QueryRecord, ctx, reply, accepted, fail);
+  return (ctx, reply) => whenSettled(parseWithRetry, ctx.query as QueryRecord, ctx, reply, accepted, fail);
+}
+
+/** Hands a settled answer to the reply (`whenSettled`'s last step for the result stage). */
+function replyWith(answer: Answer, _ctx: Context, reply: Reply): void {
+  reply(answer);
 }
 
 /**
- * Runs one schema parse of a pipeline stage and hands its result to `accept`, in the same turn
- * when the parse is synchronous (no promise of our own on the fast path), after it when the
- * schema is async; a throw or a rejection goes to `fail`.
+ * Runs one step of a pipeline stage that may be asynchronous (a schema parse, the result's
+ * serialisation) and hands its value to `accept`: in the same turn when the step is synchronous
+ * (no promise of our own on the fast path), after it when it returns a promise; a throw or a
+ * rejection goes to `fail`.
  */
-function whenParsed<I>(
-  parse: (input: I) => SchemaParseResult | Promise<SchemaParseResult>,
+function whenSettled<I, O>(
+  step: (input: I) => O | Promise<O>,
   input: I,
   ctx: Context,
   reply: Reply,
-  accept: (parsed: SchemaParseResult, ctx: Context, reply: Reply) => void,
+  accept: (value: O, ctx: Context, reply: Reply) => void,
   fail: (error: unknown, ctx: Context, reply: Reply) => void,
 ): void {
-  let parsed: SchemaParseResult | Promise<SchemaParseResult>;
+  let value: O | Promise<O>;
   try {
-    parsed = parse(input);
+    value = step(input);
   } catch (error) {
     fail(error, ctx, reply);
     return;
   }
-  if (parsed instanceof Promise) {
-    parsed.then(
-      (result) => accept(result, ctx, reply),
+  if (value instanceof Promise) {
+    value.then(
+      (settled) => accept(settled, ctx, reply),
       (error: unknown) => fail(error, ctx, reply),
     );
   } else {
-    accept(parsed, ctx, reply);
+    accept(value, ctx, reply);
   }
 }
