@@ -27,7 +27,7 @@ export { unrefTimer } from './common/unref-timer.js';
 export { within, TIMED_OUT } from './common/within.js';
 export { startHeartbeat } from './common/heartbeat.js';
 export type { RouteShape } from './context/route-info.js';
-export { joinPaths } from './routing/path.js';
+export { joinPaths, routeShape } from './routing/path.js';
 export { readDecoratedMetadata, metadataRecord } from './common/metadata.js';
 export { DEFINITION, hasDefinition, type DefinitionCarrier } from './common/definition-carrier.js';
 export { incomingFromRequest, incomingOfRoutedRequest } from './http/fetch-incoming.js';

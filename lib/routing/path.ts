@@ -31,6 +31,17 @@ export function joinPaths(prefix: string, path: string): string {
 }
 
 /**
+ * A route path with its parameter names erased: two paths of one shape match the same requests
+ * (the router refuses a second route of a method and shape; Bun's native routes need one name per shape).
+ *
+ * @example
+ * routeShape('/posts/:id/comments/:commentId'); // '/posts/:/comments/:'
+ */
+export function routeShape(path: string): string {
+  return path.replace(/\/:[^/]+/g, '/:');
+}
+
+/**
  * The parameter names of a canonical path, in order; `*` for a wildcard.
  *
  * @example

@@ -1,5 +1,5 @@
 import { RouteDefinitionError } from './route-definition-error.js';
-import { assertValidRoutePath } from './path.js';
+import { assertValidRoutePath, routeShape } from './path.js';
 
 /**
  * The router's answer for one request.
@@ -104,7 +104,7 @@ export class Router<T> {
   /** Adds a route; a second route with the same method and shape is an error. */
   add(method: string, path: string, value: T): void {
     assertValidRoutePath(path);
-    const shape = `${method} ${path.replace(/\/:[^/]+/g, '/:')}`;
+    const shape = `${method} ${routeShape(path)}`;
     const existing = this.shapes.get(shape);
     if (existing !== undefined) {
       throw new RouteDefinitionError(`Duplicate route: ${method} ${path} conflicts with ${method} ${existing}.`);

@@ -1,4 +1,4 @@
-import type { RouterEntry, ServedRoute } from '../../internal.js';
+import { routeShape, type RouterEntry, type ServedRoute } from '../../internal.js';
 import type { FetchServing } from '../fetch/fetch-handler.js';
 
 /** A handler of `Bun.serve`'s `routes`: Bun's request carries the parameters its router found. */
@@ -45,7 +45,7 @@ export function bunRoutes(entries: readonly RouterEntry<ServedRoute>[], serving:
   const shapes = new Map<string, string>();
   const foreign = new Set<string>();
   for (const { method, path } of entries) {
-    const shape = path.replace(/\/:[^/]+/g, '/:');
+    const shape = routeShape(path);
     const seen = shapes.get(shape);
     if (seen !== undefined && seen !== path) return undefined;
     shapes.set(shape, path);

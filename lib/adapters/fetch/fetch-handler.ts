@@ -58,11 +58,8 @@ export function fetchServing(app: Pick<App, 'handle'>, options: FetchHandlerOpti
   // Bun the other way round (see SharedHeadersForm).
   const sharedHeaders: SharedHeadersForm = 'Deno' in globalThis ? 'object' : 'Headers';
   const viaHandle: ResponseSource = (incoming, _params, reply) => app.handle(incoming, reply);
-  // The address is read only if someone asks (API keys with networks, a log line).
-  const incoming = (request: Request, platform: unknown): IncomingRequest =>
-    isConnectionInfo(platform) ? incomingFromRequest(request, () => addressFromPlatform(request, platform), undefined, platform) : incomingFromRequest(request, undefined, platform, platform);
-  const routedIncoming = (request: Request, platform: unknown): IncomingRequest | undefined =>
-    isConnectionInfo(platform) ? incomingOfRoutedRequest(request, () => addressFromPlatform(request, platform), undefined, platform) : incomingOfRoutedRequest(request, undefined, platform, platform);
+  const incoming = viewWithPlatform(incomingFromRequest);
+  const routedIncoming = viewWithPlatform(incomingOfRoutedRequest);
   const viaApp = (view: IncomingRequest) => responseOf(viaHandle, view, undefined, sharedHeaders, upgrade);
   return {
     fetch: (request, platform) => viaApp(incoming(request, platform)),
@@ -71,4 +68,13 @@ export function fetchServing(app: Pick<App, 'handle'>, options: FetchHandlerOpti
     viaApp,
     viaRoute: (answer, view, params) => responseOf(answer, view, params, sharedHeaders, upgrade),
   };
+}
+
+/**
+ * A request-view maker given what the runtime passed beside the request: Bun's server or Deno's
+ * connection info give the client address (read only if someone asks: API keys with networks, a
+ * log line), anything else (a Worker's bindings) is the environment.
+ */
+function viewWithPlatform<View>(make: (request: Request, clientAddress: (() => string | undefined) | undefined, env: unknown, platform: unknown) => View): (request: Request, platform: unknown) => View {
+  return (request, platform) => (isConnectionInfo(platform) ? make(request, () => addressFromPlatform(request, platform), undefined, platform) : make(request, undefined, platform, platform));
 }
