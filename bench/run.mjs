@@ -622,44 +622,29 @@ function pairedRatioRange(variant, base) {
 }
 
 /**
- * valibot's and ArkType's cost on the create route, over zod's (same route, body and response
- * schemas): CPU per request (medians of the run) and the paired per-round ratios' range.
+ * What each variant costs over its base (same scenario, same run): CPU per request (medians of the
+ * run), the difference, and the paired per-round ratios' range; `suffix` may add a verdict.
  */
-function validatorCost(results) {
+function variantCost(results, variants, suffix = () => '') {
   const lines = [];
   for (const [scenario, summary] of Object.entries(results)) {
-    for (const name of Object.keys(VALIDATOR_VARIANTS)) {
+    for (const name of Object.keys(variants)) {
       const variant = summary[name];
       const base = summary[baseOf(name)];
       if (variant === undefined || base === undefined || name === baseOf(name)) continue;
       const cpuRatio = ratio(variant.cpuUs, base.cpuUs);
-      const range = pairedRatioRange(variant, base);
       const delta = variant.cpuUs - base.cpuUs;
-      lines.push(`${scenario}: ${LABEL[name]} ${fmt(variant.cpuUs, 1)} µs vs ${LABEL[baseOf(name)]} ${fmt(base.cpuUs, 1)} µs CPU per request: ${fmt(cpuRatio, 3)}x, ${delta >= 0 ? '+' : ''}${fmt(delta, 1)} µs${range}`);
+      lines.push(`${scenario}: ${LABEL[name]} ${fmt(variant.cpuUs, 1)} µs vs ${LABEL[baseOf(name)]} ${fmt(base.cpuUs, 1)} µs CPU per request: ${fmt(cpuRatio, 3)}x, ${delta >= 0 ? '+' : ''}${fmt(delta, 1)} µs${pairedRatioRange(variant, base)}${suffix(name, cpuRatio)}`);
     }
   }
   return lines;
 }
 
-/**
- * The instrumentation's cost, per variant measured with its base in the same scenario: CPU per
- * request over the base (medians of the run), and the paired per-round ratios' range.
- */
-function otelCost(results) {
-  const lines = [];
-  for (const [scenario, summary] of Object.entries(results)) {
-    for (const name of Object.keys(OTEL_VARIANTS)) {
-      const variant = summary[name];
-      const base = summary[baseOf(name)];
-      if (variant === undefined || base === undefined) continue;
-      const cpuRatio = ratio(variant.cpuUs, base.cpuUs);
-      const range = pairedRatioRange(variant, base);
-      const target = name === 'tessera-otel' ? ` ${cpuRatio <= 1.02 ? 'PASS' : 'FAIL'} (target <= 1.02)` : '';
-      lines.push(`${scenario}: ${LABEL[name]} ${fmt(variant.cpuUs, 1)} µs vs ${LABEL[baseOf(name)]} ${fmt(base.cpuUs, 1)} µs CPU per request: ${fmt(cpuRatio, 3)}x, +${fmt(variant.cpuUs - base.cpuUs, 1)} µs${range}${target}`);
-    }
-  }
-  return lines;
-}
+/** valibot's and ArkType's cost on the create route, over zod's (same route, body and response schemas). */
+const validatorCost = (results) => variantCost(results, VALIDATOR_VARIANTS);
+
+/** The instrumentation's cost, per variant measured with its base in the same scenario; `tessera-otel` has a target. */
+const otelCost = (results) => variantCost(results, OTEL_VARIANTS, (name, cpuRatio) => (name === 'tessera-otel' ? ` ${cpuRatio <= 1.02 ? 'PASS' : 'FAIL'} (target <= 1.02)` : ''));
 
 async function stopServer(server, signal = 'SIGKILL') {
   if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill(signal);
