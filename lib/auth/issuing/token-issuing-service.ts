@@ -11,14 +11,14 @@ import type { PasswordVerifier } from './password-verifier.js';
 import type { NewRefreshToken, RefreshTokenRecord } from './refresh-token-record.js';
 import { isWithinReuseGrace, refreshTokenState } from './refresh-token-state.js';
 import type { RefreshTokenStore } from './refresh-token-store.js';
-import { newSessionId, sessionStartOf } from './session-id.js';
+import { newSessionId } from './session-id.js';
+import { sessionMetadataOf, toSessionInfo, type SessionMetadata } from './session-rows.js';
 import type { SessionRevocationListener } from './session-revocation-listener.js';
 import { resolveTokenIssuingSettings } from './token-issuing-options.js';
 import type { TokenIssuingServiceOptions, TokenIssuingSettings } from './token-issuing-options.js';
 import type { TokenPair } from './token-pair.js';
 import type { SignInContext } from './sign-in-context.js';
-import type { StoredSession } from './stored-session.js';
-import { MAX_CLIENT_ADDRESS_LENGTH, MAX_USER_AGENT_LENGTH, type SessionInfo } from '../sessions/session-info.js';
+import type { SessionInfo } from '../sessions/session-info.js';
 import { validateLoadedClaims } from './validate-claims.js';
 import type { ClaimsSchema } from './validate-claims.js';
 
@@ -281,11 +281,7 @@ export class TokenIssuingService<Claims> {
     const now = this.#clock.now();
     const familyId = newSessionId(now);
     const access = await this.#accessTokens.sign(claims, subject, familyId);
-    const refresh = this.#newRefreshToken(subject, familyId, now, {
-      sessionStartedAt: new Date(now),
-      userAgent: truncated(context?.userAgent, MAX_USER_AGENT_LENGTH),
-      clientAddress: truncated(context?.clientAddress, MAX_CLIENT_ADDRESS_LENGTH),
-    });
+    const refresh = this.#newRefreshToken(subject, familyId, now, sessionMetadataOf(context, now));
     await this.#refreshTokens.create(refresh.tokenHash, refresh.record);
     return pairOf(access, refresh);
   }
@@ -369,32 +365,6 @@ interface IssuedRefreshToken {
   readonly token: string;
   readonly tokenHash: string;
   readonly record: NewRefreshToken;
-}
-
-/** What a session keeps from its sign-in, copied onto every successor token. */
-type SessionMetadata = Pick<NewRefreshToken, 'sessionStartedAt' | 'userAgent' | 'clientAddress'>;
-
-/** A header value cut to `max` UTF-16 units (never splitting a surrogate pair), or null. */
-function truncated(value: string | undefined, max: number): string | null {
-  if (typeof value !== 'string' || value === '') return null;
-  if (value.length <= max) return value;
-  const cut = value.slice(0, max);
-  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
-}
-
-/** A store row as the public shape, or undefined for a row without a usable session id. */
-function toSessionInfo(row: StoredSession): SessionInfo | undefined {
-  if (typeof row.familyId !== 'string' || row.familyId === '') return undefined;
-  const startMs = row.sessionStartedAt?.getTime() ?? sessionStartOf(row.familyId);
-  if (startMs === undefined || !Number.isFinite(startMs)) return undefined;
-  const lastUsedMs = row.issuedAt?.getTime() ?? startMs;
-  return {
-    id: row.familyId,
-    startedAt: new Date(startMs),
-    lastUsedAt: new Date(Number.isFinite(lastUsedMs) ? lastUsedMs : startMs),
-    userAgent: row.userAgent ?? null,
-    clientAddress: row.clientAddress ?? null,
-  };
 }
 
 function pairOf(access: { token: string; expiresAt: Date }, refresh: IssuedRefreshToken): TokenPair {
