@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../app/create-app.js';
 import { defineModule } from '../../modules/module.js';
 import { defineController } from '../../routing/controller.js';
-import { get } from '../../routing/route.js';
+import { z } from 'zod';
+import { get, post } from '../../routing/route.js';
 import { serve, type NodeServer } from './serve.js';
 import { withTimeout } from './test-support.js';
 
@@ -99,7 +100,13 @@ function keepAliveClient(port: number, outcome: Outcome, backToBack = true): Cli
 }
 
 async function helloServer(): Promise<NodeServer> {
-  const controller = defineController({ name: 'Load', routes: () => ({ hello: get('/hello/:name', (ctx) => ({ hello: ctx.params.name })) }) });
+  const controller = defineController({
+    name: 'Load',
+    routes: () => ({
+      hello: get('/hello/:name', (ctx) => ({ hello: ctx.params.name })),
+      count: post('/count', { body: z.object({ n: z.number() }) }, (ctx) => ({ n: ctx.body.n })),
+    }),
+  });
   server = await serve(await createApp(defineModule({ name: 'Load', controllers: [controller] })), { port: 0 });
   return server;
 }
@@ -182,5 +189,23 @@ describe('serve: graceful close under many keep-alive clients', () => {
     await withTimeout(client.done, 1_000, 'the client to stop');
     expect(outcome.failures).toEqual([]);
     expect(outcome.answered, 'the slow request was answered').toBe(2);
+  });
+
+  it('does not close a connection whose request body is still arriving, however long the pause', async () => {
+    const s = await helloServer();
+    const outcome = newOutcome();
+    const client = keepAliveClient(s.port, outcome, false);
+    while (outcome.answered < 1) await sleep(5);
+    // The headers and half the body of a request whose route reads it, then a pause three times
+    // the grace; the rest follows.
+    client.socket.write('POST /count HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{"n":');
+    const closed = s.close({ idleGraceMs: 50 });
+    await sleep(150);
+    expect(client.socket.readyState, 'the connection is still open under the half-sent body').toBe('open');
+    client.socket.end('1234}'); // the rest of the same request (end, unlike write, is not counted as a new one)
+    await withTimeout(closed, 3_000, 'close()');
+    await withTimeout(client.done, 1_000, 'the client to stop');
+    expect(outcome.failures).toEqual([]);
+    expect(outcome.answered, 'the request with the slow body was answered').toBe(2);
   });
 });

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { isBetweenRequests } from './between-requests.js';
+import { betweenRequestsNow } from './between-requests.js';
 import type { NodeListeners } from './node-listeners.js';
 import { stopAccepting } from './stop-accepting.js';
 
@@ -44,6 +44,7 @@ export function closeGracefully(server: Server, connections: ReadonlySet<Socket>
     const seen = new Map<Socket, { bytes: number; since: number }>();
     const look = () => {
       const now = Date.now();
+      const isBetweenRequests = betweenRequestsNow(server);
       for (const socket of connections) {
         // A WebSocket is closed by the app's WebSocket shutdown (1001, then a grace), not as an idle connection.
         if (handler.upgradedSockets.has(socket)) continue;
