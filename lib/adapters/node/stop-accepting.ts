@@ -49,6 +49,7 @@ export function stopAccepting(server: Server, closed: (error?: Error) => void): 
   const deadline = Date.now() + ACCEPT_QUEUE_GRACE_MS;
   let dry = false;
   let acceptedThisTurn = true;
+  let accepted = 0;
   let turn: NodeJS.Immediate | undefined;
   let quiet: NodeJS.Timeout | undefined;
   const close = () => {
@@ -57,12 +58,19 @@ export function stopAccepting(server: Server, closed: (error?: Error) => void): 
     clearTimeout(quiet);
     stopListening.call(server, closed);
   };
+  // The quiet period is judged after a poll phase (setImmediate), never straight from the timer:
+  // when the event loop is starved (a busy CPU, a long handler), the timer runs before the poll
+  // has accepted a connection that waited in the queue meanwhile, and closing then resets it.
   const waitForQuiet = () => {
     clearTimeout(quiet);
-    quiet = setTimeout(close, QUIET_MS);
+    const acceptedBefore = accepted;
+    quiet = setTimeout(() => {
+      turn = setImmediate(() => (accepted === acceptedBefore ? close() : waitForQuiet()));
+    }, QUIET_MS);
   };
   // First among the listeners, so that a close right after an accept follows it closely.
   const onConnection = () => {
+    accepted++;
     acceptedThisTurn = true;
     if (Date.now() >= deadline) close();
     else if (dry) waitForQuiet();
