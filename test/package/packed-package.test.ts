@@ -68,12 +68,14 @@ function warningLines(output: string): string[] {
   return stripVTControlCharacters(output).split('\n').filter((line) => line.trim() !== '' && !/^(CLI|ESM|CJS|DTS) /.test(line) && !/^> /.test(line) && !/\.tgz$/.test(line.trim()));
 }
 const exec = promisify(execFile);
-const npm = (args: string[], cwd: string) => exec('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 });
+const npm = (args: string[], cwd: string, loglevel: 'error' | 'warn' = 'error') => exec('npm', [...args, '--no-audit', '--no-fund', `--loglevel=${loglevel}`], { cwd, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 });
 
 describe('the packed package, installed into a fresh app', () => {
   let dir: string;
   let app: string;
   let buildOutput = '';
+  /** npm's warnings while installing the package into the app (EBADENGINE among them). */
+  let installWarnings = '';
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tessera-packed-'));
@@ -94,7 +96,7 @@ describe('the packed package, installed into a fresh app', () => {
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'packed-app', private: true, type: 'module' }));
     // The same zod/@types/node/typescript (and lowest TypeScript) the repository uses, from npm's
     // cache when it has them; ioredis, the optional peer whose types tessera-http/redis names.
-    await npm(
+    const installed = await npm(
       [
         'install',
         '--prefer-offline',
@@ -106,10 +108,17 @@ describe('the packed package, installed into a fresh app', () => {
         `ioredis@${manifest.devDependencies.ioredis}`,
       ],
       app,
+      'warn',
     );
+    installWarnings = stripVTControlCharacters(`${installed.stdout}\n${installed.stderr}`);
     for (const [name, resolution] of Object.entries(RESOLUTIONS)) writeResolutionProject(join(app, 'resolutions', name), fixtures, resolution);
   }, 300_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it(`installs on Node ${process.versions.node} without an engine warning (EBADENGINE) for itself or anything it pulls in`, () => {
+    const lines = installWarnings.split('\n').filter((line) => /EBADENGINE|Unsupported engine/.test(line));
+    expect(lines, `npm warned that a package does not support Node ${process.versions.node}`).toEqual([]);
+  });
 
   it('installs under its registry name', () => {
     const installed = JSON.parse(readFileSync(join(app, 'node_modules', manifest.name, 'package.json'), 'utf8')) as { name: string };
@@ -156,7 +165,7 @@ describe('the packed package, installed into a fresh app', () => {
     const tsc = join(app, 'node_modules', 'typescript', 'bin', 'tsc');
     const result = await exec(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: app, timeout: 120_000 }).catch((error: { stdout: string }) => error);
     expect(result.stdout, 'tsc reports no errors').toBe('');
-  });
+  }, 120_000);
 
   it('serves requests from the compiled app through app.listen with no server option: builder and class routes, auth refusal, OpenAPI paths', async () => {
     const { stdout } = await exec(process.execPath, [join('dist', 'app.js')], { cwd: app, timeout: 60_000 });
