@@ -7,3 +7,5 @@ export { workersWebSocketUpgrader } from './adapters/workers/workers-web-socket-
 export { addressFromPlatform } from './adapters/fetch/platform-address.js';
 export { bunServer } from './adapters/bun/bun-server.js';
 export { denoServer } from './adapters/deno/deno-server.js';
+// Deprecated: the upgraders' names before 0.2, under their old import until 0.3.
+export { bunWebSockets, denoWebSockets, workersWebSockets, type BunWebSockets, type FetchWebSockets } from './adapters/fetch/renamed-upgraders.js';

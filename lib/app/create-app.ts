@@ -83,6 +83,8 @@ export interface AppOptions {
   readonly publishRetryLimit?: number;
   /** WebSocket shutdown: how long `app.webSockets.close()` waits for clients to answer 1001 before dropping them, ms. Default 5 000. */
   readonly webSocketCloseGraceMs?: number;
+  /** @deprecated renamed webSocketCloseGraceMs; read only when that is not given. Removed in 0.3. */
+  readonly webSockets?: { readonly closeGraceMs?: number };
   /**
    * The app's configuration source, which `defineConfig` configurations and the `ENV` token read:
    * a Worker's or Deno's `env`, a test's variables. Default: `process.env` where the runtime has it.
@@ -111,7 +113,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
   const engine = options.pubsub ?? inProcessPubSub({ onHandlerError: (error, topic) => logger.error({ err: error, topic }, 'A topic handler failed') });
   const instrumentation = options.instrumentation;
   const pubsub = createAppBus(engine, { logger, publishTimeoutMs: options.publishTimeoutMs, publishRetryLimit: options.publishRetryLimit, telemetry: () => instrumentation?.library?.() });
-  const webSockets = new WebSocketHub(logger, pubsub, options.webSocketCloseGraceMs ?? 5_000);
+  const webSockets = new WebSocketHub(logger, pubsub, options.webSocketCloseGraceMs ?? options.webSockets?.closeGraceMs ?? 5_000);
   const container = new Container(root, options.overrides, [
     { provide: PUB_SUB, useValue: pubsub },
     { provide: WEB_SOCKETS, useValue: webSockets },

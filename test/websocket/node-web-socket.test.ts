@@ -274,4 +274,15 @@ describe('WebSocket connections on Node: dead peers, slow readers, shutdown', ()
     expect(closeCodeIn(raw.received), 'the 1001 was sent first').toBe(1001);
     expect(Date.now() - started).toBeLessThan(2_000);
   });
+
+  // Deprecated spelling kept until 0.3 (CHANGELOG.md): without it the default grace (5 s) applies.
+  it("takes the grace from createApp's old option webSockets.closeGraceMs too", async () => {
+    const url = await start({ webSockets: { closeGraceMs: 200 } });
+    const raw = await rawWebSocket(Number(new URL(url).port), '/echo');
+    const started = Date.now();
+    await server?.close();
+    server = undefined;
+    await raw.closed;
+    expect(Date.now() - started, 'dropped after the 200 ms grace, not the 5 s default').toBeLessThan(2_000);
+  });
 });

@@ -15,6 +15,8 @@ export interface FetchHandlerOptions {
    * route is answered 501.
    */
   readonly webSocketUpgrader?: WebSocketUpgrader | undefined;
+  /** @deprecated renamed webSocketUpgrader (same value); read only when that is not given. Removed in 0.3. */
+  readonly webSockets?: WebSocketUpgrader | undefined;
 }
 
 /** A fetch handler as the runtimes call it: the request, then Bun's server, Deno's connection info or a Worker's env. */
@@ -52,7 +54,7 @@ export interface FetchServing {
 
 /** Builds {@link FetchServing} for an app; `toFetchHandler` is its `fetch`. */
 export function fetchServing(app: Pick<App, 'handle'>, options: FetchHandlerOptions = {}): FetchServing {
-  const upgrader = options.webSocketUpgrader;
+  const upgrader = options.webSocketUpgrader ?? options.webSockets;
   const upgrade = upgrader === undefined ? undefined : (accepted: AcceptedUpgrade, incoming: IncomingRequest) => upgrader.upgrade(accepted, { request: incoming.toRequest(), platform: incoming.platform });
   // Deno copies a plain headers object into a Response for half what a Headers instance costs;
   // Bun the other way round (see SharedHeadersForm).

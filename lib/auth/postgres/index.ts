@@ -9,3 +9,31 @@ export type { PostgresRefreshTokenStoreOptions } from './postgres-refresh-token-
 export { PostgresApiKeyStore } from './postgres-api-key-store.js';
 export type { NewPostgresApiKey, StoredApiKey } from './postgres-api-key-store.js';
 export { PostgresAccountStore } from './postgres-account-store.js';
+// Deprecated: the names that moved to tessera-http/postgres (and the counter's types to tessera-http)
+// in 0.2, under their old import until 0.3.
+export {
+  SQL_CLIENT,
+  migrate,
+  postgresHealthCheck,
+  MIGRATIONS,
+  DEFAULT_QUERY_TIMEOUT_MS,
+  DEFAULT_SETTLE_TIMEOUT_MS,
+  createQueryRunner,
+  postgresPubSub,
+  StoreUnavailableError,
+  PostgresRateLimitCounter,
+} from './moved-to-postgres.js';
+export type {
+  SqlClient,
+  SqlResult,
+  MigrationResult,
+  Migration,
+  PostgresStoreOptions,
+  StoreFailure,
+  QueryRunner,
+  PostgresRateLimitCounterOptions,
+  PostgresPubSubOptions,
+  ListenConnection,
+  RateLimitCounter,
+  RateLimitWindow,
+} from './moved-to-postgres.js';

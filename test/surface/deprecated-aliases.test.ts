@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import * as authPostgres from '../../lib/auth/postgres/index.js';
+import * as fetchEntry from '../../lib/fetch.js';
+import { createApp, defineController, defineModule, ws } from '../../lib/index.js';
+import * as postgres from '../../lib/postgres/index.js';
+
+// Names moved or renamed in 0.2 stay importable from where 0.1 had them until 0.3 (issue 47,
+// CHANGELOG.md): each old name must be the very binding the new one is, so that an app mixing
+// old and new imports shares one token, one class and one function.
+const UPGRADE_HEADERS = { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' };
+
+describe('deprecated aliases kept for one minor version', () => {
+  for (const name of ['SQL_CLIENT', 'migrate', 'postgresHealthCheck', 'MIGRATIONS', 'DEFAULT_QUERY_TIMEOUT_MS', 'DEFAULT_SETTLE_TIMEOUT_MS', 'createQueryRunner', 'postgresPubSub', 'StoreUnavailableError', 'PostgresRateLimitCounter'] as const) {
+    it(`tessera-http/auth/postgres's ${name} is tessera-http/postgres's ${name}`, () => {
+      expect(authPostgres[name], `${name} under its old import`).toBe(postgres[name]);
+    });
+  }
+
+  for (const [old, now] of [['bunWebSockets', 'bunWebSocketUpgrader'], ['denoWebSockets', 'denoWebSocketUpgrader'], ['workersWebSockets', 'workersWebSocketUpgrader']] as const) {
+    it(`tessera-http/fetch's ${old} is ${now}`, () => {
+      expect(fetchEntry[old], `${old} under its old name`).toBe(fetchEntry[now]);
+    });
+  }
+
+  it("toFetchHandler's old option webSockets completes an upgrade as webSocketUpgrader does", async () => {
+    const controller = defineController({ name: 'Sockets', routes: () => ({ echo: ws('/echo', {}, { message: (conn, data) => void conn.send(data) }) }) });
+    const app = await createApp(defineModule({ name: 'Sockets', controllers: [controller] }));
+    const completed = new Response('completed by the upgrader');
+    const handler = fetchEntry.toFetchHandler(app, { webSockets: { upgrade: () => completed } });
+    const response = await handler(new Request('http://localhost/echo', { headers: UPGRADE_HEADERS }));
+    expect(response, 'the upgrader given as webSockets answered (without it: 501)').toBe(completed);
+    await app.close();
+  });
+});
