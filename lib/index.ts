@@ -42,6 +42,7 @@ export {
   put,
   patch,
   del,
+  type RouteHelper,
   type RouteDefinition,
   type RouteOptions,
   type Handler,

@@ -193,7 +193,12 @@ function defineRoute(method: HttpMethod, path: string, options: AnyOptions, hand
 /**
  * The overloads every method helper has. `Prefix` is the controller prefix the helper was bound
  * to (see defineController's `routes`), typing the prefix's parameters in `ctx.params`; the route
- * keeps its own path `P`.
+ * keeps its own path `P`. Public so that a project emitting declarations can re-export `get` and
+ * its siblings (their type must be nameable: TS4023 otherwise).
+ *
+ * @example
+ * import { get, type RouteHelper } from 'tessera-http';
+ * export const read: RouteHelper<'GET'> = get;
  */
 export interface RouteHelper<M extends HttpMethod = HttpMethod, Prefix extends string = ''> {
   <const P extends string, R extends HandlerResult<undefined>>(path: P, handler: Handler<`${Prefix}/${P}`, undefined, undefined, R>): RouteDefinition<RouteTypes<M, P, undefined, undefined, undefined, R, undefined>>;

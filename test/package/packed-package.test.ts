@@ -14,8 +14,9 @@ import { nodeSpecificRun } from '../support/node-specific-run.js';
 // Then what other projects do with it: every entry point type-checked under each module
 // resolution TypeScript has, with the TypeScript the repository uses and with the lowest one it
 // supports (LOWEST_TYPESCRIPT, the floor docs/toolchain.md states), from a project compiled with
-// `declaration: true` that exports the values the API hands out (TS2742/TS4023 when a type
-// cannot be named); the testing app listening from CommonJS and ESM; a quiet build.
+// `declaration: true` that re-exports every value of every entry and exports the values the API
+// hands out (TS2742/TS4023 when a type cannot be named); the testing app listening from CommonJS
+// and ESM; a quiet build.
 const root = join(import.meta.dirname, '..', '..');
 const fixtures = join(import.meta.dirname, 'packed-app');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -52,14 +53,37 @@ function importEveryEntry(): string {
   return `${imports.join('\n')}\nexport const used: readonly unknown[] = [${entries.map((_, i) => `value${i}`).join(', ')}];\n`;
 }
 
-/** Writes the project of one resolution into `dir`: every entry imported, the API's values exported, declarations emitted. */
+/**
+ * One file per entry point that imports that entry alone and re-exports every value it ships (the
+ * names expected-exports.json plans, which the test below holds equal to what ships), each under
+ * an inferred type: what a consumer compiled with `declaration: true` writes when it re-exports
+ * `get` or a store class. tsc must name every such type from an entry point (TS4023 when the type
+ * is not exported at all, TS2742 when it lives only in an internal chunk of dist/).
+ */
+function reexportEveryValue(): Map<string, string> {
+  const files = new Map<string, string>();
+  Object.entries(expectedExports).forEach(([specifier, names], i) => {
+    const lines = [`// Every value of ${specifier}, re-exported with its inferred type.`, `import * as entry from '${specifier}';`, ...names.map((name) => `export const ${name}_ = entry.${name};`)];
+    files.set(`every-value-${i}.ts`, `${lines.join('\n')}\n`);
+  });
+  return files;
+}
+
+/** Writes the project of one resolution into `dir`: every entry imported, every value re-exported, the API's values exported, declarations emitted. */
 function writeResolutionProject(dir: string, fixtures: string, resolution: { type: string; options: Record<string, unknown> }): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: resolution.type }));
   writeFileSync(join(dir, 'every-entry.ts'), importEveryEntry());
   cpSync(join(fixtures, 'exported-values.ts'), join(dir, 'exported-values.ts'));
+  const everyValue = reexportEveryValue();
+  for (const [file, text] of everyValue) writeFileSync(join(dir, file), text);
   const compilerOptions = { target: 'es2022', strict: true, skipLibCheck: false, types: ['node'], declaration: true, emitDeclarationOnly: true, outDir: 'out', ...resolution.options };
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['every-entry.ts', 'exported-values.ts'] }, null, 2));
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['every-entry.ts', 'exported-values.ts', ...everyValue.keys()] }, null, 2));
+}
+
+/** tsc's error lines that say a public value's type cannot be named by a consumer (TS2742 and its TypeScript 5.5 form TS2883: only through an internal path; TS4023/TS4025: not exported). */
+function unnameableTypes(tscOutput: string): string[] {
+  return tscOutput.split('\n').filter((line) => /error TS(2742|2883|4023|4025)\b/.test(line));
 }
 
 /** Lines a build prints that are not tsup's own progress lines (CLI/ESM/CJS/DTS) nor npm's script banner: warnings. */
@@ -193,11 +217,13 @@ describe('the packed package, installed into a fresh app', () => {
 
   for (const typescript of ['typescript', 'typescript-lowest']) {
     for (const resolution of Object.keys(RESOLUTIONS)) {
-      it.skipIf(nodeSpecificRun)(`${typescript} (${typescript === 'typescript' ? manifest.devDependencies.typescript : LOWEST_TYPESCRIPT}), ${resolution}: every entry point type-checks, and the API's values export under declaration: true`, async () => {
+      it.skipIf(nodeSpecificRun)(`${typescript} (${typescript === 'typescript' ? manifest.devDependencies.typescript : LOWEST_TYPESCRIPT}), ${resolution}: every entry point type-checks, and every value of every entry exports under declaration: true`, async () => {
         const tsc = join(app, 'node_modules', typescript, 'bin', 'tsc');
         const result = await exec(process.execPath, [tsc, '-p', join('resolutions', resolution)], { cwd: app, timeout: 120_000 }).catch((error: { stdout: string }) => error);
+        expect(unnameableTypes(result.stdout), 'public values whose type a consumer cannot name (export that type from the entry)').toEqual([]);
         expect(result.stdout, 'tsc reports no errors').toBe('');
-        const declarations = readFileSync(join(app, 'resolutions', resolution, 'out', 'exported-values.d.ts'), 'utf8');
+        const out = join(app, 'resolutions', resolution, 'out');
+        const declarations = readdirSync(out).filter((file) => file.endsWith('.d.ts')).map((file) => readFileSync(join(out, file), 'utf8')).join('\n');
         expect(declarations.match(/import\("[^"]*"\)/g)?.filter((specifier) => !/^import\("(tessera-http(\/[a-z/]+)?|http|zod)"\)$/.test(specifier)) ?? [], 'declarations name types from entry points only').toEqual([]);
       }, 120_000);
     }
