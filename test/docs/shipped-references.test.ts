@@ -26,6 +26,41 @@ function resolves(shipped: Set<string>, path: string): boolean {
   return false;
 }
 
+/**
+ * The paragraphs of a Markdown text with their first line number; a fenced code block or a table
+ * joins the paragraph before it (the sentence that introduces it).
+ */
+function paragraphsOf(markdown: string): { text: string; line: number }[] {
+  const paragraphs: { text: string; line: number }[] = [];
+  let fenced = false;
+  let current: { text: string; line: number } | undefined;
+  let previous: { text: string; line: number } | undefined;
+  markdown.split('\n').forEach((raw, index) => {
+    const startsFence = raw.trimStart().startsWith('```');
+    if (!fenced && raw.trim() === '') {
+      if (current !== undefined) paragraphs.push(current);
+      previous = current ?? previous;
+      current = undefined;
+      return;
+    }
+    if (current === undefined) {
+      const joinsPrevious = (startsFence || raw.trimStart().startsWith('|')) && previous !== undefined && !previous.text.startsWith('#');
+      current = joinsPrevious && previous !== undefined ? { text: `${paragraphs.pop()?.text ?? previous.text}\n`, line: previous.line } : { text: '', line: index + 1 };
+    }
+    current.text += `${raw}\n`;
+    if (startsFence) fenced = !fenced;
+  });
+  if (current !== undefined) paragraphs.push(current);
+  return paragraphs;
+}
+
+/** The repository-only commands a text names: paths under scripts/ the package does not ship, and `npm run`/`npm test`/`npm start` of the repository's scripts. */
+function repositoryOnlyCommands(text: string, shipped: Set<string>, scripts: readonly string[]): string[] {
+  const paths = [...text.matchAll(/\bscripts\/[\w./-]+/g)].map((match) => match[0]).filter((path) => !shipped.has(path));
+  const npmScripts = [...text.matchAll(/\bnpm (?:run ([\w:-]+)|(test|start)\b)/g)].filter((match) => scripts.includes(match[1] ?? match[2] ?? '')).map((match) => match[0]);
+  return [...new Set([...paths, ...npmScripts])];
+}
+
 describe('references in the shipped docs', () => {
   const shipped = shippedFiles();
   const docs = [...shipped].filter((file) => file.endsWith('.md') && file !== 'bench/README.md');
@@ -57,6 +92,23 @@ describe('references in the shipped docs', () => {
       }
     }
     expect(broken, 'references to files the package does not ship').toEqual([]);
+  });
+
+  // A package user has neither the repository's files outside the package nor its npm scripts:
+  // `npm run db:migrate` in their project runs their own script, if any. A shipped doc may still
+  // cite such a command (how a figure was measured, how to run the repository's tests), but the
+  // paragraph must say it is the repository's; a code block or table is read with the paragraph
+  // before it. bench/ documents are exempt (above).
+  it("name a repository-only command (an unshipped file, the repository's npm scripts) only in a paragraph that says it is the repository's", () => {
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const unmarked: string[] = [];
+    for (const doc of docs.filter((file) => !file.startsWith('bench/'))) {
+      for (const { text, line } of paragraphsOf(readFileSync(join(root, doc), 'utf8'))) {
+        const commands = repositoryOnlyCommands(text, shipped, Object.keys(manifest.scripts));
+        if (commands.length > 0 && !/repositor|\bclone\b/i.test(text)) unmarked.push(`${doc}:${line}: ${commands.join(', ')}`);
+      }
+    }
+    expect(unmarked, 'repository-only commands shown to package users without saying so (say "in a clone of the repository", or show what a package user runs)').toEqual([]);
   });
 
   it('list every entry point of the package in the README', () => {
