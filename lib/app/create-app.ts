@@ -13,6 +13,7 @@ import type { GuardToken } from '../context/guard.js';
 import type { InterceptorToken } from '../context/interceptor.js';
 import { runHooks } from './lifecycle.js';
 import { compilePipeline } from './pipeline.js';
+import { compileAnswerStep } from './answer-step.js';
 import type { ResponseObserver } from './response-observer.js';
 import { createAccessLog, type AccessLogOptions } from './access-log.js';
 import type { HealthCheck } from '../common/health-check.js';
@@ -189,12 +190,13 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
     },
     addRawRoute(method: string, path: string, handler: RawRouteHandler) {
       const canonical = joinPaths('', path);
+      const route = { controller: 'addRawRoute', name: `${method} ${canonical}`, status: 200, body: undefined, query: undefined, response: undefined };
       const run = compilePipeline(
         {
-          route: { controller: 'addRawRoute', name: `${method} ${canonical}`, status: 200, body: undefined, query: undefined, response: undefined },
+          route,
           handler,
           bodyLimit,
-          serializeResponse: false,
+          answerStep: compileAnswerStep(route, false),
           guards: [],
           interceptors: [],
         },

@@ -8,6 +8,7 @@ import { incomingFromRequest } from '../http/fetch-incoming.js';
 import type { IncomingRequest } from '../http/incoming-request.js';
 import type { Answer, PlainAnswer } from '../http/answer.js';
 import { compilePipeline, type PipelineSpec } from './pipeline.js';
+import { compileAnswerStep } from './answer-step.js';
 import type { Recover } from './reply.js';
 import type { Schema } from '../routing/route.js';
 
@@ -26,11 +27,12 @@ interface Parts {
 
 function spec(overrides: Partial<Parts>): PipelineSpec {
   const parts: Parts = { handler: () => ({ ok: true }), status: 200, response: undefined, body: undefined, query: undefined, guards: [], interceptors: [], ...overrides };
+  const route = { controller: 'Test', name: 'route', status: parts.status, body: parts.body, query: parts.query, response: parts.response };
   return {
-    route: { controller: 'Test', name: 'route', status: parts.status, body: parts.body, query: parts.query, response: parts.response },
+    route,
     handler: parts.handler,
     bodyLimit: LIMIT,
-    serializeResponse: true,
+    answerStep: compileAnswerStep(route, true, parts.interceptors.length > 0),
     guards: parts.guards,
     interceptors: parts.interceptors,
   };

@@ -1,21 +1,21 @@
 import type { Guard } from '../context/guard.js';
 import type { Interceptor } from '../context/interceptor.js';
 import type { RouteInfo } from '../context/route-info.js';
-import { BadRequestException, ForbiddenException } from '../http/http-exception.js';
+import { ForbiddenException } from '../http/http-exception.js';
 import { readJsonBody } from '../http/json-body.js';
-import { jsonAnswer, jsonTextAnswer, type Answer } from '../http/answer.js';
-import { compileResponseWriter } from '../schema/response-writer.js';
-import { compileSchemaParser, type SchemaParseResult } from '../schema/schema-parser.js';
-import { isZodSchema, type ZodSchema } from '../schema/zod-schema.js';
+import type { Answer } from '../http/answer.js';
+import { compileSchemaParser } from '../schema/schema-parser.js';
+import { isZodSchema } from '../schema/zod-schema.js';
 import type { Context } from '../context/request-context.js';
 import type { Schema } from '../routing/route.js';
-import { arrayQueryKeys, withListKeys, withSingleValuesListed } from '../schema/query-arrays.js';
+import { compileQueryParser } from '../schema/query-arrays.js';
 import type { ZodNode } from '../schema/zod-internals.js';
-import type { QueryRecord } from '../http/query.js';
+import type { AnswerStep } from './answer-step.js';
 import { deliver, isPromiseLike, type Recover, type Reply } from './reply.js';
+import { validation, whenSettled, type Fail } from './validation-stage.js';
 
 /**
- * A route ready to serve: guards, validation, interceptors and handler in one function. It is
+ * A route's pipeline: its stages (guards, validation, interceptors and handler, the answer step) in one function. It is
  * total: it never throws, and it calls `reply` exactly once, with the route's answer or with what
  * the app's {@link Recover} made of an error, possibly before it returns.
  */
@@ -26,29 +26,23 @@ export type RoutePipeline = (ctx: Context, reply: Reply) => void;
  * what only the pipeline needs beside it.
  *
  * @example
- * compilePipeline({ route, handler: () => 'ok', bodyLimit: 1024, serializeResponse: true, guards: [], interceptors: [] }, recover);
+ * compilePipeline({ route, handler: () => 'ok', bodyLimit: 1024, answerStep: compileAnswerStep(route, true), guards: [], interceptors: [] }, recover);
  */
 export interface PipelineSpec {
-  readonly route: Pick<RouteInfo, 'controller' | 'name' | 'status' | 'body' | 'query' | 'response'> & Partial<Pick<RouteInfo, 'webSocket' | 'paramsSchema' | 'params'>>;
+  readonly route: Pick<RouteInfo, 'body' | 'query'> & Partial<Pick<RouteInfo, 'paramsSchema' | 'params'>>;
   readonly handler: (ctx: Context) => unknown;
   readonly bodyLimit: number;
-  /** Results are written by the response schema's compiled serialiser (undeclared fields stripped). */
-  readonly serializeResponse: boolean;
+  /** The route's answer step (see compileAnswerStep): the one function that makes its answer from the handler's value. */
+  readonly answerStep: AnswerStep;
   /** App, module, controller and route guards, in the order they run. */
   readonly guards: readonly Guard[];
   /** Outermost first. */
   readonly interceptors: readonly Interceptor[];
 }
 
-const FAILED = { body: 'Request body failed validation.', query: 'Query failed validation.', params: 'Path parameters failed validation.' } as const;
-
-function validationFailed(where: keyof typeof FAILED, issues: readonly unknown[]): BadRequestException {
-  return new BadRequestException(FAILED[where], { issues });
-}
-
 /**
- * Composes a route's pipeline once, at boot: guards (in order) -> path parameter, body and query validation ->
- * interceptors around the handler -> result to answer. Each stage exists only when the route
+ * Composes a route's pipeline once, at boot: guards (in order) -> the validation stage for the path
+ * parameters, the body and the query -> interceptors around the handler -> the route's answer step. Each stage exists only when the route
  * needs it, so a route with no guards, schemas or interceptors runs its handler and nothing else,
  * and a synchronous handler allocates no promise. A JSON body is validated and handled inside
  * the adapter's body callback (as the body ends, on Node). Every stage hands its errors to
@@ -59,26 +53,10 @@ function validationFailed(where: keyof typeof FAILED, issues: readonly unknown[]
  * run(ctx, (answer) => write(answer));
  */
 export function compilePipeline(spec: PipelineSpec, recover: Recover): RoutePipeline {
-  const { status, body: bodySchema, query: querySchema, response } = spec.route;
-  const { handler, bodyLimit, guards } = spec;
-  const fail = (error: unknown, ctx: Context, reply: Reply): void => deliver(recover(error, ctx), reply);
-
-  const serialize = response === undefined || !spec.serializeResponse ? undefined : compileResponseWriter(response, `${spec.route.controller}.${spec.route.name}`);
-  const finish =
-    spec.route.webSocket !== undefined
-      ? // A WebSocket route's handler (the app's hub accepting the upgrade) answers by itself.
-        (result: unknown): Answer => result as Answer
-      : serialize === undefined
-      ? (result: unknown): Answer => (result instanceof Response ? result : jsonAnswer(status, result))
-      : // `undefined` stays 204 (see RouteOptions.status); a mismatch throws to the app's 500.
-        // Only a non-zod schema with asynchronous validation makes the text a promise.
-        (result: unknown): Answer | Promise<Answer> => {
-          if (result instanceof Response) return result;
-          if (result === undefined) return jsonAnswer(status, undefined);
-          const text = serialize(result);
-          return typeof text === 'string' || text === undefined ? jsonTextAnswer(status, text) : text.then((written) => jsonTextAnswer(status, written));
-        };
-  const finishAndReply = (result: unknown, ctx: Context, reply: Reply): void => whenSettled(finish, result, ctx, reply, replyWith, fail);
+  const { body: bodySchema, query: querySchema } = spec.route;
+  const { handler, bodyLimit, guards, answerStep } = spec;
+  const fail: Fail = (error, ctx, reply) => deliver(recover(error, ctx), reply);
+  const finishAndReply = (result: unknown, ctx: Context, reply: Reply): void => whenSettled(answerStep, result, ctx, reply, replyWith, fail);
 
   let invoke: (ctx: Context) => unknown = handler;
   if (spec.interceptors.length > 0) {
@@ -106,43 +84,18 @@ export function compilePipeline(spec: PipelineSpec, recover: Recover): RoutePipe
     );
   };
 
-  if (querySchema && !isZodSchema(querySchema)) stage = standardQueryStage(querySchema, stage, fail);
-  else if (querySchema) {
-    const next = stage;
-    // Keys the schema reads as lists, found once: `?tag=a` must reach `z.array(...)` as ['a'].
-    const listKeys = arrayQueryKeys(querySchema);
-    stage = (ctx, reply) => {
-      let parsed: ReturnType<ZodSchema['safeParse']>;
-      try {
-        parsed = querySchema.safeParse(listKeys.size === 0 ? ctx.query : withListKeys(ctx.query as QueryRecord, listKeys));
-      } catch (error) {
-        fail(error, ctx, reply);
-        return;
-      }
-      if (!parsed.success) {
-        fail(validationFailed('query', parsed.error.issues), ctx, reply);
-        return;
-      }
-      ctx.query = parsed.data;
-      next(ctx, reply);
-    };
+  // Query list coercion is part of the query's parser (compileQueryParser), before the one validation stage.
+  if (querySchema !== undefined) {
+    const validateQuery = validation('query', compileQueryParser(querySchema), storeQuery, stage, fail);
+    stage = (ctx, reply) => validateQuery(ctx.query, ctx, reply);
   }
 
-  if (bodySchema) {
-    const next = stage;
-    const parse = compileSchemaParser(bodySchema);
-    const accept = (parsed: SchemaParseResult, ctx: Context, reply: Reply): void => {
-      if (!parsed.success) {
-        fail(validationFailed('body', parsed.error.issues), ctx, reply);
-        return;
-      }
-      ctx.body = parsed.data;
-      next(ctx, reply);
-    };
+  if (bodySchema !== undefined) {
+    const validateBody = validation('body', compileSchemaParser(bodySchema), storeBody, stage, fail);
     // No promise of our own: parsing, validation (synchronous unless the schema is async) and a
     // synchronous handler run inside the body callback, which the Node adapter calls as the body ends.
     stage = (ctx, reply) => {
-      const onValue = (raw: unknown): void => whenSettled(parse, raw, ctx, reply, accept, fail);
+      const onValue = (raw: unknown): void => validateBody(raw, ctx, reply);
       const onError = (error: unknown): void => fail(error, ctx, reply);
       const telemetry = ctx.telemetry;
       // On Node the body ends in a socket event, outside the request's trace context: bound, the
@@ -198,98 +151,35 @@ export function compilePipeline(spec: PipelineSpec, recover: Recover): RoutePipe
  * given exactly the keys it names, so a strict object does not refuse a prefix's parameter it
  * leaves alone; another library's schema, whose keys Tessera cannot read, is given them all.
  */
-function paramsStage(schema: Schema, pathNames: readonly string[] | undefined, next: RoutePipeline, fail: (error: unknown, ctx: Context, reply: Reply) => void): RoutePipeline {
+function paramsStage(schema: Schema, pathNames: readonly string[] | undefined, next: RoutePipeline, fail: Fail): RoutePipeline {
   const keys = isZodSchema(schema) ? Object.keys((schema as unknown as ZodNode)._zod.def.shape ?? {}) : undefined;
   // Most schemas name every parameter: the router's record is then the input, and the output the whole.
   const covers = keys === undefined || (pathNames !== undefined && pathNames.every((name) => keys.includes(name)));
-  const parse = compileSchemaParser(schema);
+  // ctx.params still holds the router's strings until the parse is accepted. Typed by the route's
+  // handler (ParsedParams); the context's field holds whatever the route parsed.
+  const store = (ctx: Context, data: unknown): void => {
+    ctx.params = (covers && keys !== undefined ? data : { ...ctx.params, ...(data as object) }) as Readonly<Record<string, string>>;
+  };
+  // An async refinement (a lookup) is allowed here, as in a body or query schema.
+  const validate = validation('params', compileSchemaParser(schema), store, next, fail);
+  if (covers) return (ctx, reply) => validate(ctx.params, ctx, reply);
   return (ctx, reply) => {
     const raw = ctx.params;
-    let input: Readonly<Record<string, string>> = raw;
-    if (!covers) {
-      const picked: Record<string, string> = {};
-      for (const key of keys ?? []) if (key in raw) picked[key] = raw[key] as string;
-      input = picked;
-    }
-    // An async refinement (a lookup) is allowed here, as in a body schema.
-    whenSettled(parse, input, ctx, reply, accept, fail);
+    const picked: Record<string, string> = {};
+    for (const key of keys ?? []) if (key in raw) picked[key] = raw[key] as string;
+    validate(picked, ctx, reply);
   };
-  // ctx.params still holds the router's strings until the parse is accepted.
-  function accept(parsed: SchemaParseResult, ctx: Context, reply: Reply): void {
-    const raw = ctx.params;
-    if (!parsed.success) {
-      fail(validationFailed('params', parsed.error.issues), ctx, reply);
-      return;
-    }
-    // Typed by the route's handler (ParsedParams); the context's field holds whatever the route parsed.
-    ctx.params = (covers && keys !== undefined ? parsed.data : { ...raw, ...(parsed.data as object) }) as Readonly<Record<string, string>>;
-    next(ctx, reply);
-  }
 }
 
-/**
- * Validates the query with a schema of another library than zod. Its shape cannot be read, so a
- * key it wants as a list cannot be known in advance: when the query fails, it is tried once more
- * with each single value an issue points at as a one-element list (`?tag=a` as `{ tag: ['a'] }`),
- * and the first attempt's issues are the answer when that fails too.
- */
-function standardQueryStage(schema: Schema, next: RoutePipeline, fail: (error: unknown, ctx: Context, reply: Reply) => void): RoutePipeline {
-  const parse = compileSchemaParser(schema);
-  const accepted = (parsed: SchemaParseResult, ctx: Context, reply: Reply): void => {
-    if (!parsed.success) {
-      fail(validationFailed('query', parsed.error.issues), ctx, reply);
-      return;
-    }
-    ctx.query = parsed.data;
-    next(ctx, reply);
-  };
-  const retried = (first: SchemaParseResult, query: QueryRecord): SchemaParseResult | Promise<SchemaParseResult> => {
-    if (first.success) return first;
-    const listed = withSingleValuesListed(query, first.error.issues);
-    if (listed === query) return first;
-    const second = parse(listed);
-    const pick = (again: SchemaParseResult): SchemaParseResult => (again.success ? again : first);
-    return second instanceof Promise ? second.then(pick) : pick(second);
-  };
-  const parseWithRetry = (query: QueryRecord): SchemaParseResult | Promise<SchemaParseResult> => {
-    const first = parse(query);
-    return first instanceof Promise ? first.then((result) => retried(result, query)) : retried(first, query);
-  };
-  return (ctx, reply) => whenSettled(parseWithRetry, ctx.query as QueryRecord, ctx, reply, accepted, fail);
+function storeQuery(ctx: Context, data: unknown): void {
+  ctx.query = data;
 }
 
-/** Hands a settled answer to the reply (`whenSettled`'s last step for the result stage). */
+function storeBody(ctx: Context, data: unknown): void {
+  ctx.body = data;
+}
+
+/** Hands a settled answer to the reply (`whenSettled`'s last step for the answer step). */
 function replyWith(answer: Answer, _ctx: Context, reply: Reply): void {
   reply(answer);
-}
-
-/**
- * Runs one step of a pipeline stage that may be asynchronous (a schema parse, the result's
- * serialisation) and hands its value to `accept`: in the same turn when the step is synchronous
- * (no promise of our own on the fast path), after it when it returns a promise; a throw or a
- * rejection goes to `fail`.
- */
-function whenSettled<I, O>(
-  step: (input: I) => O | Promise<O>,
-  input: I,
-  ctx: Context,
-  reply: Reply,
-  accept: (value: O, ctx: Context, reply: Reply) => void,
-  fail: (error: unknown, ctx: Context, reply: Reply) => void,
-): void {
-  let value: O | Promise<O>;
-  try {
-    value = step(input);
-  } catch (error) {
-    fail(error, ctx, reply);
-    return;
-  }
-  if (value instanceof Promise) {
-    value.then(
-      (settled) => accept(settled, ctx, reply),
-      (error: unknown) => fail(error, ctx, reply),
-    );
-  } else {
-    accept(value, ctx, reply);
-  }
 }

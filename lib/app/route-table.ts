@@ -8,6 +8,7 @@ import { RouteDefinitionError } from '../routing/route-definition-error.js';
 import type { Router } from '../routing/router.js';
 import type { RouteEntry, ServedRoute } from './dispatch.js';
 import { compilePipeline } from './pipeline.js';
+import { compileAnswerStep, recordAnswerStep } from './answer-step.js';
 import { assertHandler, assertMethod, assertParamsSchema, assertSchema, assertTokens } from './definition-checks.js';
 import type { Recover } from './reply.js';
 import type { WebSocketHub } from '../websocket/web-socket-hub.js';
@@ -115,16 +116,20 @@ export async function compileRouteTable(container: Container, options: RouteTabl
         });
         const webSocket = route.webSocket;
         const bodyLimit = route.bodyLimit ?? options.bodyLimit;
+        const interceptors = [...appInterceptors, ...controllerInterceptors, ...(await resolveInterceptors(module, route.interceptors, where))];
+        // A definition from an older copy of the package has no serializeResponse flag: serialise, the safe side.
+        const answerStep = compileAnswerStep(info, route.serializeResponse !== false, interceptors.length > 0);
+        // The route's one answer step, for the interceptors that make its answer themselves (idempotent()).
+        recordAnswerStep(info, answerStep);
         const run = compilePipeline(
           {
             route: info,
             // A WebSocket route's upgrade request ends in the hub, which opens the socket.
             handler: webSocket === undefined ? route.handler : (ctx) => options.webSockets.accept(ctx, webSocket, `GET ${path}`),
             bodyLimit,
-            // A definition from an older copy of the package has no flag: serialise, the safe side.
-            serializeResponse: route.serializeResponse !== false,
+            answerStep,
             guards: [...appGuards, ...controllerGuards, ...(await resolveGuards(module, route.guards, where))],
-            interceptors: [...appInterceptors, ...controllerInterceptors, ...(await resolveInterceptors(module, route.interceptors, where))],
+            interceptors,
           },
           options.recover,
         );

@@ -4,13 +4,13 @@ import { TesseraError } from '../common/tessera-error.js';
 import type { InjectionToken } from '../common/token.js';
 import type { Interceptor, InterceptorToken } from '../context/interceptor.js';
 import type { RequestContext } from '../context/request-context.js';
-import type { RouteInfo } from '../context/route-info.js';
+import type { Answer } from '../http/answer.js';
 import type { ProviderDefinition } from '../di/provider.js';
 import { HttpException } from '../http/http-exception.js';
-import { compileResponseWriter, type ResponseWriter } from '../schema/response-writer.js';
+import { answerStepOf, MadeAnswer, type AnswerStep } from '../app/answer-step.js';
 import { parseIdempotencyKey } from './idempotency-key.js';
 import { IDEMPOTENCY_STORE, type IdempotencyStore } from './idempotency-store.js';
-import { isFinalStatus, KEPT_HEADERS, recordException, recordResponse, replay, type RecordedAnswer } from './recorded-answer.js';
+import { KEPT_HEADERS, recordException, recordPlainAnswer, recordResponse, replay, type RecordedAnswer } from './recorded-answer.js';
 import { idempotencyId, idempotencyMaterial, requestFingerprint } from './request-fingerprint.js';
 import { answerKey, openAnswer, sealAnswer } from './sealed-answer.js';
 
@@ -63,15 +63,6 @@ function keyReused(): HttpException {
   });
 }
 
-/** What the pipeline makes of a handler's value, made here so that the first answer is the stored one. */
-interface MadeAnswer {
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string | null;
-}
-
-const encoder = new TextEncoder();
-
 /** The claim a request holds while its handler runs. */
 interface Claimed {
   readonly id: string;
@@ -89,7 +80,6 @@ class IdempotencyInterceptor implements Interceptor {
   readonly #required: boolean;
   readonly #maxAnswerBytes: number;
   readonly #kept: readonly string[];
-  readonly #serializers = new WeakMap<RouteInfo, ResponseWriter>();
 
   constructor(store: IdempotencyStore, settings: Settings) {
     this.#store = store;
@@ -115,36 +105,37 @@ class IdempotencyInterceptor implements Interceptor {
     if (typeof identity !== 'string') {
       throw new TesseraError('IDEMPOTENCY_NO_IDENTITY', `idempotent(): identify() gave no caller on ${route.method} ${route.path}; keys must be scoped to a caller.`);
     }
+    const toAnswer = answerStepOf(route);
+    if (toAnswer === undefined) throw new TesseraError('IDEMPOTENCY_NO_ROUTE', `idempotent() ran on ${route.method} ${route.path}, a route createApp did not compile.`);
     const material = idempotencyMaterial(route.method, route.path, identity, key);
     const [id, fingerprint] = await Promise.all([idempotencyId(material), requestFingerprint(ctx)]);
     const claim = await this.#store.claim(id, fingerprint, this.#lockMs);
     if (claim.state !== 'claimed') {
       if (claim.fingerprint !== fingerprint) throw keyReused();
       if (claim.state === 'running') throw keyInUse();
-      return replay(await openAnswer(claim.answer, await answerKey(material)));
+      return new MadeAnswer(replay(await openAnswer(claim.answer, await answerKey(material))));
     }
-    return this.#run(ctx, route, next, { id, material, token: claim.token });
+    return this.#run(ctx, toAnswer, next, { id, material, token: claim.token });
   }
 
-  async #run(ctx: RequestContext, route: RouteInfo, next: () => Promise<unknown>, claim: Claimed): Promise<Response> {
-    let response: Response;
+  /**
+   * Runs the handler and makes its answer with the route's own answer step (the function its
+   * pipeline answers with when the route is not idempotent), stores that answer and hands it
+   * back made, so the step does not run again: the first answer, the stored one and the route's
+   * answer without idempotent() are one. A plain answer stays plain (Node writes it directly).
+   */
+  async #run(ctx: RequestContext, toAnswer: AnswerStep, next: () => Promise<unknown>, claim: Claimed): Promise<MadeAnswer> {
+    let answer: Answer;
     let recorded: RecordedAnswer | undefined;
     try {
-      const result = await next();
-      if (result instanceof Response) {
-        response = result;
-        recorded = await recordResponse(result, this.#maxAnswerBytes, this.#kept);
-      } else {
-        const made = await this.#answerOf(route, result);
-        response = new Response(made.body, { status: made.status, headers: made.headers });
-        recorded = this.#record(made);
-      }
+      answer = await toAnswer(await next());
+      recorded = answer instanceof Response ? await recordResponse(answer, this.#maxAnswerBytes, this.#kept) : recordPlainAnswer(answer, this.#maxAnswerBytes, this.#kept);
     } catch (error) {
       await this.#settle(ctx, claim, recordException(error));
       throw error;
     }
     await this.#settle(ctx, claim, recorded);
-    return response;
+    return new MadeAnswer(answer);
   }
 
   /** Stores the answer (sealed), or releases the claim when there is none to store. Never throws: the answer goes out either way. */
@@ -164,27 +155,6 @@ class IdempotencyInterceptor implements Interceptor {
     }
   }
 
-  /** The answer the pipeline would make of a value: 204 for undefined, else JSON with the route's status (serialised by its response schema). */
-  async #answerOf(route: RouteInfo, value: unknown): Promise<MadeAnswer> {
-    const text = value === undefined ? undefined : route.response === undefined ? JSON.stringify(value) : await this.#serializerOf(route, route.response)(value);
-    if (text === undefined) return { status: 204, headers: {}, body: null };
-    return { status: route.status, headers: { 'content-type': 'application/json' }, body: text };
-  }
-
-  #serializerOf(route: RouteInfo, schema: NonNullable<RouteInfo['response']>): ResponseWriter {
-    let serialize = this.#serializers.get(route);
-    if (serialize === undefined) this.#serializers.set(route, (serialize = compileResponseWriter(schema, `${route.controller}.${route.name}`)));
-    return serialize;
-  }
-
-  #record(made: MadeAnswer): RecordedAnswer | undefined {
-    if (!isFinalStatus(made.status)) return undefined;
-    // UTF-8 takes at most 3 bytes per UTF-16 unit: measure only a body that might be over.
-    if (made.body !== null && made.body.length * 3 > this.#maxAnswerBytes && encoder.encode(made.body).byteLength > this.#maxAnswerBytes) return undefined;
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(made.headers)) if (this.#kept.includes(name)) headers[name] = value;
-    return { v: 1, kind: 'answer', status: made.status, headers, body: made.body };
-  }
 }
 
 interface Settings {
@@ -229,9 +199,10 @@ function isStore(value: IdempotencyStore | InjectionToken<IdempotencyStore>): va
  * retry runs again): 5xx, errors that are not HttpExceptions, event streams, bodies over
  * `maxAnswerBytes`. Answers are stored sealed (AES-256-GCM under a key derived from the route, the
  * caller and the key, none of which the store keeps), so a new API key's secret in an answer is
- * no use to whoever reads the store. The interceptor makes the answer from the handler's value itself (the route's
- * status, its response schema's serialiser), so put it outermost among the route's interceptors:
- * those outside it see a Response.
+ * no use to whoever reads the store. The interceptor makes the answer with the route's own answer
+ * step (its status, response schema and `serializeResponse`), so the route answers the same bytes
+ * and headers with or without it, plus `Idempotent-Replayed` on a replay; put it outermost among
+ * the route's interceptors: those outside it get the made answer, not the handler's value.
  *
  * @example
  * post('/posts', { body: CreatePost, response: Post, status: 201, interceptors: [idempotent({ identify: (ctx) => auth.getCurrentUser(ctx)?.sub })] }, (ctx) => posts.create(ctx.body));

@@ -1,6 +1,7 @@
 import { decodeBase64, encodeBase64 } from '../common/base64.js';
 import { HttpException, isHttpException } from '../http/http-exception.js';
 import { readStreamWithLimit } from '../http/body-limit.js';
+import type { Answer, PlainAnswer } from '../http/answer.js';
 
 /** The header that marks a replayed answer (Stripe's name). */
 export const REPLAYED_HEADER = 'idempotent-replayed';
@@ -101,20 +102,43 @@ export function recordException(error: unknown): RecordedAnswer | undefined {
 }
 
 /**
- * A stored answer as the replay gives it: a Response with the kept headers and the replay marker,
- * or the stored HttpException thrown again with the marker among its headers. A record this
- * version cannot read throws (a 500): never a guessed answer.
+ * The record of a plain answer (what a route's answer step makes of a value), or undefined when it
+ * is not stored: a status that is not final, or a body over `maxBytes`. Its headers are those of
+ * `kept` it has.
+ *
+ * @example
+ * const recorded = recordPlainAnswer(jsonAnswer(201, { id: '1' }), 1_048_576, KEPT_HEADERS);
+ */
+export function recordPlainAnswer(answer: PlainAnswer, maxBytes: number, kept: readonly string[]): RecordedAnswer | undefined {
+  if (!isFinalStatus(answer.status)) return undefined;
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: measure only a body that might be over.
+  if (answer.body !== null && answer.body.length * 3 > maxBytes && encoder.encode(answer.body).byteLength > maxBytes) return undefined;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(answer.headers)) if (kept.includes(name)) headers[name] = value;
+  return { v: 1, kind: 'answer', status: answer.status, headers, body: answer.body };
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * A stored answer as the replay gives it: the stored status, kept headers and body with the
+ * replay marker, as a plain answer when the body is text (the first answer's form, so the Node
+ * adapter writes both alike) and a Response for bytes; or the stored HttpException thrown again
+ * with the marker among its headers. A record this version cannot read throws (a 500): never a
+ * guessed answer.
  *
  * @example
  * return replay(claim.answer);
  */
-export function replay(text: string): Response {
+export function replay(text: string): Answer {
   const recorded = JSON.parse(text) as RecordedAnswer;
   if (recorded?.v !== 1) throw new Error('idempotency store: a stored answer of an unknown format');
   if (recorded.kind === 'exception') {
     throw new HttpException(recorded.status, recorded.message, recorded.details as Record<string, unknown> | undefined, { ...recorded.headers, [REPLAYED_HEADER]: 'true' }, { type: recorded.type, code: recorded.code });
   }
-  const body = recorded.body === null ? null : recorded.base64 === true ? decodeBase64(recorded.body, 'standard') : recorded.body;
+  const headers = { ...recorded.headers, [REPLAYED_HEADER]: 'true' };
+  if (recorded.base64 !== true) return { status: recorded.status, headers, body: recorded.body };
+  const body = recorded.body === null ? null : decodeBase64(recorded.body, 'standard');
   if (body === undefined) throw new Error('idempotency store: a stored answer with a malformed body');
-  return new Response(body as BodyInit | null, { status: recorded.status, headers: { ...recorded.headers, [REPLAYED_HEADER]: 'true' } });
+  return new Response(body as BodyInit | null, { status: recorded.status, headers });
 }

@@ -1,5 +1,8 @@
 import type { QueryRecord } from '../http/query.js';
 import type { ZodDef, ZodNode } from './zod-internals.js';
+import type { StandardSchemaV1 } from './standard-schema.js';
+import { compileSchemaParser, type SchemaParser, type SchemaParseResult } from './schema-parser.js';
+import { isZodSchema } from './zod-schema.js';
 
 /** Wrappers that leave the value's shape as it is (optional, default, readonly, ...), and a pipe's input side. */
 const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
@@ -64,4 +67,38 @@ export function withSingleValuesListed(query: QueryRecord, issues: readonly { re
     if (typeof key === 'string' && typeof query[key] === 'string') keys.add(key);
   }
   return keys.size === 0 ? query : withListKeys(query, keys);
+}
+
+/**
+ * The parser of a route's `query` schema: the list coercion a query string needs (`?tag=a` as
+ * `{ tag: ['a'] }` where the schema wants a list), then the schema's own parser, the same one a
+ * body or params schema gets (sync or async, refinements and transforms alike). A zod object's
+ * list keys are read from its shape once, here, and coerced before the parse. Another library's
+ * shape cannot be read: when its parse fails, the query is parsed once more with each single
+ * value an issue points at as a one-element list, and the first parse's issues are the answer
+ * when that fails too.
+ *
+ * @example
+ * const parse = compileQueryParser(z.object({ tag: z.array(z.string()) }));
+ * parse({ tag: 'a' }); // { success: true, data: { tag: ['a'] } }
+ */
+export function compileQueryParser(schema: StandardSchemaV1): SchemaParser {
+  const parse = compileSchemaParser(schema);
+  if (isZodSchema(schema)) {
+    // Keys the schema reads as lists, found once: `?tag=a` must reach `z.array(...)` as ['a'].
+    const listKeys = arrayQueryKeys(schema);
+    return listKeys.size === 0 ? parse : (query) => parse(withListKeys(query as QueryRecord, listKeys));
+  }
+  const retried = (first: SchemaParseResult, query: QueryRecord): SchemaParseResult | Promise<SchemaParseResult> => {
+    if (first.success) return first;
+    const listed = withSingleValuesListed(query, first.error.issues);
+    if (listed === query) return first;
+    const second = parse(listed);
+    const pick = (again: SchemaParseResult): SchemaParseResult => (again.success ? again : first);
+    return second instanceof Promise ? second.then(pick) : pick(second);
+  };
+  return (query) => {
+    const first = parse(query);
+    return first instanceof Promise ? first.then((result) => retried(result, query as QueryRecord)) : retried(first, query as QueryRecord);
+  };
 }
