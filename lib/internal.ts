@@ -6,8 +6,9 @@ export * from './index.js';
 
 // The request path, for the adapters.
 export { responseOf, type ResponseSource } from './app/reply.js';
-export { generalDispatchOf, servedRoutesOf } from './app/served-routes.js';
-export type { RouteAnswer, ServedRoute } from './app/dispatch.js';
+export { generalDispatchOf, respondingRoutesOf } from './app/responding-routes.js';
+export type { RouteResponder, RespondingRoute } from './app/dispatch.js';
+export { nativeRouteTable, mayRouteNatively } from './routing/native-routes.js';
 export type { RouterEntry } from './routing/router.js';
 export { serverClose } from './app/server-close.js';
 

@@ -20,8 +20,8 @@ import type { HealthCheck } from '../common/health-check.js';
 import { createHealth, type HealthOptions } from './health.js';
 import type { Instrumentation } from './instrumentation.js';
 import { createRecover } from './answer-error.js';
-import { createDispatch, type ServedRoute } from './dispatch.js';
-import { recordServing } from './served-routes.js';
+import { createDispatch, type RespondingRoute } from './dispatch.js';
+import { recordRouting } from './responding-routes.js';
 import { Router } from '../routing/router.js';
 import { deliver, responseOf, type ResponseSource } from './reply.js';
 import { compileRouteTable } from './route-table.js';
@@ -130,8 +130,8 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
   const observers = [...(options.onResponse ?? [])];
   if (options.accessLog) observers.push(createAccessLog(logger, options.accessLog === true ? {} : options.accessLog, untraced));
 
-  const router = new Router<ServedRoute>();
-  const { handle, general, serve } = createDispatch({
+  const router = new Router<RespondingRoute>();
+  const { handle, general, withResponder } = createDispatch({
     router,
     middleware: options.middleware ?? [],
     recover,
@@ -150,7 +150,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
     recover,
     webSockets,
     router,
-    serve,
+    withResponder,
   });
 
   const unused = container.unusedOverrides();
@@ -165,8 +165,8 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
     const checks = (healthOptions.checks ?? []).map((check): HealthCheck => (isHealthCheck(check) ? check : container.get(container.root, check, 'health checks')));
     const health = createHealth(healthOptions, checks, logger, () => draining !== undefined);
     const [livePath, readyPath] = healthPaths as [string, string];
-    router.add('GET', livePath, serve({ info: undefined, bodyLimit, run: (_ctx, reply) => reply(health.live()) }));
-    router.add('GET', readyPath, serve({ info: undefined, bodyLimit, run: (_ctx, reply) => deliver(health.ready(), reply) }));
+    router.add('GET', livePath, withResponder({ info: undefined, bodyLimit, run: (_ctx, reply) => reply(health.live()) }));
+    router.add('GET', readyPath, withResponder({ info: undefined, bodyLimit, run: (_ctx, reply) => deliver(health.ready(), reply) }));
   }
   const drainDelayMs = healthOptions?.drainDelayMs ?? 0;
 
@@ -202,7 +202,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
         },
         recover,
       );
-      router.add(method.toUpperCase(), canonical, serve({ info: undefined, bodyLimit, run }));
+      router.add(method.toUpperCase(), canonical, withResponder({ info: undefined, bodyLimit, run }));
     },
     async listen(port?: number, host?: string): Promise<ListeningServer> {
       if (options.server === undefined) {
@@ -227,7 +227,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
       await runHooks(order, 'onApplicationShutdown');
     },
   };
-  recordServing(app, { router, general });
+  recordRouting(app, { router, general });
   return Object.freeze(app);
 }
 

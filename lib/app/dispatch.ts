@@ -6,6 +6,7 @@ import { withoutBody, type Answer } from '../http/answer.js';
 import { BadRequestException, MethodNotAllowedException, NotFoundException, type HttpException } from '../http/http-exception.js';
 import type { IncomingRequest } from '../http/incoming-request.js';
 import type { Router, RouteMatch } from '../routing/router.js';
+import { answersWithoutBody, routedMethod } from '../routing/native-routes.js';
 import { chainMiddleware, type Step } from './middleware-chain.js';
 import type { RoutePipeline } from './pipeline.js';
 import { deliver, isPromiseLike, type Recover, type Reply } from './reply.js';
@@ -15,29 +16,40 @@ import type { ResponseObserver } from './response-observer.js';
 /**
  * One route as the route table compiles it: its table entry (undefined for a raw route or a
  * health endpoint), the body limit its requests read under, and its compiled pipeline.
+ *
+ * @example
+ * const compiled: CompiledRoute = { info, bodyLimit: 1_048_576, run: compilePipeline(spec, recover) };
  */
-export interface RouteEntry {
+export interface CompiledRoute {
   readonly info: RouteInfo | undefined;
   readonly bodyLimit: number;
   readonly run: RoutePipeline;
 }
 
 /**
- * Serves one request already routed to its route (by the router, or by the runtime's own router
- * on Bun), with the path parameters found: the app-wide steps around the route's pipeline, built
- * for that route. Calls `reply` exactly once; never throws.
+ * A route's responder: answers one request already routed to the route (by the router, or by
+ * the runtime's own router on Bun), with the path parameters found: the app-wide steps around
+ * the route's pipeline, built for that route. Calls `reply` exactly once; never throws.
+ *
+ * @example
+ * route.respond(incoming, { id: '7' }, (answer) => write(answer));
  */
-export type RouteAnswer = (incoming: IncomingRequest, params: Readonly<Record<string, string>>, reply: Reply) => void;
+export type RouteResponder = (incoming: IncomingRequest, params: Readonly<Record<string, string>>, reply: Reply) => void;
 
-/** A route entry with its answering function: what the router holds. */
-export interface ServedRoute extends RouteEntry {
-  readonly answer: RouteAnswer;
+/**
+ * A compiled route with its responder: what the router holds.
+ *
+ * @example
+ * router.add('GET', '/hello', withResponder(compiled));
+ */
+export interface RespondingRoute extends CompiledRoute {
+  readonly respond: RouteResponder;
 }
 
 /** What the dispatch is built from; see {@link createDispatch}. */
 export interface DispatchParts {
-  /** Empty at first: the route table adds the routes, each made a {@link ServedRoute} by `serve`. */
-  readonly router: Router<ServedRoute>;
+  /** Empty at first: the route table adds the routes, each given its responder by `withResponder`. */
+  readonly router: Router<RespondingRoute>;
   readonly middleware: readonly Middleware[];
   readonly recover: Recover;
   readonly notFound: NotFoundHandler | undefined;
@@ -51,21 +63,21 @@ export interface DispatchParts {
   readonly bodyLimit: number;
 }
 
-/** Serves one request: calls `reply` exactly once with the answer; never throws. */
+/** Answers one request: calls `reply` exactly once with the answer; never throws. */
 export type Dispatch = (incoming: IncomingRequest, reply: Reply) => void;
 
-/** The app's request serving; see {@link createDispatch}. */
+/** The app's dispatch; see {@link createDispatch}. */
 export interface Dispatcher {
-  /** `app.handle`: the router finds the route and its answering function serves the request; what no route serves takes `general`. */
+  /** `app.handle`: the router finds the route and its responder answers the request; what no route serves walks the general way, routed once. */
   readonly handle: Dispatch;
   /**
    * The general walk, for every request: a context, the middleware chain, routing, the route's
-   * pipeline. It serves what no route serves (400, 404 or `notFound`, 405), and it is the
-   * reference every route's answering function must agree with (property-tests/route-answer).
+   * pipeline. It is the reference every route's responder must agree with
+   * (property-tests/route-answer); `handle` walks it, without routing again, for what no route serves.
    */
   readonly general: Dispatch;
-  /** Builds a route's answering function: what the route table and `addRawRoute` add to the router. */
-  serve(entry: RouteEntry): ServedRoute;
+  /** Builds a route's responder: what the route table and `addRawRoute` add to the router. */
+  withResponder(route: CompiledRoute): RespondingRoute;
 }
 
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
@@ -77,7 +89,7 @@ function sortMethods(methods: readonly string[]): string[] {
 }
 
 /** The router's refusal for a request no route serves. */
-function refusal(incoming: IncomingRequest, match: Exclude<RouteMatch<ServedRoute>, { kind: 'found' }>): HttpException {
+function refusal(incoming: IncomingRequest, match: Refusal): HttpException {
   return match.kind === 'method-not-allowed'
     ? new MethodNotAllowedException(sortMethods(match.allow))
     : match.kind === 'bad-path'
@@ -85,13 +97,16 @@ function refusal(incoming: IncomingRequest, match: Exclude<RouteMatch<ServedRout
       : new NotFoundException(`No route for ${incoming.method} ${incoming.path}`);
 }
 
-/** HEAD is served as GET; its answer loses the body after the middleware, which saw the GET's. */
-function headReply(reply: Reply): Reply {
-  return (answer) => reply(withoutBody(answer));
+/** The router's answer when it found no route. */
+type Refusal = Exclude<RouteMatch<RespondingRoute>, { kind: 'found' }>;
+
+/** The reply a request's answer goes out through: without its body for HEAD (see answersWithoutBody), after the middleware saw it whole. */
+function replyFor(incoming: IncomingRequest, reply: Reply): Reply {
+  return answersWithoutBody(incoming.method) ? (answer) => reply(withoutBody(answer)) : reply;
 }
 
 /**
- * The app's request serving. Every request walks one way: a context, the middleware chain
+ * The app's dispatch. Every request walks one way: a context, the middleware chain
  * (empty when the app has none), routing (a target the adapter found malformed: 400; no route:
  * `notFound` or 404; another method: 405 with `Allow`), the route's pipeline, and the answer to
  * `reply`. HEAD is routed as GET and its body dropped after the middleware, which thus sees the
@@ -99,15 +114,17 @@ function headReply(reply: Reply): Reply {
  * there is one, follows the whole walk (its trace context is active from the first middleware to
  * the answer); response observers see each answer with the context and the time it took.
  *
- * Routing is pure, so `handle` matches first and hands a found route to the answering function
- * `serve` built for it at boot, which runs that same walk with only the steps the app has: with
+ * Routing is pure, so `handle` matches first and hands a found route to the responder
+ * `withResponder` built for it at boot, which runs that same walk with only the steps the app has: with
  * no middleware, observer or instrumentation, a context made already routed and the pipeline;
  * otherwise the middleware chain composed around this route's pipeline (no router step inside).
- * Context, middleware and route still come in the same order, so no step sees a difference.
+ * Context, middleware and route still come in the same order, so no step sees a difference. A
+ * request no route serves walks the general way with the router's refusal already found: it is
+ * routed once.
  *
  * @example
- * const { handle, serve } = createDispatch({ router, middleware, recover, notFound, observers, logger, bodyLimit, instrumentation, untraced });
- * router.add('GET', '/hello', serve(entry));
+ * const { handle, withResponder } = createDispatch({ router, middleware, recover, notFound, observers, logger, bodyLimit, instrumentation, untraced });
+ * router.add('GET', '/hello', withResponder(compiled));
  * handle(incoming, (answer) => write(answer));
  */
 export function createDispatch(parts: DispatchParts): Dispatcher {
@@ -118,19 +135,18 @@ export function createDispatch(parts: DispatchParts): Dispatcher {
   const walk = (ctx: Context, step: Step, reply: Reply): void => {
     const incoming = ctx.incoming;
     const telemetry: RequestTelemetry | undefined = instrumentation === undefined || untraced.has(incoming.path) ? undefined : instrumentation.start(incoming, ctx);
-    const head = incoming.method === 'HEAD';
+    const send = replyFor(incoming, reply);
     // Nothing follows this request (an instrumentation with no SDK behind it): the plain walk.
     if (telemetry === undefined && observers.length === 0) {
-      step(ctx, head ? headReply(reply) : reply);
+      step(ctx, send);
       return;
     }
     const started = performance.now();
     ctx.telemetry = telemetry;
     const finish = (answer: Answer): void => {
-      const sent = head ? withoutBody(answer) : answer;
-      telemetry?.end(sent.status);
+      telemetry?.end(answer.status);
       if (observers.length > 0) {
-        const event = { method: incoming.method, path: incoming.path, status: sent.status, durationMs: performance.now() - started, ctx };
+        const event = { method: incoming.method, path: incoming.path, status: answer.status, durationMs: performance.now() - started, ctx };
         for (const observe of observers) {
           try {
             observe(event);
@@ -139,7 +155,7 @@ export function createDispatch(parts: DispatchParts): Dispatcher {
           }
         }
       }
-      reply(sent);
+      send(answer);
     };
     if (telemetry === undefined) step(ctx, finish);
     else telemetry.run(() => step(ctx, finish));
@@ -151,7 +167,8 @@ export function createDispatch(parts: DispatchParts): Dispatcher {
       deliver(recover(incoming.invalid, ctx), reply);
       return;
     }
-    const match = router.match(incoming.method === 'HEAD' ? 'GET' : incoming.method, incoming.path);
+    // `handle` found the refusal already; the general walk asks the router itself.
+    const match = (ctx.refused as Refusal | undefined) ?? router.match(routedMethod(incoming.method), incoming.path);
     if (match.kind === 'found') {
       const entry = match.value;
       ctx.enterRoute(match.params, entry.info, entry.bodyLimit);
@@ -167,12 +184,12 @@ export function createDispatch(parts: DispatchParts): Dispatcher {
   const chain = chainMiddleware(middleware, route, recover);
   const general: Dispatch = (incoming, reply) => walk(new Context(incoming, NO_PARAMS, undefined, bodyLimit, logger), chain, reply);
 
-  const serve = (entry: RouteEntry): ServedRoute => {
-    const { info, bodyLimit: routeLimit, run } = entry;
-    let answer: RouteAnswer;
+  const withResponder = (route: CompiledRoute): RespondingRoute => {
+    const { info, bodyLimit: routeLimit, run } = route;
+    let respond: RouteResponder;
     if (middleware.length === 0 && !followed) {
       // Nothing runs before routing that could see the context unrouted: it is made routed.
-      answer = (incoming, params, reply) => run(new Context(incoming, params, info, routeLimit, logger), incoming.method === 'HEAD' ? headReply(reply) : reply);
+      respond = (incoming, params, reply) => run(new Context(incoming, params, info, routeLimit, logger), replyFor(incoming, reply));
     } else {
       // The middleware sees the context as the general walk shows it, unrouted; the route is
       // entered where the router would have been asked.
@@ -181,27 +198,31 @@ export function createDispatch(parts: DispatchParts): Dispatcher {
         run(ctx, reply);
       };
       const routeChain = chainMiddleware(middleware, enter, recover);
-      answer = (incoming, params, reply) => {
+      respond = (incoming, params, reply) => {
         const ctx = new Context(incoming, NO_PARAMS, undefined, bodyLimit, logger);
         ctx.matchedParams = params;
         walk(ctx, routeChain, reply);
       };
     }
-    return { info, bodyLimit: routeLimit, run, answer };
+    return { info, bodyLimit: routeLimit, run, respond };
   };
 
   const handle: Dispatch = (incoming, reply) => {
-    if (incoming.invalid === undefined) {
-      const match = router.match(incoming.method === 'HEAD' ? 'GET' : incoming.method, incoming.path);
-      if (match.kind === 'found') {
-        match.value.answer(incoming, match.params, reply);
-        return;
-      }
+    if (incoming.invalid !== undefined) {
+      general(incoming, reply);
+      return;
     }
-    // A 400, 404 or 405: the general walk routes it again, a second match only for a refusal.
-    general(incoming, reply);
+    const match = router.match(routedMethod(incoming.method), incoming.path);
+    if (match.kind === 'found') {
+      match.value.respond(incoming, match.params, reply);
+      return;
+    }
+    // A 404 or 405: the general walk, given the router's refusal so that it does not route again.
+    const ctx = new Context(incoming, NO_PARAMS, undefined, bodyLimit, logger);
+    ctx.refused = match;
+    walk(ctx, chain, reply);
   };
-  return { handle, general, serve };
+  return { handle, general, withResponder };
 }
 
 function answerNotFound(notFound: NotFoundHandler, ctx: Context, reply: Reply, recover: Recover): void {

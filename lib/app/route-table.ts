@@ -6,7 +6,7 @@ import type { Container, ModuleRecord } from '../modules/container.js';
 import { joinPaths, pathParamNames } from '../routing/path.js';
 import { RouteDefinitionError } from '../routing/route-definition-error.js';
 import type { Router } from '../routing/router.js';
-import type { RouteEntry, ServedRoute } from './dispatch.js';
+import type { CompiledRoute, RespondingRoute } from './dispatch.js';
 import { compilePipeline } from './pipeline.js';
 import { compileAnswerStep, recordAnswerStep } from './answer-step.js';
 import { assertHandler, assertMethod, assertParamsSchema, assertSchema, assertTokens } from './definition-checks.js';
@@ -24,9 +24,9 @@ export interface RouteTableOptions {
   /** Serves the WebSocket routes' upgrades. */
   readonly webSockets: WebSocketHub;
   /** The app's router, which the routes are added to. */
-  readonly router: Router<ServedRoute>;
-  /** Builds each route's answering function (the dispatch's `serve`). */
-  readonly serve: (entry: RouteEntry) => ServedRoute;
+  readonly router: Router<RespondingRoute>;
+  /** Builds each route's responder (the dispatch's `withResponder`). */
+  readonly withResponder: (route: CompiledRoute) => RespondingRoute;
 }
 
 /** Every route of the app, compiled (and added to the router): the public table, and the controllers. */
@@ -39,12 +39,12 @@ export interface RouteTable {
 /**
  * Compiles every controller of a built container, once, at boot: resolves guards and
  * interceptors (app, module `appGuards`, controller, route), builds each route's table entry, and
- * from that same entry its pipeline and its answering function, and adds them to the router. A duplicate or malformed route,
+ * from that same entry its answer step, its pipeline and its responder, and adds them to the router. A duplicate or malformed route,
  * a schema that is not zod, a guard or interceptor that is undefined or lacks its method, fail
  * here with the controller and route named, never on the first request.
  *
  * @example
- * const { routes } = await compileRouteTable(container, { guards: [], interceptors: [], bodyLimit, recover, webSockets, router, serve });
+ * const { routes } = await compileRouteTable(container, { guards: [], interceptors: [], bodyLimit, recover, webSockets, router, withResponder });
  */
 export async function compileRouteTable(container: Container, options: RouteTableOptions): Promise<RouteTable> {
   const resolveAll = async <T>(module: ModuleRecord, tokens: readonly InjectionToken<T>[], requestedBy: string): Promise<T[]> => {
@@ -134,7 +134,7 @@ export async function compileRouteTable(container: Container, options: RouteTabl
           options.recover,
         );
         try {
-          router.add(route.method, path, options.serve({ info, bodyLimit, run }));
+          router.add(route.method, path, options.withResponder({ info, bodyLimit, run }));
         } catch (error) {
           throw new RouteDefinitionError(`${where}: ${(error as Error).message}`);
         }

@@ -101,10 +101,16 @@ export class Context implements RequestContext {
   /** The request's telemetry when the app's instrumentation follows it. */
   telemetry: ContextTelemetry | undefined = undefined;
   /**
-   * The parameters the router found before the middleware ran (a route's answering function
-   * routes first), entered with the route where the general walk would ask the router.
+   * The parameters the router found before the middleware ran (a route's responder is reached
+   * after routing), entered with the route where the general walk would ask the router.
    */
   matchedParams: Readonly<Record<string, string>> = NO_MATCHED_PARAMS;
+  /**
+   * The router's refusal (no route, another method, a malformed path) when `app.handle` matched
+   * before the middleware ran: the general walk answers it where it would ask the router, so a
+   * request no route serves is routed once. Typed by the dispatch, which alone sets and reads it.
+   */
+  refused: unknown = undefined;
 
   constructor(
     readonly incoming: IncomingRequest,

@@ -2,6 +2,7 @@ import { BadRequestException, type HttpException } from './http-exception.js';
 import { declaredLength, limitBody, readStreamWithLimit, tooLarge } from './body-limit.js';
 import type { IncomingRequest } from './incoming-request.js';
 import { parseRequestTarget, type RequestTarget } from './request-target.js';
+import { mayRouteNatively } from './native-target.js';
 
 /**
  * Builds an IncomingRequest over a web-standard Request. The client address may be given as a
@@ -17,7 +18,7 @@ export function incomingFromRequest(request: Request, clientAddress?: string | (
 
 /**
  * The request view of a request a runtime's own router has already matched (Bun's native
- * routes), or undefined when its path holds a `%` or its URL a `\` or a `#`: those need the
+ * routes), or undefined when {@link mayRouteNatively} says no (a `%` in the path, a `\` or a `#`): those need the
  * checks and the decoding of Tessera's router (the caller serves it with {@link incomingFromRequest}). Without
  * them the target is a valid origin-form one, so the path and query are sliced off the URL only
  * when someone reads them.
@@ -27,11 +28,7 @@ export function incomingFromRequest(request: Request, clientAddress?: string | (
  */
 export function incomingOfRoutedRequest(request: Request, clientAddress?: string | (() => string | undefined), env?: unknown, platform?: unknown): IncomingRequest | undefined {
   const url = request.url;
-  // A `%` in the query is the query parser's; in the path it is the router's (decoding, 400).
-  const query = url.indexOf('?');
-  const percent = url.indexOf('%');
-  if ((percent !== -1 && (query === -1 || percent < query)) || url.includes('\\') || url.includes('#')) return undefined;
-  return new FetchIncoming(request, clientAddress, env, platform, url);
+  return mayRouteNatively(url) ? new FetchIncoming(request, clientAddress, env, platform, url) : undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ListeningServer, ServerAdapter } from '../../internal.js';
-import { servedRoutesOf, serverClose } from '../../internal.js';
-import { fetchServing } from '../fetch/fetch-handler.js';
+import { respondingRoutesOf, serverClose } from '../../internal.js';
+import { fetchHandlerParts } from '../fetch/fetch-handler.js';
 import { bunRoutes, type BunRoutes } from './bun-routes.js';
 import { listenError } from '../listen-error.js';
 import { bunWebSocketUpgrader, type BunWebSocketHandlers } from './bun-web-socket-upgrader.js';
@@ -18,7 +18,7 @@ interface BunRuntime {
 
 /**
  * The Bun server adapter for `app.listen`: `Bun.serve` with the app's route table as Bun's native
- * `routes` (each calling its route's answering function; see `bunRoutes` for what stays with
+ * `routes` (each calling its route's responder; see `bunRoutes` for what stays with
  * the fetch handler), the app's fetch handler for the rest (the client address comes from
  * `server.requestIP`) and its WebSockets (`bunWebSocketUpgrader`). `tessera-http` supplies it by default when Bun resolves
  * the package (its `bun` export condition); give it explicitly for a bundle built for Bun.
@@ -34,9 +34,9 @@ export const bunServer: ServerAdapter = async (app, { port, host }): Promise<Lis
   let server: ReturnType<BunRuntime['serve']>;
   try {
     const upgrader = bunWebSocketUpgrader();
-    const serving = fetchServing(app, { webSocketUpgrader: upgrader });
-    const routes = bunRoutes(servedRoutesOf(app) ?? [], serving);
-    server = bun.serve({ hostname, port: port ?? 3000, ...(routes === undefined ? {} : { routes }), fetch: serving.fetch, websocket: upgrader.websocket });
+    const parts = fetchHandlerParts(app, { webSocketUpgrader: upgrader });
+    const routes = bunRoutes(respondingRoutesOf(app) ?? [], parts);
+    server = bun.serve({ hostname, port: port ?? 3000, ...(routes === undefined ? {} : { routes }), fetch: parts.fetch, websocket: upgrader.websocket });
   } catch (error) {
     throw listenError(error, port ?? 3000, hostname);
   }

@@ -1,4 +1,4 @@
-import type { AcceptedUpgrade, App, IncomingRequest, ResponseSource, RouteAnswer, SharedHeadersForm, WebSocketUpgrader } from '../../internal.js';
+import type { AcceptedUpgrade, App, IncomingRequest, ResponseSource, RouteResponder, SharedHeadersForm, WebSocketUpgrader } from '../../internal.js';
 import { incomingFromRequest, incomingOfRoutedRequest, responseOf } from '../../internal.js';
 import { addressFromPlatform, isConnectionInfo } from './platform-address.js';
 
@@ -35,25 +35,34 @@ export type FetchHandler = (request: Request, platform?: unknown, executionConte
  * export default { fetch: toFetchHandler(app, { webSocketUpgrader: workersWebSocketUpgrader }) }; // Workers
  */
 export function toFetchHandler(app: Pick<App, 'handle'>, options: FetchHandlerOptions = {}): FetchHandler {
-  return fetchServing(app, options).fetch;
+  return fetchHandlerParts(app, options).fetch;
 }
 
 /**
  * The pieces of {@link toFetchHandler}, for an adapter that routes some requests itself (Bun's
  * native routes): the request view of a runtime's request, and its Response through `app.handle`
- * or through a route's answering function.
+ * or through a route's responder.
+ *
+ * @example
+ * const parts = fetchHandlerParts(app);
+ * const response = parts.viaApp(parts.incoming(request, server));
  */
-export interface FetchServing {
+export interface FetchHandlerParts {
   readonly fetch: FetchHandler;
   incoming(request: Request, platform: unknown): IncomingRequest;
   /** The view of a request the runtime routed, or undefined when Tessera's router must see it (see incomingOfRoutedRequest). */
   routedIncoming(request: Request, platform: unknown): IncomingRequest | undefined;
   viaApp(incoming: IncomingRequest): Response | Promise<Response>;
-  viaRoute(answer: RouteAnswer, incoming: IncomingRequest, params: Readonly<Record<string, string>>): Response | Promise<Response>;
+  viaResponder(respond: RouteResponder, incoming: IncomingRequest, params: Readonly<Record<string, string>>): Response | Promise<Response>;
 }
 
-/** Builds {@link FetchServing} for an app; `toFetchHandler` is its `fetch`. */
-export function fetchServing(app: Pick<App, 'handle'>, options: FetchHandlerOptions = {}): FetchServing {
+/**
+ * Builds {@link FetchHandlerParts} for an app; `toFetchHandler` is its `fetch`.
+ *
+ * @example
+ * const { fetch } = fetchHandlerParts(app, { webSocketUpgrader: denoWebSocketUpgrader });
+ */
+export function fetchHandlerParts(app: Pick<App, 'handle'>, options: FetchHandlerOptions = {}): FetchHandlerParts {
   const upgrader = options.webSocketUpgrader ?? options.webSockets;
   const upgrade = upgrader === undefined ? undefined : (accepted: AcceptedUpgrade, incoming: IncomingRequest) => upgrader.upgrade(accepted, { request: incoming.toRequest(), platform: incoming.platform });
   // Deno copies a plain headers object into a Response for half what a Headers instance costs;
@@ -68,7 +77,7 @@ export function fetchServing(app: Pick<App, 'handle'>, options: FetchHandlerOpti
     incoming,
     routedIncoming,
     viaApp,
-    viaRoute: (answer, view, params) => responseOf(answer, view, params, sharedHeaders, upgrade),
+    viaResponder: (respond, view, params) => responseOf(respond, view, params, sharedHeaders, upgrade),
   };
 }
 
