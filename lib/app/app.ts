@@ -52,13 +52,13 @@ export interface ListeningServer {
  */
 export interface App {
   /**
-   * Serves one request. Bound, so `Deno.serve(app.fetch)` works. The second argument is the
+   * Answers one request. Bound, so `Deno.serve(app.fetch)` works. The second argument is the
    * platform's environment (Workers bindings), seen as `ctx.env`. For the client address on Bun
    * and Deno, serve `toFetchHandler(app)` from `tessera-http/fetch` instead.
    */
   readonly fetch: (request: Request, env?: unknown) => Response | Promise<Response>;
   /**
-   * Serves one request for a runtime adapter, without requiring a Request object: calls `reply`
+   * Answers one request for a runtime adapter, without requiring a Request object: calls `reply`
    * exactly once with the answer (errors are answers by then), possibly before it returns. The
    * Node adapter writes the answer from `reply`; `fetch` turns it into a Response.
    *
@@ -67,7 +67,7 @@ export interface App {
    */
   handle(incoming: IncomingRequest, reply: Reply): void;
   /**
-   * Serves one request in process, for tests and scripts: a path (`'/posts?page=2'`, resolved
+   * Answers one request in process, for tests and scripts: a path (`'/posts?page=2'`, resolved
    * against `http://localhost`), a URL, or a Request, with optional RequestInit.
    *
    * @example

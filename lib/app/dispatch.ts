@@ -68,12 +68,12 @@ export type Dispatch = (incoming: IncomingRequest, reply: Reply) => void;
 
 /** The app's dispatch; see {@link createDispatch}. */
 export interface Dispatcher {
-  /** `app.handle`: the router finds the route and its responder answers the request; what no route serves walks the general way, routed once. */
+  /** `app.handle`: the router finds the route and its responder answers the request; what no route matches walks the general way, routed once. */
   readonly handle: Dispatch;
   /**
    * The general walk, for every request: a context, the middleware chain, routing, the route's
    * pipeline. It is the reference every route's responder must agree with
-   * (property-tests/route-answer); `handle` walks it, without routing again, for what no route serves.
+   * (property-tests/route-answer); `handle` walks it, without routing again, for what no route matches.
    */
   readonly general: Dispatch;
   /** Builds a route's responder: what the route table and `addRawRoute` add to the router. */
@@ -88,7 +88,7 @@ function sortMethods(methods: readonly string[]): string[] {
   return [...methods].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
-/** The router's refusal for a request no route serves. */
+/** The router's refusal for a request no route matches. */
 function refusal(incoming: IncomingRequest, match: Refusal): HttpException {
   return match.kind === 'method-not-allowed'
     ? new MethodNotAllowedException(sortMethods(match.allow))
@@ -119,7 +119,7 @@ function replyFor(incoming: IncomingRequest, reply: Reply): Reply {
  * no middleware, observer or instrumentation, a context made already routed and the pipeline;
  * otherwise the middleware chain composed around this route's pipeline (no router step inside).
  * Context, middleware and route still come in the same order, so no step sees a difference. A
- * request no route serves walks the general way with the router's refusal already found: it is
+ * request no route matches walks the general way with the router's refusal already found: it is
  * routed once.
  *
  * @example

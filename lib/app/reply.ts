@@ -32,14 +32,14 @@ export function deliver(answer: Answer | Promise<Answer>, reply: Reply): void {
 }
 
 /**
- * What {@link responseOf} serves a request with: `app.handle` with the parameters ignored, or a
- * route's answering function with the parameters the runtime's router found.
+ * What {@link responseOf} answers a request with: `app.handle` with the parameters ignored, or a
+ * route's responder with the parameters the runtime's router found.
  */
 export type ResponseSource = (incoming: IncomingRequest, params: Readonly<Record<string, string>>, reply: Reply) => void;
 
 /**
- * Serves one request and gives its answer as a web Response: what `app.fetch` and the
- * fetch-runtime adapters return. A request answered before `serve` returns (a synchronous
+ * Answers one request and gives its answer as a web Response: what `app.fetch` and the
+ * fetch-runtime adapters return. A request answered before `source` returns (a synchronous
  * handler) gets its Response directly, with no promise: Bun, Deno and Workers all take a plain
  * Response from a fetch handler, and skip their promise handling for it. A 101 is settled by
  * `settleUpgrade`: completed by `upgrade` (the runtime's Response for it), or 501.
@@ -49,7 +49,7 @@ export type ResponseSource = (incoming: IncomingRequest, params: Readonly<Record
  * const response = await responseOf(viaApp, incomingFromRequest(request));
  */
 export function responseOf(
-  serve: ResponseSource,
+  source: ResponseSource,
   incoming: IncomingRequest,
   params: Readonly<Record<string, string>> = NO_PARAMS,
   sharedHeaders: SharedHeadersForm = 'Headers',
@@ -57,7 +57,7 @@ export function responseOf(
 ): Response | Promise<Response> {
   let early: Answer | undefined;
   let later: Reply | undefined;
-  serve(incoming, params, (answer) => {
+  source(incoming, params, (answer) => {
     if (later === undefined) early = answer;
     else later(answer);
   });

@@ -108,7 +108,7 @@ export class Context implements RequestContext {
   /**
    * The router's refusal (no route, another method, a malformed path) when `app.handle` matched
    * before the middleware ran: the general walk answers it where it would ask the router, so a
-   * request no route serves is routed once. Typed by the dispatch, which alone sets and reads it.
+   * request no route matches is routed once. Typed by the dispatch, which alone sets and reads it.
    */
   refused: unknown = undefined;
 
