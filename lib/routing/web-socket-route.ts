@@ -101,9 +101,9 @@ export function webSocketRoute(
     'GET',
     path,
     { params: options.params, query: options.query, guards: parts.guards, interceptors: parts.interceptors, metadata: parts.metadata, webSocket: spec },
-    // Never called: createApp serves a route with `webSocket` through the app's WebSocket hub.
+    // Never called: createApp answers a route with `webSocket` through the app's WebSocket hub.
     () => {
-      throw new RouteDefinitionError(`WebSocket route ${where} was called as an HTTP handler; serve it through createApp.`);
+      throw new RouteDefinitionError(`WebSocket route ${where} was called as an HTTP handler; list it in a controller's routes, where createApp answers its upgrade.`);
     },
   );
 }
