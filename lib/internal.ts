@@ -39,6 +39,12 @@ export { toResponse, type SharedHeadersForm } from './http/answer.js';
 export { checkedClock, ClockError } from './common/clock.js';
 export { integerAtLeast } from './common/rate-limit-counter.js';
 export { FixedWindowRule } from './common/fixed-window-rule.js';
+
+// Addresses and networks, for auth's API-key restrictions and throttling keys.
+export { parseIpAddress, type IpAddress } from './network/ip-address.js';
+export { compileAllowedCidrs, type AllowedCidrs } from './network/allowed-cidrs.js';
+export { MalformedStoredCidrError } from './network/cidr-errors.js';
+export { CLIENT_ADDRESS_RULE, type ClientAddressRule } from './network/client-address-rule.js';
 export { encodeBase64, decodeBase64, type Base64Alphabet } from './common/base64.js';
 export { BoundedCache, type BoundedCacheOptions } from './common/bounded-cache.js';
 export type { SchemaSide, ZodNode, ZodDef, ZodBag, ZodInternals } from './schema/zod-internals.js';

@@ -32,6 +32,9 @@ const rateLimitCounter = redis === undefined ? undefined : (clock: Clock) => new
 // Redis, a Redis outage would refuse every sign-in (503) although the accounts' database is up.
 const app = await createApp(createTenantsModule(config, { stores, ...(rateLimitCounter === undefined ? {} : { rateLimitCounter }) }), {
   ...(bus === undefined ? {} : { pubsub: bus.pubsub }),
+  // The one proxy rule: ctx.clientAddress (API keys' allowedCidrs, sessions, sign-in throttling)
+  // is the address the TRUSTED_PROXY_HOPS proxies saw.
+  clientAddress: { trustedProxyHops: config.trustedProxyHops },
   accessLog: { fields: (ctx) => ({ keyId: auth.getCurrentApiKey(ctx)?.id }) },
   // Readiness: the database answers, Redis answers and the bus listens (revocations and pushes
   // from other instances reach this one), and an identity provider's keys (AUTH_JWKS_URL) were had.

@@ -146,20 +146,20 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
         ...(signInCounters === undefined ? {} : { signInThrottle: { counters: signInCounters, imports: [stores.module] } }),
         // Browser sessions: the tokens in __Host- cookies (HttpOnly, Secure, SameSite=Strict), a
         // CSRF token on every cookie-authenticated unsafe request; the guards accept either.
-        // The client address a browser session keeps and throttling counts: by the same proxy rule as the keys.
-        browser: { ...TENANTS_BROWSER_SESSIONS, clientIp: { trustedProxyHops: config.trustedProxyHops } },
+        // The client address a browser session keeps and throttling counts is ctx.clientAddress:
+        // the app's one proxy rule (createApp's clientAddress, see main.ts), as for the keys.
+        browser: TENANTS_BROWSER_SESSIONS,
         apiKeys: {
           store: { useExisting: TENANT_KEYS },
           imports: [stores.module],
           cacheSeconds: config.apiKeyCacheSeconds,
-          clientIp: { trustedProxyHops: config.trustedProxyHops },
         },
       }),
     ],
     // The module's own counter and idempotency store, when given, win over those its stores export (own providers first).
     providers: [
       defineProvider(ApiKeyRateLimitGuard, [RATE_LIMIT_COUNTER]),
-      { provide: SIGN_IN_CONTEXT, useValue: signInContextReader(config.trustedProxyHops) },
+      { provide: SIGN_IN_CONTEXT, useValue: signInContextReader() },
       ...(options.rateLimitCounter === undefined ? [] : [defineFactory(RATE_LIMIT_COUNTER, [CLOCK], options.rateLimitCounter)]),
       ...(options.idempotencyStore === undefined ? [] : [defineFactory(IDEMPOTENCY_STORE, [CLOCK], options.idempotencyStore)]),
     ],

@@ -29,6 +29,8 @@ import { WebSocketHub, WEB_SOCKETS } from '../websocket/web-socket-hub.js';
 import { createAppBus } from '../pubsub/app-bus.js';
 import { inProcessPubSub, PUB_SUB, type PubSub } from '../pubsub/pub-sub.js';
 import { ENV, type ConfigSource } from '../config/env.js';
+import type { ClientAddressOptions } from '../network/client-address.js';
+import { CLIENT_ADDRESS_RULE, compileClientAddressRule } from '../network/client-address-rule.js';
 
 /**
  * Options of {@link createApp}.
@@ -55,6 +57,15 @@ export interface AppOptions {
    * nor access-logged); see {@link HealthOptions}. Default off.
    */
   readonly health?: boolean | HealthOptions;
+  /**
+   * The app's one trusted-proxy rule (Fastify's `trustProxy`): how many proxies of the app's own
+   * append to `X-Forwarded-For` (`trustedProxyHops`) and which peers they are (`isTrustedProxy`,
+   * networks or a function). `ctx.clientAddress` is the address it decides, for auth (API keys'
+   * `allowedCidrs`, sign-in throttling, sessions), logs and the app's own rate limits. Default:
+   * the socket peer is the client and `X-Forwarded-For` is ignored. A bad value fails the boot.
+   * See {@link ClientAddressOptions}.
+   */
+  readonly clientAddress?: ClientAddressOptions;
   /** Largest accepted request body, in bytes. Default 1 MiB. */
   readonly bodyLimit?: number;
   /** Called after each response, with its status and duration; see {@link ResponseObserver}. */
@@ -111,6 +122,7 @@ export interface AppOptions {
 export async function createApp(root: ModuleInput, options: AppOptions = {}): Promise<App> {
   const logger = options.logger ?? jsonLogger();
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const clientAddress = compileClientAddressRule(options.clientAddress);
   const engine = options.pubsub ?? inProcessPubSub({ onHandlerError: (error, topic) => logger.error({ err: error, topic }, 'A topic handler failed') });
   const instrumentation = options.instrumentation;
   const pubsub = createAppBus(engine, { logger, publishTimeoutMs: options.publishTimeoutMs, publishRetryLimit: options.publishRetryLimit, telemetry: () => instrumentation?.library?.() });
@@ -119,6 +131,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
     { provide: PUB_SUB, useValue: pubsub },
     { provide: WEB_SOCKETS, useValue: webSockets },
     { provide: LOGGER, useValue: logger },
+    { provide: CLIENT_ADDRESS_RULE, useValue: clientAddress },
     ...(options.env === undefined ? [] : [{ provide: ENV, useValue: options.env as ConfigSource }]),
   ]);
   await container.buildAll();
@@ -139,6 +152,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
     observers,
     logger,
     bodyLimit,
+    clientAddress: clientAddress.read,
     instrumentation: options.instrumentation,
     untraced,
   });

@@ -6,7 +6,7 @@ import type { HmacAlgorithm, TrustedIssuerOptions } from './jwt/index.js';
 import type { CredentialStore, RefreshTokenStore } from './issuing/index.js';
 import type { PasswordHasher } from './password/index.js';
 import type { ApiKeyStore } from './api-keys/index.js';
-import type { TrustedProxyMatcher } from './network/index.js';
+import type { ClientAddressOptions } from '../internal.js';
 import type { SignInThrottleOptions } from './throttle/sign-in-throttle-options.js';
 import type { AccountSettings } from './accounts/account-service-options.js';
 import type { AccountStore } from './accounts/account-store.js';
@@ -46,19 +46,6 @@ export interface IssuingOptions<Claims> {
 }
 
 /**
- * How the client address is decided for API keys with `allowedCidrs`.
- *
- * @example
- * clientIp: { trustedProxyHops: 1, isTrustedProxy: ['10.0.0.0/8'] }
- */
-export interface ClientIpOptions {
-  /** How many proxies append to X-Forwarded-For in front of the app; 0 (default) ignores the header. */
-  readonly trustedProxyHops?: number;
-  /** Which peers are your proxies (CIDR list or predicate); a request from any other peer cannot use X-Forwarded-For. */
-  readonly isTrustedProxy?: TrustedProxyMatcher | readonly string[];
-}
-
-/**
  * Options of machine API keys; omit them to ignore the `x-api-key` header entirely.
  *
  * @example
@@ -67,7 +54,13 @@ export interface ClientIpOptions {
 export interface ApiKeyOptions {
   readonly store: StoreClass<ApiKeyStore>;
   readonly imports?: readonly ModuleInput[];
-  readonly clientIp?: ClientIpOptions;
+  /**
+   * @deprecated Since 0.2: give the rule once, to the app: `createApp(root, { clientAddress })`
+   * (the same fields); the key's `allowedCidrs` are checked against `ctx.clientAddress`. Still
+   * read for one minor version, while the app has no `clientAddress` of its own (both: the boot
+   * fails). Removed in 0.3.
+   */
+  readonly clientIp?: ClientAddressOptions;
   /** Seconds a found key record is kept in this process; 0 (default) reads the store every time. A revoked key may be accepted for up to this long. */
   readonly cacheSeconds?: number;
   /** `touch` is called at most once per key per this many seconds; default 300. */

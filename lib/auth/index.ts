@@ -1,7 +1,7 @@
 // The auth entry point, `tessera-http/auth`. Explicit named exports only.
 export { INVALIDATION_TOPIC, type CredentialInvalidation } from './credential-invalidation.js';
 export { defineAuthModule, type AuthService, type AuthDefinitions } from './define-auth-module.js';
-export type { AuthModuleOptions, IssuingOptions, ApiKeyOptions, ClientIpOptions, StoreClass } from './auth-options.js';
+export type { AuthModuleOptions, IssuingOptions, ApiKeyOptions, StoreClass } from './auth-options.js';
 export { Roles, Public, RequireScopes } from './auth-metadata.js';
 export { readAccessRules, type AccessRules } from '../internal.js';
 export {
@@ -63,7 +63,8 @@ export {
   type ClientAddressOptions,
   type ClientAddressInput,
   type ClientAddressReader,
-} from './network/index.js';
+  type ClientIpOptions,
+} from './client-address-aliases.js';
 export { recordRateLimited } from './auth-telemetry.js';
 export {
   DEFAULT_SIGN_IN_THROTTLE_TIERS,

@@ -2,6 +2,8 @@ import type { RouteInfo } from './route-info.js';
 import type { LogFields, Logger } from '../common/logger.js';
 import type { IncomingRequest } from '../http/incoming-request.js';
 import { parseQuery } from '../http/query.js';
+import type { ClientAddressReader } from '../network/client-address.js';
+import { SOCKET_PEER_RULE } from '../network/client-address-rule.js';
 
 /**
  * What the core's context needs from whoever follows requests (the app's instrumentation);
@@ -69,7 +71,12 @@ export interface RequestContext<
   readonly body: Body;
   /** The matched route; undefined before routing (in middleware) and for raw routes (`app.addRawRoute`). */
   readonly route: RouteInfo | undefined;
-  /** The client's network address from the runtime, or undefined when the runtime cannot tell. */
+  /**
+   * The client's address in canonical form (IPv4-mapped IPv6 read as IPv4), decided by the app's
+   * one rule (`createApp`'s `clientAddress`: the socket peer by default, the address the
+   * trusted proxies saw behind them); undefined when it cannot be determined (an in-process call,
+   * a runtime that does not tell, a forwarded entry that is missing or not an address).
+   */
   readonly clientAddress: string | undefined;
   /** Aborted when the client goes away. */
   readonly signal: AbortSignal;
@@ -91,6 +98,8 @@ export interface RequestContext<
 }
 
 const NO_MATCHED_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+/** Marks the client address as not yet decided (undefined is a decided answer). */
+const UNDECIDED: unique symbol = Symbol('undecided');
 
 /** The core's RequestContext. Lazy wherever the work might not be needed. */
 export class Context implements RequestContext {
@@ -98,6 +107,7 @@ export class Context implements RequestContext {
   private parsedQuery: unknown = undefined;
   private state: Map<StateKey<unknown>, unknown> | undefined = undefined;
   private requestLog: Logger | undefined = undefined;
+  private decidedAddress: string | undefined | typeof UNDECIDED = UNDECIDED;
   /** The request's telemetry when the app's instrumentation follows it. */
   telemetry: ContextTelemetry | undefined = undefined;
   /**
@@ -120,6 +130,8 @@ export class Context implements RequestContext {
     public bodyLimit: number,
     /** The app's logger, which `log` binds to this request. */
     private readonly appLogger: Logger,
+    /** The app's client-address rule (`createApp`'s `clientAddress`), asked on first read. */
+    private readonly readClientAddress: ClientAddressReader = SOCKET_PEER_RULE.read,
   ) {}
 
   /** Called by the core once the router has matched: the route, its parameters and body limit. */
@@ -152,7 +164,11 @@ export class Context implements RequestContext {
     return this.incoming.path;
   }
   get clientAddress(): string | undefined {
-    return this.incoming.clientAddress;
+    if (this.decidedAddress === UNDECIDED) {
+      const incoming = this.incoming;
+      this.decidedAddress = this.readClientAddress({ socketAddress: incoming.clientAddress, forwardedFor: incoming.header('x-forwarded-for') });
+    }
+    return this.decidedAddress;
   }
   get signal(): AbortSignal {
     return this.incoming.signal;

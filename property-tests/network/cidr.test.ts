@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cidrContains, formatCidr, parseCidr } from '../../lib/auth/network/cidr.js';
-import { CidrHostBitsError, InvalidCidrError } from '../../lib/auth/network/cidr-errors.js';
-import { parseIpAddress } from '../../lib/auth/network/ip-address.js';
-import type { IpAddress } from '../../lib/auth/network/ip-address.js';
+import { cidrContains, formatCidr, parseCidr } from '../../lib/network/cidr.js';
+import { CidrHostBitsError, InvalidCidrError } from '../../lib/network/cidr-errors.js';
+import { parseIpAddress } from '../../lib/network/ip-address.js';
+import type { IpAddress } from '../../lib/network/ip-address.js';
 import {
   anyAddressArb,
   groupsFromValue,

@@ -7,9 +7,9 @@
 // without isTrustedProxy) may or may not match reality.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createClientAddressReader } from '../../lib/auth/network/client-address.js';
-import type { ClientAddressOptions, ClientAddressReader } from '../../lib/auth/network/client-address.js';
-import { createTrustedProxyMatcher } from '../../lib/auth/network/trusted-proxy.js';
+import { createClientAddressReader } from '../../lib/network/client-address.js';
+import type { ClientAddressOptions, ClientAddressReader } from '../../lib/network/client-address.js';
+import { createTrustedProxyMatcher } from '../../lib/network/trusted-proxy.js';
 import { anyAddressArb, groupsFromValue, ipv6SpellingArb, mappedSpellings, writeGroups, writeOctets } from './network-arbitraries.js';
 import type { Octets } from './network-arbitraries.js';
 import { modelFormat, modelFromGroups, modelFromOctets } from './reference-model.js';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatIpAddress } from '../../lib/auth/network/format-ip-address.js';
-import { parseIpAddress } from '../../lib/auth/network/ip-address.js';
-import { normalizeIpAddress } from '../../lib/auth/network/normalize-ip-address.js';
+import { formatIpAddress } from '../../lib/network/format-ip-address.js';
+import { parseIpAddress } from '../../lib/network/ip-address.js';
+import { normalizeIpAddress } from '../../lib/network/normalize-ip-address.js';
 import { anyAddressArb, ipv6Arb, mappedSpellings, octetsArb, writeOctets } from './network-arbitraries.js';
 import { ipaddr, modelFormat, modelFromGroups, modelFromOctets, oracleAddress } from './reference-model.js';
 import type { ModelAddress } from './reference-model.js';

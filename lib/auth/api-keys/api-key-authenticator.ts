@@ -3,8 +3,8 @@ import { recordApiKeyRefusal, recordAuthenticated } from '../auth-telemetry.js';
 import { checkedClock, systemClock } from '../../internal.js';
 import type { Clock } from '../../internal.js';
 import { constantTimeEqual } from '../constant-time-equal.js';
-import { createClientAddressReader } from '../network/client-address.js';
-import type { ClientAddressInput, ClientAddressOptions, ClientAddressReader } from '../network/client-address.js';
+import { createClientAddressReader } from '../../internal.js';
+import type { ClientAddressInput, ClientAddressOptions, ClientAddressReader } from '../../internal.js';
 import { ApiKeyRecordCache } from './api-key-record-cache.js';
 import { API_KEY_UNAUTHORIZED, API_KEY_UNAVAILABLE } from './api-key-result.js';
 import type { ApiKeyResult } from './api-key-result.js';
@@ -29,7 +29,7 @@ export const DEFAULT_API_KEY_CACHE_ENTRIES = 10_000;
  *
  * @example
  * const options: ApiKeyAuthenticatorOptions<Claims> = {
- *   store, claimsSchema, clock: systemClock, cacheSeconds: 60, clientIp: { trustedProxyHops: 1 },
+ *   store, claimsSchema, clock: systemClock, cacheSeconds: 60,
  * };
  */
 export interface ApiKeyAuthenticatorOptions<Claims> {
@@ -42,21 +42,26 @@ export interface ApiKeyAuthenticatorOptions<Claims> {
   readonly cacheSeconds?: number;
   /** Minimum time between two `touch` calls for one key; default 300. 0 touches on every success. */
   readonly lastUsedIntervalSeconds?: number;
-  /** How the client address is decided for `allowedCidrs`; see `createClientAddressReader`. */
+  /**
+   * The deprecated `apiKeys.clientIp` rule, read over the address given (`ctx.clientAddress`,
+   * the socket peer while the app has no `clientAddress` rule of its own); without it the address
+   * given is the client's. See `createClientAddressReader`.
+   */
   readonly clientIp?: ClientAddressOptions;
   /** Bound on cached records; default {@link DEFAULT_API_KEY_CACHE_ENTRIES}. */
   readonly maxCacheEntries?: number;
 }
 
 /**
- * What the guard passes for one request: the raw `x-api-key` header value and what the runtime
- * knows about the client's address.
+ * What the guard passes for one request: the raw `x-api-key` header value and the client's
+ * address as the app decided it (`ctx.clientAddress`), with `X-Forwarded-For` for the deprecated
+ * `clientIp` rule.
  *
  * @example
  * const input: ApiKeyAuthenticationInput = {
- *   key: request.headers.get('x-api-key') ?? '',
- *   socketAddress: ctx.socketAddress,
- *   forwardedFor: request.headers.get('x-forwarded-for'),
+ *   key: ctx.header('x-api-key') ?? '',
+ *   socketAddress: ctx.clientAddress,
+ *   forwardedFor: ctx.header('x-forwarded-for'),
  * };
  */
 export interface ApiKeyAuthenticationInput extends ClientAddressInput {
@@ -78,7 +83,7 @@ export interface ApiKeyAuthenticationInput extends ClientAddressInput {
  *  5. State unknown (step 3): 503. Never let through.
  *  6. No record, or the digests differ: 401.
  *  7. Revoked (`revokedAt <= now`): 401.  8. Expired (`expiresAt <= now`): 401.
- *  9. `allowedCidrs` set and the client address (from the `clientIp` reader) unknown or outside
+ *  9. `allowedCidrs` set and the client address (`ctx.clientAddress`, or the deprecated `clientIp` rule's) unknown or outside
  *     every network: 401.
  * 10. Claims fail the claims schema (or it throws): 401.
  * 11. Success: `touch` when due (step "last used" below), and the parsed claims are returned.

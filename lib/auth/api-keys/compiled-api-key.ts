@@ -1,5 +1,5 @@
-import { compileAllowedCidrs } from '../network/allowed-cidrs.js';
-import type { AllowedCidrs } from '../network/allowed-cidrs.js';
+import { compileAllowedCidrs } from '../../internal.js';
+import type { AllowedCidrs } from '../../internal.js';
 import type { ApiKeyRecord } from './api-key-record.js';
 
 /**

@@ -7,7 +7,7 @@ import type { BrowserSessionOptions } from './browser-options.js';
 import { crossSiteRefused, csrfTokenRefused } from './csrf-refusal.js';
 import { createCsrfToken, deriveCsrfKey, isCsrfTokenOf, type CsrfKey } from './csrf-token.js';
 import { isAllowedRequestOrigin } from './request-origin.js';
-import { createClientAddressReader, type ClientAddressReader } from '../network/index.js';
+import { createClientAddressReader, type ClientAddressReader } from '../../internal.js';
 
 /** Methods that must not change anything (RFC 9110 safe methods): no CSRF token needed. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -49,7 +49,10 @@ export class BrowserCredentials {
     return token === '' ? undefined : token;
   }
 
-  /** The client's address by the `clientIp` rules (the socket peer by default), or undefined. */
+  /**
+   * The client's address: `ctx.clientAddress` (the app's rule), read through the deprecated
+   * `browser.clientIp` rule when it is given (the app then has none, see checkDeprecatedClientIp).
+   */
   clientAddressOf(ctx: Pick<RequestContext, 'header' | 'clientAddress'>): string | undefined {
     return this.#readClientAddress({ socketAddress: ctx.clientAddress, forwardedFor: ctx.header('x-forwarded-for') });
   }

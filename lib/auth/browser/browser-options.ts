@@ -1,4 +1,4 @@
-import type { ClientAddressOptions } from '../network/index.js';
+import type { ClientAddressOptions } from '../../internal.js';
 
 /**
  * Options of browser sessions (`AuthModule.forRoot({ browser })`): the session travels in
@@ -29,9 +29,10 @@ export interface BrowserSessionOptions {
    */
   readonly allowedOrigins?: readonly string[];
   /**
-   * How the client address kept with each session (and counted by sign-in throttling) is read
-   * behind proxies, as `apiKeys.clientIp`; default the socket peer. Behind a proxy, set it: else
-   * every session shows, and every guess is counted against, the proxy's address.
+   * @deprecated Since 0.2: give the rule once, to the app: `createApp(root, { clientAddress })`
+   * (the same fields); sessions and sign-in throttling read `ctx.clientAddress`. Still read for
+   * one minor version, while the app has no `clientAddress` of its own (both: the boot fails).
+   * Removed in 0.3.
    */
   readonly clientIp?: ClientAddressOptions;
 }

@@ -2,7 +2,7 @@ import { hkdf } from '@noble/hashes/hkdf.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { parseIpAddress } from '../network/index.js';
+import { parseIpAddress } from '../../internal.js';
 
 const encoder = new TextEncoder();
 // 128 bits of the HMAC: no collision between real keys, and short rows and Redis keys.

@@ -7,10 +7,13 @@ import { compileTrustedProxyNetworks } from './trusted-proxy.js';
 import type { TrustedProxyMatcher } from './trusted-proxy.js';
 
 /**
- * How the client address is decided (`ApiKeyOptions.clientIp`).
+ * How the app decides a request's client address: `createApp(root, { clientAddress })`, the
+ * app's one trusted-proxy rule (Fastify's `trustProxy`). `ctx.clientAddress` is the address it
+ * gives, and everything reads that: API keys' `allowedCidrs`, sign-in throttling, sessions,
+ * logs, the application's own rate limits.
  *
  * @example
- * const options: ClientAddressOptions = { trustedProxyHops: 1, isTrustedProxy: ['10.0.0.0/8'] };
+ * const app = await createApp(AppModule, { clientAddress: { trustedProxyHops: 1, isTrustedProxy: ['10.0.0.0/8'] } });
  */
 export interface ClientAddressOptions {
   /**
@@ -54,7 +57,8 @@ export type ClientAddressReader = (input: ClientAddressInput) => string | undefi
 type InternalMatcher = (address: IpAddress) => boolean;
 
 /**
- * Creates the reader that decides a request's client address for API-key network restrictions.
+ * Creates the reader that decides a request's client address (`createApp` compiles the app's
+ * `clientAddress` option into one; `ctx.clientAddress` is its answer).
  * Security-relevant: the exact rules, in order.
  *
  * Definitions. An address is valid only in the strict form of {@link parseIpAddress} (no ports,
@@ -99,7 +103,7 @@ type InternalMatcher = (address: IpAddress) => boolean;
 export function createClientAddressReader(options: ClientAddressOptions = {}): ClientAddressReader {
   const hops = options.trustedProxyHops ?? 0;
   if (!Number.isSafeInteger(hops) || hops < 0) {
-    throw new RangeError('clientIp.trustedProxyHops must be a non-negative integer');
+    throw new RangeError('clientAddress.trustedProxyHops must be a non-negative integer');
   }
   const isTrusted = compileMatcher(options.isTrustedProxy);
 

@@ -1,4 +1,4 @@
-import { TesseraError } from '../../internal.js';
+import { TesseraError } from '../common/tessera-error.js';
 // Inputs are echoed back to the person who typed them, so they are shortened and quoted: a
 // message stays readable and cannot carry a whole request body or control characters.
 const MAX_ECHO_LENGTH = 64;
