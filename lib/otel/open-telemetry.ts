@@ -71,13 +71,13 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Instrumentati
       const now = current();
       return now.idle ? undefined : now.libraries;
     },
-    start(incoming: IncomingRequest, _ctx: RequestContext): RequestTelemetry | undefined {
+    start(incoming: IncomingRequest, ctx: RequestContext): RequestTelemetry | undefined {
       if (ignored.has(incoming.path)) return undefined;
       const followed = current();
       // Nobody collects: the request takes the uninstrumented path (the cost target of no SDK).
       if (followed.idle) return undefined;
       const parent: Context = propagation.extract(context.active(), incoming, headerGetter).setValue(LIBRARY_TELEMETRY_KEY, followed.libraries);
-      return new RequestSpan(followed.tracer, followed.httpMetrics, incoming, parent, captureQuery);
+      return new RequestSpan(followed.tracer, followed.httpMetrics, incoming, parent, captureQuery, ctx);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
-import type { IncomingRequest, LogFields, RequestTelemetry, RouteInfo } from '../internal.js';
+import type { IncomingRequest, LogFields, RequestContext, RequestTelemetry, RouteInfo } from '../internal.js';
 import { errorType } from './error-type.js';
 import type { HttpMetrics } from './http-metrics.js';
 import {
@@ -25,7 +25,7 @@ import {
  * ended with the status; the duration histogram and the active-requests counter.
  *
  * @example
- * const telemetry = new RequestSpan(tracer, httpMetrics, incoming, parentContext, false);
+ * const telemetry = new RequestSpan(tracer, httpMetrics, incoming, parentContext, false, ctx);
  * telemetry.run(() => serve());
  */
 export class RequestSpan implements RequestTelemetry {
@@ -46,13 +46,15 @@ export class RequestSpan implements RequestTelemetry {
     incoming: IncomingRequest,
     parent: Context,
     captureQuery: boolean,
+    /** `client.address` is the app's client address (its trusted-proxy rule), not the socket peer. */
+    request: Pick<RequestContext, 'clientAddress'>,
   ) {
     const original = incoming.method;
     this.method = KNOWN_METHODS.has(original) ? original : '_OTHER';
     this.scheme = incoming.scheme ?? 'http';
     this.span = tracer.startSpan(this.method === '_OTHER' ? 'HTTP' : this.method, { kind: SpanKind.SERVER }, parent);
     // Attributes cost a few objects per request: made only when an SDK records the span.
-    if (this.span.isRecording()) this.span.setAttributes(requestAttributes(incoming, this.method, this.scheme, captureQuery));
+    if (this.span.isRecording()) this.span.setAttributes(requestAttributes(incoming, request, this.method, this.scheme, captureQuery));
     this.active = trace.setSpan(parent, this.span);
     this.activeAttributes = { [ATTR_HTTP_REQUEST_METHOD]: this.method, [ATTR_URL_SCHEME]: this.scheme };
     this.metrics.active.add(1, this.activeAttributes);
@@ -102,7 +104,7 @@ export class RequestSpan implements RequestTelemetry {
   }
 }
 
-function requestAttributes(incoming: IncomingRequest, method: string, scheme: string, captureQuery: boolean): Attributes {
+function requestAttributes(incoming: IncomingRequest, request: Pick<RequestContext, 'clientAddress'>, method: string, scheme: string, captureQuery: boolean): Attributes {
   const attributes: Attributes = { [ATTR_HTTP_REQUEST_METHOD]: method, [ATTR_URL_PATH]: incoming.path, [ATTR_URL_SCHEME]: scheme };
   if (method === '_OTHER') attributes[ATTR_HTTP_REQUEST_METHOD_ORIGINAL] = incoming.method;
   if (captureQuery && incoming.search !== '') attributes[ATTR_URL_QUERY] = incoming.search;
@@ -112,7 +114,7 @@ function requestAttributes(incoming: IncomingRequest, method: string, scheme: st
     attributes[ATTR_SERVER_ADDRESS] = address;
     attributes[ATTR_SERVER_PORT] = port ?? (scheme === 'https' ? 443 : 80);
   }
-  const client = incoming.clientAddress;
+  const client = request.clientAddress;
   if (client !== undefined) attributes[ATTR_CLIENT_ADDRESS] = client;
   const agent = incoming.header('user-agent');
   if (agent !== null) attributes[ATTR_USER_AGENT_ORIGINAL] = agent;
