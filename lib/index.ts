@@ -92,6 +92,7 @@ export type { RateLimitCounter, RateLimitCounterOptions, RateLimitWindow, Window
 export { InMemoryRateLimitCounter } from './common/in-memory-rate-limit-counter.js';
 export { createClientAddressReader, type ClientAddressOptions, type ClientAddressInput, type ClientAddressReader } from './network/client-address.js';
 export { createTrustedProxyMatcher, type TrustedProxyMatcher } from './network/trusted-proxy.js';
+export type { OriginPolicy } from './context/origin-policy.js';
 export { parseAllowedCidrs } from './network/allowed-cidrs.js';
 export { InvalidCidrError, CidrHostBitsError } from './network/cidr-errors.js';
 export { idempotent, type IdempotencyOptions } from './idempotency/idempotent.js';

@@ -20,7 +20,7 @@ export type { WebSocketSpec } from './routing/web-socket-spec.js';
 export { settleUpgrade, type AcceptedUpgrade, type WebSocketUpgrader } from './websocket/upgrade-answer.js';
 export type { PendingWebSocket } from './websocket/web-socket-session.js';
 export type { WebSocketPort, WebSocketEvents } from './websocket/web-socket-port.js';
-export { ALLOWED_ORIGINS } from './context/allowed-origins.js';
+export { ALLOWED_ORIGINS, ORIGIN_POLICY, originPolicyOf, compileOriginPolicy, OWN_ORIGIN_ONLY, type CompiledOriginPolicy } from './context/origin-policy.js';
 export { TopicTable, type TopicUpstream } from './pubsub/topic-table.js';
 export { callHandler } from './pubsub/pub-sub.js';
 export { EngineOutage } from './common/engine-outage.js';

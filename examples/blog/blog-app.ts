@@ -31,7 +31,7 @@ export async function createBlogApp(env: BlogEnv, options: { clock?: Clock; logg
   const middleware: Middleware[] = [
     requestId(),
     securityHeaders(),
-    ...(origins.length > 0 ? [cors({ origin: origins, exposeHeaders: ['x-request-id', 'etag'] })] : []),
+    ...(origins.length > 0 ? [cors({ exposeHeaders: ['x-request-id', 'etag'] })] : []),
     compression({ encoders: { br: brotliEncoder } }),
     etag(),
   ];
@@ -42,6 +42,8 @@ export async function createBlogApp(env: BlogEnv, options: { clock?: Clock; logg
   });
   const app = await createApp(module, {
     middleware,
+    // The one origin policy: CORS answers these origins, and WebSocket routes admit them.
+    ...(origins.length > 0 ? { origins } : {}),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
     ...(options.instrumentation === undefined ? {} : { instrumentation: options.instrumentation }),
     // Created posts reach the event stream and the live socket through it: with a shared engine, on every instance.

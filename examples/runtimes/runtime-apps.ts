@@ -65,7 +65,8 @@ export async function createSiteApp(): Promise<App> {
   // The everyday middleware, on web-standard APIs only (CompressionStream, crypto.randomUUID), so
   // the same checks hold on every runtime.
   const site = await createApp(SiteModule, {
-    middleware: [strayUpgrade, requestId(), securityHeaders(), cors({ origin: [CONFORMANCE_ORIGIN] }), compression(), etag()],
+    origins: [CONFORMANCE_ORIGIN],
+    middleware: [strayUpgrade, requestId(), securityHeaders(), cors(), compression(), etag()],
   });
   serveOpenApi(site, '/openapi.json', { ...BLOG_OPENAPI_OPTIONS, title: 'Tessera runtime conformance' });
   return site;

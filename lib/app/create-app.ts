@@ -31,6 +31,7 @@ import { inProcessPubSub, PUB_SUB, type PubSub } from '../pubsub/pub-sub.js';
 import { ENV, type ConfigSource } from '../config/env.js';
 import type { ClientAddressOptions } from '../network/client-address.js';
 import { CLIENT_ADDRESS_RULE, compileClientAddressRule } from '../network/client-address-rule.js';
+import { compileOriginPolicy, ORIGIN_POLICY, type OriginPolicy } from '../context/origin-policy.js';
 
 /**
  * Options of {@link createApp}.
@@ -66,6 +67,13 @@ export interface AppOptions {
    * See {@link ClientAddressOptions}.
    */
   readonly clientAddress?: ClientAddressOptions;
+  /**
+   * The app's one origin policy: which browser origins besides its own may call it. `cors()`
+   * answers them, WebSocket routes without their own `origins` admit them, and browser sessions'
+   * CSRF check accepts their cookie-authenticated requests. Default: none. A malformed origin
+   * fails the boot. See {@link OriginPolicy}.
+   */
+  readonly origins?: OriginPolicy;
   /** Largest accepted request body, in bytes. Default 1 MiB. */
   readonly bodyLimit?: number;
   /** Called after each response, with its status and duration; see {@link ResponseObserver}. */
@@ -123,6 +131,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
   const logger = options.logger ?? jsonLogger();
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const clientAddress = compileClientAddressRule(options.clientAddress);
+  const origins = compileOriginPolicy(options.origins);
   const engine = options.pubsub ?? inProcessPubSub({ onHandlerError: (error, topic) => logger.error({ err: error, topic }, 'A topic handler failed') });
   const instrumentation = options.instrumentation;
   const pubsub = createAppBus(engine, { logger, publishTimeoutMs: options.publishTimeoutMs, publishRetryLimit: options.publishRetryLimit, telemetry: () => instrumentation?.library?.() });
@@ -132,6 +141,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
     { provide: WEB_SOCKETS, useValue: webSockets },
     { provide: LOGGER, useValue: logger },
     { provide: CLIENT_ADDRESS_RULE, useValue: clientAddress },
+    { provide: ORIGIN_POLICY, useValue: origins },
     ...(options.env === undefined ? [] : [{ provide: ENV, useValue: options.env as ConfigSource }]),
   ]);
   await container.buildAll();
@@ -152,7 +162,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
     observers,
     logger,
     bodyLimit,
-    clientAddress: clientAddress.read,
+    policies: { clientAddress: clientAddress.read, origins },
     instrumentation: options.instrumentation,
     untraced,
   });

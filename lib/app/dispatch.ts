@@ -1,8 +1,6 @@
 import type { Logger } from '../common/logger.js';
-import type { ClientAddressReader } from '../network/client-address.js';
-import { SOCKET_PEER_RULE } from '../network/client-address-rule.js';
 import type { Middleware, NotFoundHandler } from '../context/middleware.js';
-import { Context } from '../context/request-context.js';
+import { Context, DEFAULT_POLICIES, type RequestPolicies } from '../context/request-context.js';
 import type { RouteInfo } from '../context/route-info.js';
 import { withoutBody, type Answer } from '../http/answer.js';
 import { BadRequestException, MethodNotAllowedException, NotFoundException, type HttpException } from '../http/http-exception.js';
@@ -63,8 +61,8 @@ export interface DispatchParts {
   readonly untraced: ReadonlySet<string>;
   /** The app's body limit: what a request reads under until a route gives its own. */
   readonly bodyLimit: number;
-  /** The app's client-address rule, which `ctx.clientAddress` reads through; default the socket peer. */
-  readonly clientAddress?: ClientAddressReader;
+  /** The app's client-address rule and origin policy, which every context carries; default {@link DEFAULT_POLICIES}. */
+  readonly policies?: RequestPolicies;
 }
 
 /** Answers one request: calls `reply` exactly once with the answer; never throws. */
@@ -133,7 +131,7 @@ function replyFor(incoming: IncomingRequest, reply: Reply): Reply {
  */
 export function createDispatch(parts: DispatchParts): Dispatcher {
   const { router, middleware, recover, notFound, observers, logger, bodyLimit, instrumentation, untraced } = parts;
-  const address = parts.clientAddress ?? SOCKET_PEER_RULE.read;
+  const policies = parts.policies ?? DEFAULT_POLICIES;
   const followed = observers.length > 0 || instrumentation !== undefined;
 
   /** Runs `step` on a request's context with what the app wraps around every request. */
@@ -187,14 +185,14 @@ export function createDispatch(parts: DispatchParts): Dispatcher {
     deliver(recover(refusal(incoming, match), ctx), reply);
   };
   const chain = chainMiddleware(middleware, route, recover);
-  const general: Dispatch = (incoming, reply) => walk(new Context(incoming, NO_PARAMS, undefined, bodyLimit, logger, address), chain, reply);
+  const general: Dispatch = (incoming, reply) => walk(new Context(incoming, NO_PARAMS, undefined, bodyLimit, logger, policies), chain, reply);
 
   const withResponder = (route: CompiledRoute): RespondingRoute => {
     const { info, bodyLimit: routeLimit, run } = route;
     let respond: RouteResponder;
     if (middleware.length === 0 && !followed) {
       // Nothing runs before routing that could see the context unrouted: it is made routed.
-      respond = (incoming, params, reply) => run(new Context(incoming, params, info, routeLimit, logger, address), replyFor(incoming, reply));
+      respond = (incoming, params, reply) => run(new Context(incoming, params, info, routeLimit, logger, policies), replyFor(incoming, reply));
     } else {
       // The middleware sees the context as the general walk shows it, unrouted; the route is
       // entered where the router would have been asked.
@@ -204,7 +202,7 @@ export function createDispatch(parts: DispatchParts): Dispatcher {
       };
       const routeChain = chainMiddleware(middleware, enter, recover);
       respond = (incoming, params, reply) => {
-        const ctx = new Context(incoming, NO_PARAMS, undefined, bodyLimit, logger, address);
+        const ctx = new Context(incoming, NO_PARAMS, undefined, bodyLimit, logger, policies);
         ctx.matchedParams = params;
         walk(ctx, routeChain, reply);
       };
@@ -223,7 +221,7 @@ export function createDispatch(parts: DispatchParts): Dispatcher {
       return;
     }
     // A 404 or 405: the general walk, given the router's refusal so that it does not route again.
-    const ctx = new Context(incoming, NO_PARAMS, undefined, bodyLimit, logger, address);
+    const ctx = new Context(incoming, NO_PARAMS, undefined, bodyLimit, logger, policies);
     ctx.refused = match;
     walk(ctx, chain, reply);
   };

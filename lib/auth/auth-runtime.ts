@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { createStateKey, CREDENTIAL_EXPIRES_AT, systemClock, type RequestContext, type StateKey, type WebSockets } from '../internal.js';
+import { createStateKey, CREDENTIAL_EXPIRES_AT, systemClock, type CompiledOriginPolicy, type RequestContext, type StateKey, type WebSockets } from '../internal.js';
 import { ApiKeyAuthenticator, type ApiKeyStore, type AuthenticatedApiKey } from './api-keys/index.js';
 import type { AuthModuleOptions } from './auth-options.js';
 import { bearerFailure, bearerTokenOf } from './bearer-token.js';
@@ -46,10 +46,10 @@ export interface AuthRuntime<Claims> {
  * fails the boot.
  *
  * @example
- * defineFactory(AUTH_RUNTIME, [], () => startAuthRuntime(Claims, options, undefined));
+ * defineFactory(AUTH_RUNTIME, [WEB_SOCKETS, ORIGIN_POLICY], (webSockets, origins) => startAuthRuntime(Claims, options, undefined, { webSockets, currentApiKey }, origins));
  */
-export async function startAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: AuthModuleOptions<Claims>, apiKeyStore: ApiKeyStore | undefined, sockets: SocketLinks): Promise<AuthRuntime<Claims>> {
-  const runtime = createAuthRuntime(claimsSchema, options, apiKeyStore, sockets);
+export async function startAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: AuthModuleOptions<Claims>, apiKeyStore: ApiKeyStore | undefined, sockets: SocketLinks, origins: CompiledOriginPolicy): Promise<AuthRuntime<Claims>> {
+  const runtime = createAuthRuntime(claimsSchema, options, apiKeyStore, sockets, origins);
   await runtime.verifier.prepare();
   return runtime;
 }
@@ -70,7 +70,7 @@ export interface SocketLinks {
  */
 const SOCKET_TOKEN_PAYLOAD = createStateKey<Readonly<Record<string, unknown>>>('auth:socket-token-payload');
 
-function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: AuthModuleOptions<Claims>, apiKeyStore: ApiKeyStore | undefined, sockets: SocketLinks): AuthRuntime<Claims> {
+function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: AuthModuleOptions<Claims>, apiKeyStore: ApiKeyStore | undefined, sockets: SocketLinks, origins: CompiledOriginPolicy): AuthRuntime<Claims> {
   // forRoot has checked it already and passes the checked clock in.
   const clock = options.clock ?? systemClock;
   const verifier = createBearerTokenVerifier({
@@ -131,7 +131,7 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
       return ids;
     },
     expireSocketAt,
-    browser: options.browser === undefined ? undefined : new BrowserCredentials(options.browser, options.secret),
+    browser: options.browser === undefined ? undefined : new BrowserCredentials(options.browser, options.secret, origins),
     authenticateBearer(ctx, given) {
       const token = given ?? bearerTokenOf(ctx);
       if (token === undefined) {

@@ -1,4 +1,4 @@
-import { checkedClock, systemClock, CLIENT_ADDRESS_RULE, defineModule, defineFactory, defineProvider, createToken, createStateKey, LOGGER, PUB_SUB, WEB_SOCKETS, type ClassToken, type Guard, type HealthCheck, type ModuleDefinition, type ProviderInput, type RequestContext, type SchemaOutput, type StandardSchemaV1, type Token } from '../internal.js';
+import { checkedClock, systemClock, CLIENT_ADDRESS_RULE, ORIGIN_POLICY, defineModule, defineFactory, defineProvider, createToken, createStateKey, LOGGER, PUB_SUB, WEB_SOCKETS, type ClassToken, type Guard, type HealthCheck, type ModuleDefinition, type ProviderInput, type RequestContext, type SchemaOutput, type StandardSchemaV1, type Token } from '../internal.js';
 import { claimsParserOf } from './claims-parser.js';
 import type { ApiKeyStore, AuthenticatedApiKey } from './api-keys/index.js';
 import { createAuthGuards } from './auth-guards.js';
@@ -7,7 +7,7 @@ import { startCredentialInvalidation, type CredentialInvalidation } from './cred
 import { tracedStore } from './auth-telemetry.js';
 import type { AuthModuleOptions, StoreClass } from './auth-options.js';
 import { startAuthRuntime, type AuthRuntime } from './auth-runtime.js';
-import { checkDeprecatedClientIp } from './deprecated-client-ip.js';
+import { checkDeprecatedAllowedOrigins, checkDeprecatedClientIp } from './app-policy-aliases.js';
 import { TokenIssuingService, type CredentialStore, type RefreshTokenStore, type SignInContext, type TokenPair } from './issuing/index.js';
 import type { SessionInfo } from './sessions/session-info.js';
 import { getDummyPasswordHash } from './password/index.js';
@@ -155,13 +155,15 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
       const apiKeys = options.apiKeys;
       const providers: ProviderInput[] = [
         apiKeys
-          ? defineFactory(AUTH_RUNTIME, [API_KEY_STORE, WEB_SOCKETS, CLIENT_ADDRESS_RULE, LOGGER], (store, webSockets, rule, logger) => {
+          ? defineFactory(AUTH_RUNTIME, [API_KEY_STORE, WEB_SOCKETS, CLIENT_ADDRESS_RULE, ORIGIN_POLICY, LOGGER], (store, webSockets, rule, origins, logger) => {
               checkDeprecatedClientIp(checked, rule, logger);
-              return startAuthRuntime<Claims>(claimsSchema, checked, store, { webSockets, currentApiKey: CURRENT_API_KEY });
+              checkDeprecatedAllowedOrigins(checked, origins, logger);
+              return startAuthRuntime<Claims>(claimsSchema, checked, store, { webSockets, currentApiKey: CURRENT_API_KEY }, origins);
             })
-          : defineFactory(AUTH_RUNTIME, [WEB_SOCKETS, CLIENT_ADDRESS_RULE, LOGGER], (webSockets, rule, logger) => {
+          : defineFactory(AUTH_RUNTIME, [WEB_SOCKETS, CLIENT_ADDRESS_RULE, ORIGIN_POLICY, LOGGER], (webSockets, rule, origins, logger) => {
               checkDeprecatedClientIp(checked, rule, logger);
-              return startAuthRuntime<Claims>(claimsSchema, checked, undefined, { webSockets, currentApiKey: CURRENT_API_KEY });
+              checkDeprecatedAllowedOrigins(checked, origins, logger);
+              return startAuthRuntime<Claims>(claimsSchema, checked, undefined, { webSockets, currentApiKey: CURRENT_API_KEY }, origins);
             }),
         defineProvider(JwtAuthGuard, [AUTH_RUNTIME]),
         defineProvider(AuthGuard, [AUTH_RUNTIME]),

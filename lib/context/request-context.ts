@@ -6,6 +6,46 @@ import type { ClientAddressReader } from '../network/client-address.js';
 import { SOCKET_PEER_RULE } from '../network/client-address-rule.js';
 
 /**
+ * An origin policy (`createApp`'s `origins`, see `OriginPolicy` in origin-policy.ts) compiled
+ * once at boot. Declared here, beside the context that carries it, so that file and this one do
+ * not import each other.
+ *
+ * @example
+ * const policy = compileOriginPolicy(['https://app.example.com']);
+ * policy.names('https://app.example.com', ctx); // true
+ */
+export interface CompiledOriginPolicy {
+  /** Whether the app was given a policy; false: no origin besides its own. */
+  readonly configured: boolean;
+  /** `'*'`: every origin (CORS answers `*`, WebSockets admit any). */
+  readonly anyOrigin: boolean;
+  /** Whether the app named this origin, by its list or its function; `'*'` names none (the CSRF check's question). */
+  names(origin: string, ctx: RequestContext): boolean;
+  /** Whether the origin may call: named, or any under `'*'` (CORS's and the WebSocket handshake's question). */
+  admits(origin: string, ctx: RequestContext): boolean;
+}
+
+/** The origin policy of an app given none: no origin besides its own. */
+export const OWN_ORIGIN_ONLY: CompiledOriginPolicy = Object.freeze({ configured: false, anyOrigin: false, names: () => false, admits: () => false });
+
+/**
+ * What the app decided once for every request (`createApp`'s `clientAddress` and `origins`), which
+ * the context reads instead of each reader configuring its own.
+ *
+ * @example
+ * new Context(incoming, params, route, bodyLimit, logger, { clientAddress: rule.read, origins: compileOriginPolicy(list) });
+ */
+export interface RequestPolicies {
+  /** The app's client-address rule; `ctx.clientAddress` reads through it. */
+  readonly clientAddress: ClientAddressReader;
+  /** The app's origin policy: CORS, the WebSocket handshake and the CSRF check read it. */
+  readonly origins: CompiledOriginPolicy;
+}
+
+/** The policies of an app given neither option: the socket peer is the client, no other origin. */
+export const DEFAULT_POLICIES: RequestPolicies = Object.freeze({ clientAddress: SOCKET_PEER_RULE.read, origins: OWN_ORIGIN_ONLY });
+
+/**
  * What the core's context needs from whoever follows requests (the app's instrumentation);
  * see `RequestTelemetry` in lib/app/instrumentation.ts, which extends it.
  */
@@ -130,8 +170,8 @@ export class Context implements RequestContext {
     public bodyLimit: number,
     /** The app's logger, which `log` binds to this request. */
     private readonly appLogger: Logger,
-    /** The app's client-address rule (`createApp`'s `clientAddress`), asked on first read. */
-    private readonly readClientAddress: ClientAddressReader = SOCKET_PEER_RULE.read,
+    /** What the app decided for every request: its client-address rule (asked on first read) and origin policy. */
+    readonly policies: RequestPolicies = DEFAULT_POLICIES,
   ) {}
 
   /** Called by the core once the router has matched: the route, its parameters and body limit. */
@@ -166,7 +206,7 @@ export class Context implements RequestContext {
   get clientAddress(): string | undefined {
     if (this.decidedAddress === UNDECIDED) {
       const incoming = this.incoming;
-      this.decidedAddress = this.readClientAddress({ socketAddress: incoming.clientAddress, forwardedFor: incoming.header('x-forwarded-for') });
+      this.decidedAddress = this.policies.clientAddress({ socketAddress: incoming.clientAddress, forwardedFor: incoming.header('x-forwarded-for') });
     }
     return this.decidedAddress;
   }

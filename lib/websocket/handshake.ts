@@ -1,4 +1,4 @@
-import { ALLOWED_ORIGINS } from '../context/allowed-origins.js';
+import { ALLOWED_ORIGINS, originPolicyOf } from '../context/origin-policy.js';
 import type { RequestContext } from '../context/request-context.js';
 import { BadRequestException, ForbiddenException, HttpException } from '../http/http-exception.js';
 import type { WebSocketSpec } from '../routing/web-socket-spec.js';
@@ -25,10 +25,12 @@ function hostOf(origin: string): string | undefined {
 function originAllowed(ctx: RequestContext, origins: WebSocketSpec['origins'], origin: string): boolean {
   if (origins === '*') return true;
   if (origins !== undefined) return origins.includes(origin);
-  // A page this host served (the scheme may differ behind a TLS proxy), then the app's CORS policy.
+  // A page this host served (the scheme may differ behind a TLS proxy), then the app's origin
+  // policy (createApp's origins), or the deprecated cors({ origin })'s where that middleware ran.
   const host = hostOf(origin);
   if (host !== undefined && host === ctx.header('host')?.toLowerCase()) return true;
-  return ctx.get(ALLOWED_ORIGINS)?.(origin) ?? false;
+  const fromCors = ctx.get(ALLOWED_ORIGINS);
+  return fromCors === undefined ? originPolicyOf(ctx).admits(origin, ctx) : fromCors(origin);
 }
 
 /**

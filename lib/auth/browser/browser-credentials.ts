@@ -1,4 +1,4 @@
-import { BEARER_PROTOCOL_PREFIX, type RequestContext } from '../../internal.js';
+import { BEARER_PROTOCOL_PREFIX, OWN_ORIGIN_ONLY, type CompiledOriginPolicy, type RequestContext } from '../../internal.js';
 import { getCookie } from '../../middleware/cookies.js';
 import { parseJoseSegment, ownClaim } from '../jwt/jose-json.js';
 import { BrowserCookies } from './browser-cookies.js';
@@ -24,18 +24,25 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export class BrowserCredentials {
   readonly cookies: BrowserCookies;
   readonly #key: CsrfKey;
-  readonly #allowedOrigins: ReadonlySet<string>;
+  /** The other origins the CSRF check accepts: the app's policy, or the deprecated `browser.allowedOrigins`. */
+  readonly #otherOrigins: (origin: string, ctx: RequestContext) => boolean;
   readonly #readClientAddress: ClientAddressReader;
 
-  constructor(options: BrowserSessionOptions, secret: string) {
+  constructor(options: BrowserSessionOptions, secret: string, origins: CompiledOriginPolicy = OWN_ORIGIN_ONLY) {
     this.cookies = new BrowserCookies(options);
     this.#readClientAddress = createClientAddressReader(options.clientIp);
     this.#key = deriveCsrfKey(secret);
-    const origins = options.allowedOrigins ?? [];
-    for (const origin of origins) {
-      if (typeof origin !== 'string' || !/^https?:\/\/[^/\s]+$/.test(origin)) throw new TypeError('browser.allowedOrigins holds origins such as "https://app.example.com" (no path, no trailing slash)');
+    const listed = options.allowedOrigins;
+    if (listed === undefined) {
+      // The app's one policy, by name only: its '*' admits no other origin to cookie requests.
+      this.#otherOrigins = (origin, ctx) => origins.names(origin, ctx);
+    } else {
+      for (const origin of listed) {
+        if (typeof origin !== 'string' || !/^https?:\/\/[^/\s]+$/.test(origin)) throw new TypeError('browser.allowedOrigins holds origins such as "https://app.example.com" (no path, no trailing slash)');
+      }
+      const set: ReadonlySet<string> = new Set(listed);
+      this.#otherOrigins = (origin) => set.has(origin);
     }
-    this.#allowedOrigins = new Set(origins);
   }
 
   /**
@@ -67,8 +74,8 @@ export class BrowserCredentials {
    * `isAllowedRequestOrigin`). Every cookie-authenticated unsafe request and every
    * cookie-authenticated WebSocket upgrade must.
    */
-  checkOrigin(ctx: Pick<RequestContext, 'header' | 'request'>): void {
-    if (!isAllowedRequestOrigin(ctx, this.#allowedOrigins)) throw crossSiteRefused();
+  checkOrigin(ctx: RequestContext): void {
+    if (!isAllowedRequestOrigin(ctx, (origin) => this.#otherOrigins(origin, ctx))) throw crossSiteRefused();
   }
 
   /**
@@ -77,7 +84,7 @@ export class BrowserCredentials {
    * open a socket), unsafe ones must pass the origin check and carry the CSRF token of the
    * session the access token belongs to. Throws the 403 problem otherwise.
    */
-  checkCookieRequest(ctx: Pick<RequestContext, 'header' | 'request' | 'method'>, accessToken: string): void {
+  checkCookieRequest(ctx: RequestContext, accessToken: string): void {
     if (SAFE_METHODS.has(ctx.method)) {
       if (ctx.header('upgrade')?.toLowerCase() === 'websocket') this.checkOrigin(ctx);
       return;

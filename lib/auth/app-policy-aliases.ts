@@ -1,6 +1,9 @@
-import type { ClientAddressOptions, ClientAddressRule, Logger } from '../internal.js';
+import type { ClientAddressOptions, ClientAddressRule, CompiledOriginPolicy, Logger } from '../internal.js';
 import type { AuthModuleOptions } from './auth-options.js';
 import { AuthConfigError } from './jwt/auth-config-error.js';
+
+// The auth options that configured what is now the app's (one trusted-proxy rule, one origin
+// policy), read for one more minor version and refused beside the app's own.
 
 /**
  * Keeps the app at one client-address rule while `apiKeys.clientIp` and `browser.clientIp`
@@ -35,4 +38,21 @@ function sameRule(a: ClientAddressOptions, b: ClientAddressOptions): boolean {
   if (x === y) return true;
   if (!Array.isArray(x) || !Array.isArray(y)) return false;
   return x.length === y.length && x.every((network, i) => network === y[i]);
+}
+
+/**
+ * Keeps the app at one origin policy while `browser.allowedOrigins` (deprecated since 0.2) is
+ * still read: beside `createApp`'s `origins` the boot fails (the CSRF check and CORS would answer
+ * different origins); alone it still decides which other origins the CSRF check accepts, with a
+ * deprecation warning.
+ *
+ * @example
+ * checkDeprecatedAllowedOrigins(options, policy, logger); // throws AuthConfigError, warns, or does nothing
+ */
+export function checkDeprecatedAllowedOrigins(options: Pick<AuthModuleOptions<unknown>, 'browser'>, policy: CompiledOriginPolicy, logger: Logger): void {
+  if (options.browser?.allowedOrigins === undefined) return;
+  if (policy.configured) {
+    throw new AuthConfigError("browser.allowedOrigins (deprecated) and createApp's origins are two origin policies: remove browser.allowedOrigins and keep createApp(root, { origins })");
+  }
+  logger.warn({ options: ['browser.allowedOrigins'] }, 'browser.allowedOrigins is deprecated (removed in 0.3): give the same list to createApp(root, { origins }), which CORS and WebSockets read too');
 }
