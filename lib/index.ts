@@ -93,6 +93,7 @@ export { InMemoryRateLimitCounter } from './common/in-memory-rate-limit-counter.
 export { createClientAddressReader, type ClientAddressOptions, type ClientAddressInput, type ClientAddressReader } from './network/client-address.js';
 export { createTrustedProxyMatcher, type TrustedProxyMatcher } from './network/trusted-proxy.js';
 export type { OriginPolicy } from './context/origin-policy.js';
+export { getCookie, getCookies, setCookie, deleteCookie, serializeCookie, type CookieOptions, type HeaderSource } from './http/cookies.js';
 export { parseAllowedCidrs } from './network/allowed-cidrs.js';
 export { InvalidCidrError, CidrHostBitsError } from './network/cidr-errors.js';
 export { idempotent, type IdempotencyOptions } from './idempotency/idempotent.js';

@@ -1,6 +1,6 @@
-import { compression, cors, etag, readMultipart, requestId, securityHeaders, setCookie, sse } from '../../lib/middleware/index.js';
+import { compression, cors, etag, readMultipart, requestId, securityHeaders, sse } from '../../lib/middleware/index.js';
 import { z } from 'zod';
-import { BadRequestException, createApp, defineController, defineModule, get, jsonAnswer, post, ws, type App, type Middleware } from '../../lib/index.js';
+import { BadRequestException, createApp, defineController, defineModule, get, jsonAnswer, post, setCookie, ws, type App, type Middleware } from '../../lib/index.js';
 import { hashPassword, PasswordHashFormatError, verifyPassword } from '../../lib/auth/index.js';
 import { serveOpenApi } from '../../lib/openapi/index.js';
 import { createBlogModule } from '../blog/blog-module.js';

@@ -4,16 +4,8 @@ export { cors, type CorsOptions, type CorsOrigin } from './cors.js';
 export { securityHeaders, type SecurityHeadersOptions } from './security-headers.js';
 export { requestId, type RequestIdOptions } from './request-id.js';
 export { etag, strongEtag } from './etag.js';
-export {
-  getCookie,
-  getCookies,
-  setCookie,
-  deleteCookie,
-  serializeCookie,
-  signCookieValue,
-  readSignedCookie,
-  type CookieOptions,
-} from './cookies.js';
+export { getCookie, getCookies, setCookie, deleteCookie, serializeCookie, type CookieOptions } from './cookie-aliases.js';
+export { signCookieValue, readSignedCookie } from './signed-cookies.js';
 export { addVary } from './vary.js';
 export { sse, formatSseMessage, type SseMessage, type SseStream, type SseOptions } from './sse.js';
 export { readMultipart, type MultipartOptions } from './multipart.js';

@@ -21,6 +21,16 @@ const SHARED_LEAVES = ['lib/websocket/subprotocols.ts'];
 const isCore = (file: string) => file.startsWith('lib/') && !OUTSIDE_CORE.some((p) => file.startsWith(p)) && !ENTRIES_ABOVE_CORE.includes(file);
 /** The core folder a file belongs to (`lib/routing/route.ts` -> `routing`); the entry is its own node. */
 const folderOf = (file: string) => (file === CORE_ENTRY || file === INTERNAL_ENTRY ? 'index' : (file.split('/')[1] as string));
+/** The rooms above the core (`lib/auth`, `lib/adapters`, `facade`, ...): each is used by the others only through its entries. */
+const ROOMS = OUTSIDE_CORE.map((prefix) => prefix.slice(0, -1));
+const roomOf = (file: string) => ROOMS.find((room) => file.startsWith(`${room}/`));
+/**
+ * Files a package entry (`lib/node.ts`, `lib/fetch.ts`, `lib/index-bun.ts`, ...) imports directly:
+ * the faces of rooms without an index of their own (the adapters' servers).
+ */
+const PACKAGE_FACES = new Set(edges.filter((e) => ENTRIES_ABOVE_CORE.includes(e.from) && e.to !== undefined && roomOf(e.to) !== undefined).map((e) => e.to as string));
+/** A room's entries: the `index*.ts` files at its root (`lib/auth/index.ts`, `lib/testing/index-node.ts`) and what a package entry imports of it. */
+const isRoomEntry = (file: string, room: string) => /^index[^/]*\.ts$/.test(file.slice(room.length + 1)) || PACKAGE_FACES.has(file);
 const show = (e: ImportEdge) => `${e.from} -> ${e.specifier}${e.dynamic ? ' (dynamic)' : e.typeOnly ? ' (type-only)' : ''}`;
 
 describe('layers (imports point down)', () => {
@@ -70,6 +80,13 @@ describe('layers (imports point down)', () => {
   it('facade, auth, OpenAPI and the adapters use the core only through its entry points', () => {
     const offending = edges.filter((e) => !isCore(e.from) && e.to !== undefined && isCore(e.to) && e.to !== CORE_ENTRY && e.to !== INTERNAL_ENTRY && !SHARED_LEAVES.includes(e.to));
     expect(offending.map(show)).toEqual([]);
+  });
+
+  it('a room above the core imports another room only through its entry, never one of its internal files', () => {
+    const crossing = edges.filter((e) => e.to !== undefined && roomOf(e.from) !== undefined && roomOf(e.to) !== undefined && roomOf(e.from) !== roomOf(e.to));
+    expect(crossing.length, 'rooms do use each other (the check below is not vacuous)').toBeGreaterThan(0);
+    const offending = crossing.filter((e) => !isRoomEntry(e.to as string, roomOf(e.to as string) as string));
+    expect(offending.map(show), 'import the room\u2019s index.ts, or move what is shared into the core').toEqual([]);
   });
 
   it('a shared leaf imports nothing, so importing it takes nothing else in', () => {

@@ -1,5 +1,5 @@
 import { BEARER_PROTOCOL_PREFIX, OWN_ORIGIN_ONLY, type CompiledOriginPolicy, type RequestContext } from '../../internal.js';
-import { getCookie } from '../../middleware/cookies.js';
+import { getCookie } from '../../internal.js';
 import { parseJoseSegment, ownClaim } from '../jwt/jose-json.js';
 import { BrowserCookies } from './browser-cookies.js';
 import { CSRF_HEADER } from './browser-cookies.js';

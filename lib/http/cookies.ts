@@ -1,7 +1,18 @@
-import { hmac } from '@noble/hashes/hmac.js';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { TesseraError, withHeaders, type Answer, type RequestContext } from '../internal.js';
-import { encodeBase64 } from '../internal.js';
+// Cookie parsing and serialising, once, for the app (`tessera-http`), the middleware and auth's
+// browser sessions. Signed cookies, which need an HMAC, are `tessera-http/middleware`'s.
+import { TesseraError } from '../common/tessera-error.js';
+import type { Answer } from './answer.js';
+import { withHeaders } from './with-headers.js';
+
+/**
+ * What the cookie readers need of a request: its headers (a `RequestContext` is one).
+ *
+ * @example
+ * const cookies: HeaderSource = { header: (name) => request.headers.get(name) };
+ */
+export interface HeaderSource {
+  header(name: string): string | null;
+}
 
 /**
  * Attributes of a cookie set with {@link setCookie}. The defaults are the safe ones: HttpOnly,
@@ -34,7 +45,7 @@ const ATTRIBUTE = /^[^;\x00-\x1F\x7F]*$/;
  * @example
  * getCookies(ctx); // { session: 'abc', theme: 'dark' }
  */
-export function getCookies(ctx: Pick<RequestContext, 'header'>): Record<string, string> {
+export function getCookies(ctx: HeaderSource): Record<string, string> {
   const out: Record<string, string> = Object.create(null) as Record<string, string>;
   const header = ctx.header('cookie');
   if (header === null) return out;
@@ -55,7 +66,7 @@ export function getCookies(ctx: Pick<RequestContext, 'header'>): Record<string, 
  * @example
  * const session = getCookie(ctx, 'session');
  */
-export function getCookie(ctx: Pick<RequestContext, 'header'>, name: string): string | undefined {
+export function getCookie(ctx: HeaderSource, name: string): string | undefined {
   return getCookies(ctx)[name];
 }
 
@@ -106,49 +117,4 @@ export function setCookie(outcome: Answer, name: string, value: string, options?
  */
 export function deleteCookie(outcome: Answer, name: string, options: Pick<CookieOptions, 'path' | 'domain' | 'secure' | 'sameSite'> = {}): Answer {
   return setCookie(outcome, name, '', { ...options, maxAge: 0, expires: new Date(0) });
-}
-
-const encoder = new TextEncoder();
-
-function signature(value: string, secret: string): string {
-  return encodeBase64(hmac(sha256, encoder.encode(secret), encoder.encode(value)));
-}
-
-/** Compares two strings in time that depends only on their length. */
-function constantTimeEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return difference === 0;
-}
-
-/**
- * A cookie value carrying its HMAC-SHA256 signature (`<value>.<signature>`), so the client
- * cannot change it unnoticed. The value itself is readable: sign, do not hide.
- *
- * @example
- * setCookie(answer, 'cart', signCookieValue(cartId, process.env.COOKIE_SECRET!));
- */
-export function signCookieValue(value: string, secret: string): string {
-  if (secret.length < 32) throw new TesseraError('COOKIE_INVALID', 'A cookie signing secret needs at least 32 characters.');
-  return `${value}.${signature(value, secret)}`;
-}
-
-/**
- * The value of a signed cookie when its signature is right (checked in constant time), else
- * undefined. Accepts any of `secrets`, so a secret can be rotated (sign with the first).
- *
- * @example
- * const cartId = readSignedCookie(ctx, 'cart', [process.env.COOKIE_SECRET!]);
- */
-export function readSignedCookie(ctx: Pick<RequestContext, 'header'>, name: string, secrets: readonly string[]): string | undefined {
-  const raw = getCookie(ctx, name);
-  if (raw === undefined) return undefined;
-  const dot = raw.lastIndexOf('.');
-  if (dot <= 0) return undefined;
-  const value = raw.slice(0, dot);
-  const given = raw.slice(dot + 1);
-  let valid = false;
-  for (const secret of secrets) valid = constantTimeEqual(signature(value, secret), given) || valid;
-  return valid ? value : undefined;
 }
