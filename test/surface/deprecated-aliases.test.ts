@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import * as auth from '../../lib/auth/index.js';
 import * as authPostgres from '../../lib/auth/postgres/index.js';
 import * as fetchEntry from '../../lib/fetch.js';
+import * as core from '../../lib/index.js';
 import { createApp, defineController, defineModule, ws } from '../../lib/index.js';
+import * as middleware from '../../lib/middleware/index.js';
 import * as postgres from '../../lib/postgres/index.js';
 
 // Names moved or renamed in 0.2 stay importable from where 0.1 had them until 0.3 (issue 47,
@@ -19,6 +22,18 @@ describe('deprecated aliases kept for one minor version', () => {
   for (const [old, now] of [['bunWebSockets', 'bunWebSocketUpgrader'], ['denoWebSockets', 'denoWebSocketUpgrader'], ['workersWebSockets', 'workersWebSocketUpgrader']] as const) {
     it(`tessera-http/fetch's ${old} is ${now}`, () => {
       expect(fetchEntry[old], `${old} under its old name`).toBe(fetchEntry[now]);
+    });
+  }
+
+  for (const name of ['createClientAddressReader', 'createTrustedProxyMatcher', 'parseAllowedCidrs', 'InvalidCidrError', 'CidrHostBitsError'] as const) {
+    it(`tessera-http/auth's ${name} is tessera-http's ${name}`, () => {
+      expect(auth[name], `${name} under its old import`).toBe(core[name]);
+    });
+  }
+
+  for (const name of ['getCookie', 'getCookies', 'setCookie', 'deleteCookie', 'serializeCookie'] as const) {
+    it(`tessera-http/middleware's ${name} is tessera-http's ${name}`, () => {
+      expect(middleware[name], `${name} under its old import`).toBe(core[name]);
     });
   }
 

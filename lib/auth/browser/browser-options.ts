@@ -7,7 +7,7 @@ import type { ClientAddressOptions } from '../../internal.js';
  *
  * @example
  * browser: {}                                                        // API and pages on one host
- * browser: { domain: 'example.com', allowedOrigins: ['https://app.example.com'] } // API on api.example.com
+ * browser: { domain: 'example.com' } // API on api.example.com, with createApp(root, { origins: ['https://app.example.com'] })
  */
 export interface BrowserSessionOptions {
   /**
@@ -24,8 +24,11 @@ export interface BrowserSessionOptions {
    */
   readonly domain?: string;
   /**
-   * Origins besides the API's own that may send cookie-authenticated unsafe requests, exactly as
-   * browsers write them (`https://app.example.com`, no path, no trailing slash).
+   * @deprecated Since 0.2: name the app's other origins once, `createApp(root, { origins })`,
+   * which CORS and WebSocket routes read too; the CSRF check accepts the origins it names. Still
+   * read for one minor version while the app has no `origins` (both: the boot fails). Removed in
+   * 0.3. Origins besides the API's own that may send cookie-authenticated unsafe requests, exactly
+   * as browsers write them (`https://app.example.com`, no path, no trailing slash).
    */
   readonly allowedOrigins?: readonly string[];
   /**
