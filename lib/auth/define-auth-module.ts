@@ -4,7 +4,7 @@ import type { ApiKeyStore, AuthenticatedApiKey } from './api-keys/index.js';
 import { createAuthGuards } from './auth-guards.js';
 import { jwksHealthCheck } from './jwks-health-check.js';
 import { startCredentialInvalidation, type CredentialInvalidation } from './credential-invalidation.js';
-import { tracedStore } from './auth-telemetry.js';
+import { tracedStore } from './shared/auth-telemetry.js';
 import type { AuthModuleOptions, StoreClass } from './auth-options.js';
 import { startAuthRuntime, type AuthRuntime } from './auth-runtime.js';
 import { checkDeprecatedAllowedOrigins, checkDeprecatedClientIp } from './app-policy-aliases.js';
@@ -12,7 +12,7 @@ import { TokenIssuingService, type CredentialStore, type RefreshTokenStore, type
 import type { SessionInfo } from './sessions/session-info.js';
 import { getDummyPasswordHash } from './password/index.js';
 import { checkSignInThrottleOptions, signInThrottleProvider, withSignInThrottle, type SignInThrottle } from './throttle/index.js';
-import { accountProviders, checkAccountOptions } from './accounts/account-providers.js';
+import { accountProviders, checkAccountOptions } from './account-providers.js';
 import type { AccountService } from './accounts/account-service.js';
 import type { AccountStore } from './accounts/account-store.js';
 import { AuthConfigError, assertSecretLength, readTolerance, readTrustedIssuers, createTokenSigner } from './jwt/index.js';

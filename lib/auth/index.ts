@@ -65,7 +65,7 @@ export {
   type ClientAddressReader,
   type ClientIpOptions,
 } from './client-address-aliases.js';
-export { recordRateLimited } from './auth-telemetry.js';
+export { recordRateLimited } from './shared/auth-telemetry.js';
 export {
   DEFAULT_SIGN_IN_THROTTLE_TIERS,
   SIGN_IN_THROTTLED_MESSAGE,

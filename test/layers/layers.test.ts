@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findCycle, readImports, type ImportEdge } from './import-graph.js';
 
@@ -93,6 +93,40 @@ describe('layers (imports point down)', () => {
     const imports = edges.filter((e) => SHARED_LEAVES.includes(e.from));
     expect(imports.map(show)).toEqual([]);
     expect(SHARED_LEAVES.every((leaf) => edges.some((e) => e.to === leaf)), 'every shared leaf is imported (the list is not stale)').toBe(true);
+  });
+});
+
+// Inside lib/auth (docs/auth.md, "Where a change goes"): the module's own files at its root
+// (forRoot, the options composition, the runtime, the guards) compose the feature folders; a
+// feature folder never reaches back up into a folder above it, and the folders import each other
+// in one direction only, so a change to one feature has one folder to go in.
+describe('inside lib/auth', () => {
+  const auth = edges.filter((e) => e.from.startsWith('lib/auth/') && e.to?.startsWith('lib/auth/') === true);
+  const folderEdge = (e: ImportEdge) => [dirname(e.from), dirname(e.to as string)] as const;
+
+  it('reads the auth graph (the checks below are not vacuous)', () => {
+    expect(auth.filter((e) => folderEdge(e)[0] !== folderEdge(e)[1]).length, 'imports between auth folders').toBeGreaterThan(20);
+  });
+
+  it('no import runs back up: a file never imports from a folder above its own', () => {
+    const offending = auth.filter((e) => {
+      const [from, to] = folderEdge(e);
+      return from !== to && from.startsWith(`${to}/`);
+    });
+    expect(offending.map(show), 'move what both need into lib/auth/shared, or the composing code up to the root').toEqual([]);
+  });
+
+  it('no two folders import each other, nor through others: the folders\u2019 graph has no cycle, type-only imports included', () => {
+    const graph = new Map<string, Set<string>>();
+    for (const e of auth) {
+      const [from, to] = folderEdge(e);
+      if (from === to) continue;
+      if (!graph.has(from)) graph.set(from, new Set());
+      graph.get(from)?.add(to);
+    }
+    const cycle = findCycle(graph);
+    const witnesses = cycle?.slice(1).map((to, i) => auth.find((e) => folderEdge(e)[0] === cycle[i] && folderEdge(e)[1] === to)).map((e) => (e ? show(e) : '?'));
+    expect(cycle, `auth folder cycle, e.g. ${witnesses?.join('; ')}`).toBeUndefined();
   });
 });
 

@@ -10,4 +10,4 @@ export type { AccountLinks } from './account-links.js';
 export { resolvePasswordPolicy, DEFAULT_PASSWORD_MAX_BYTES, DEFAULT_PASSWORD_MIN_LENGTH } from './password-policy.js';
 export type { PasswordPolicy, PasswordPolicyOptions } from './password-policy.js';
 export { INVALID_ACCOUNT_LINK_MESSAGE, invalidAccountLink } from './invalid-account-link.js';
-export type { AccountOptions } from '../auth-options.js';
+export type { AccountOptions } from './account-options.js';

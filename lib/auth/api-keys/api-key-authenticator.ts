@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import { recordApiKeyRefusal, recordAuthenticated } from '../auth-telemetry.js';
+import { recordApiKeyRefusal, recordAuthenticated } from '../shared/auth-telemetry.js';
 import { checkedClock, systemClock } from '../../internal.js';
 import type { Clock } from '../../internal.js';
-import { constantTimeEqual } from '../constant-time-equal.js';
+import { constantTimeEqual } from '../shared/constant-time-equal.js';
 import { createClientAddressReader } from '../../internal.js';
 import type { ClientAddressInput, ClientAddressOptions, ClientAddressReader } from '../../internal.js';
 import { ApiKeyRecordCache } from './api-key-record-cache.js';

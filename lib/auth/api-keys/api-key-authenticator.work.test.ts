@@ -5,7 +5,7 @@
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createManualClock } from '../../common/clock.js';
-import { constantTimeEqual } from '../constant-time-equal.js';
+import { constantTimeEqual } from '../shared/constant-time-equal.js';
 import { ApiKeyAuthenticator } from './api-key-authenticator.js';
 import type { ApiKeyAuthenticatorOptions } from './api-key-authenticator.js';
 import { CountingStore, addKey, claimsSchema, noAddress, randomUnknownKey, withWrongSecret } from './api-key.test-helper.js';
@@ -18,8 +18,8 @@ vi.mock('./hash-api-key-secret.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('./hash-api-key-secret.js')>();
   return { ...original, digestApiKeySecret: vi.fn(original.digestApiKeySecret) };
 });
-vi.mock('../constant-time-equal.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../constant-time-equal.js')>();
+vi.mock('../shared/constant-time-equal.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../shared/constant-time-equal.js')>();
   return { constantTimeEqual: vi.fn(original.constantTimeEqual) };
 });
 

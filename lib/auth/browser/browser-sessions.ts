@@ -1,6 +1,6 @@
 import { jsonAnswer, withHeaders, type Answer, type Clock, type RequestContext } from '../../internal.js';
 import { getCookie } from '../../internal.js';
-import { readBearerToken } from '../bearer-token.js';
+import { readBearerToken } from '../jwt/bearer-token.js';
 import { hashRefreshToken, invalidCredentials, isWellFormedRefreshToken, type RefreshTokenStore, type SignInContext, type TokenPair } from '../issuing/index.js';
 import { CSRF_HEADER, type BrowserCookieNames } from './browser-cookies.js';
 import { sessionIdOfAccessToken, type BrowserCredentials } from './browser-credentials.js';

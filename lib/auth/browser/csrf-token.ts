@@ -1,7 +1,7 @@
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { encodeBase64 } from '../../internal.js';
-import { constantTimeEqual } from '../constant-time-equal.js';
+import { constantTimeEqual } from '../shared/constant-time-equal.js';
 
 const encoder = new TextEncoder();
 

@@ -1,5 +1,5 @@
 import { checkedClock, systemClock } from '../../internal.js';
-import { recordRefreshReuse } from '../auth-telemetry.js';
+import { recordRefreshReuse } from '../shared/auth-telemetry.js';
 import type { Clock } from '../../internal.js';
 import type { AccessTokenSigner } from './access-token-signer.js';
 import type { CredentialStore } from './credential-store.js';

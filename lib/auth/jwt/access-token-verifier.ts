@@ -2,7 +2,7 @@ import type { Clock } from '../../internal.js';
 import { AuthConfigError } from './auth-config-error.js';
 import { readAudienceOption, readIssuerOption } from './audience-and-issuer-options.js';
 import { decodeBase64 } from '../../internal.js';
-import { constantTimeEqual } from '../constant-time-equal.js';
+import { constantTimeEqual } from '../shared/constant-time-equal.js';
 import { HMAC_ALGORITHMS, assertHmacAlgorithm } from './hmac-algorithm.js';
 import type { HmacAlgorithm } from './hmac-algorithm.js';
 import { createHmacKey } from './hmac-key.js';

@@ -1,5 +1,5 @@
 import { createLocalJWKSet, createRemoteJWKSet, customFetch, errors, exportJWK, importSPKI } from 'jose';
-import { inAuthSpan } from '../auth-telemetry.js';
+import { inAuthSpan } from '../shared/auth-telemetry.js';
 import type { CompactVerifyGetKey, JWK, RemoteJWKSetOptions } from 'jose';
 import type { Clock } from '../../internal.js';
 import { AuthConfigError } from './auth-config-error.js';

@@ -5,7 +5,7 @@ import {
   DEFAULT_ARGON2_PARAMETERS,
   type Argon2Parameters,
 } from './argon2-parameters.js';
-import { constantTimeEqual } from '../constant-time-equal.js';
+import { constantTimeEqual } from '../shared/constant-time-equal.js';
 import type { Argon2PasswordHasher, PasswordHasherBackend } from './password-hasher.js';
 import { formatArgon2idPhc, parseArgon2idPhc } from './phc-string.js';
 

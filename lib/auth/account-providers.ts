@@ -1,17 +1,17 @@
-import { LOGGER, createToken, defineFactory, type Logger, type ProviderInput, type Token, type Clock } from '../../internal.js';
-import type { AccountOptions, AuthModuleOptions, IssuingOptions, StoreClass } from '../auth-options.js';
-import type { CredentialStore } from '../issuing/credential-store.js';
-import type { ClaimsSchema } from '../issuing/validate-claims.js';
-import { AuthConfigError } from '../jwt/index.js';
-import { loggingMailer } from '../mail/logging-mailer.js';
-import { getDefaultPasswordHasher } from '../password/index.js';
-import { resolveAccountLinks } from './account-links.js';
-import { AccountService } from './account-service.js';
-import type { AccountSessions } from './account-service-options.js';
-import type { SignInThrottle } from '../throttle/sign-in-throttle.js';
-import type { AccountStore } from './account-store.js';
-import { resolvePasswordPolicy } from './password-policy.js';
-import { verifiedCredentialStore } from './verified-credential-store.js';
+import { LOGGER, createToken, defineFactory, type Logger, type ProviderInput, type Token, type Clock } from '../internal.js';
+import type { AccountOptions, AuthModuleOptions, IssuingOptions, StoreClass } from './auth-options.js';
+import type { CredentialStore } from './issuing/credential-store.js';
+import type { ClaimsSchema } from './issuing/validate-claims.js';
+import { AuthConfigError } from './jwt/index.js';
+import { loggingMailer } from './mail/logging-mailer.js';
+import { getDefaultPasswordHasher } from './password/index.js';
+import { resolveAccountLinks } from './accounts/account-links.js';
+import { AccountService } from './accounts/account-service.js';
+import type { AccountSessions } from './accounts/account-service-options.js';
+import type { SignInThrottle } from './throttle/sign-in-throttle.js';
+import type { AccountStore } from './accounts/account-store.js';
+import { resolvePasswordPolicy } from './accounts/password-policy.js';
+import { verifiedCredentialStore } from './accounts/verified-credential-store.js';
 
 /**
  * Checks the `accounts` option at `forRoot` (a bad policy or a missing `issuing` fails there,
