@@ -6,7 +6,7 @@ import { bearerFailure, bearerTokenOf } from './jwt/bearer-token.js';
 import { createBearerTokenVerifier, readTolerance, type BearerTokenVerifier, type VerificationResult } from './jwt/index.js';
 import { recordAuthenticated, recordTokenRefusal, tracedStore } from './shared/auth-telemetry.js';
 import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS } from './issuing/index.js';
-import { SessionRevocations } from './session-revocations.js';
+import { SessionRevocations } from './sessions/session-revocations.js';
 import { BrowserCredentials } from './browser/browser-credentials.js';
 
 /**

@@ -3,7 +3,7 @@ import { claimsParserOf } from './claims-parser.js';
 import type { ApiKeyStore, AuthenticatedApiKey } from './api-keys/index.js';
 import { createAuthGuards } from './auth-guards.js';
 import { jwksHealthCheck } from './jwks-health-check.js';
-import { startCredentialInvalidation, type CredentialInvalidation } from './credential-invalidation.js';
+import { startCredentialInvalidation, type CredentialInvalidation } from './sessions/credential-invalidation.js';
 import { tracedStore } from './shared/auth-telemetry.js';
 import type { AuthModuleOptions, StoreClass } from './auth-options.js';
 import { startAuthRuntime, type AuthRuntime } from './auth-runtime.js';

@@ -1,5 +1,5 @@
 // The auth entry point, `tessera-http/auth`. Explicit named exports only.
-export { INVALIDATION_TOPIC, type CredentialInvalidation } from './credential-invalidation.js';
+export { INVALIDATION_TOPIC, type CredentialInvalidation } from './sessions/credential-invalidation.js';
 export { defineAuthModule, type AuthService, type AuthDefinitions } from './define-auth-module.js';
 export type { AuthModuleOptions, IssuingOptions, ApiKeyOptions, StoreClass } from './auth-options.js';
 export { Roles, Public, RequireScopes } from './auth-metadata.js';

@@ -1,6 +1,6 @@
 // What the account service is built from (options, settings) and what its operations take.
 import type { Clock, Logger, RateLimitCounter } from '../../internal.js';
-import type { Awaitable } from '../issuing/awaitable.js';
+import type { Awaitable } from '../shared/awaitable.js';
 import type { ClaimsSchema } from '../issuing/validate-claims.js';
 import type { SignInContext } from '../issuing/sign-in-context.js';
 import type { AccountMailTemplates } from '../mail/account-mail-templates.js';

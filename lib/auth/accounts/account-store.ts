@@ -1,4 +1,4 @@
-import type { Awaitable } from '../issuing/awaitable.js';
+import type { Awaitable } from '../shared/awaitable.js';
 import type { CredentialStore } from '../issuing/credential-store.js';
 
 /**

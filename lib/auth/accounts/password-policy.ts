@@ -1,5 +1,5 @@
 import { BadRequestException } from '../../internal.js';
-import type { Awaitable } from '../issuing/awaitable.js';
+import type { Awaitable } from '../shared/awaitable.js';
 import { AuthConfigError } from '../jwt/index.js';
 
 /**

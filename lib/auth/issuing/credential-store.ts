@@ -1,4 +1,4 @@
-import type { Awaitable } from './awaitable.js';
+import type { Awaitable } from '../shared/awaitable.js';
 
 /**
  * The account found for a sign-in identifier: whose it is, and the Argon2id PHC string to

@@ -1,7 +1,7 @@
 import { BasicInMemoryRefreshTokenStore } from './basic-in-memory-refresh-token-store.js';
 import type { RefreshTokenSuccessor } from './refresh-token-record.js';
 import type { RefreshTokenStore, RevokedFamily } from './refresh-token-store.js';
-import type { StoredSession } from './stored-session.js';
+import type { StoredSession } from '../sessions/stored-session.js';
 
 /**
  * The in-memory refresh-token store with every operation, including the atomic `rotate`,

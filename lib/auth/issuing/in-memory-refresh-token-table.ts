@@ -1,6 +1,6 @@
 import type { Clock } from '../../internal.js';
 import type { NewRefreshToken, RefreshTokenRecord, RefreshTokenSuccessor } from './refresh-token-record.js';
-import type { StoredSession } from './stored-session.js';
+import type { StoredSession } from '../sessions/stored-session.js';
 
 /**
  * A stored refresh token as the in-memory stores' `records()` snapshot shows it: every field

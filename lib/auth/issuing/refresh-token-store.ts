@@ -1,6 +1,7 @@
-import type { Awaitable } from './awaitable.js';
+import type { RevokedFamily } from '../sessions/revoked-family.js';
+import type { Awaitable } from '../shared/awaitable.js';
 import type { NewRefreshToken, RefreshTokenRecord, RefreshTokenSuccessor } from './refresh-token-record.js';
-import type { StoredSession } from './stored-session.js';
+import type { StoredSession } from '../sessions/stored-session.js';
 
 /**
  * Persistence for refresh tokens, keyed by the SHA-256 hash of each token (the store never sees
@@ -46,13 +47,4 @@ export interface RefreshTokenStore {
   listSessions?(subject: string): Awaitable<readonly StoredSession[]>;
 }
 
-/**
- * A session (refresh-token family) that ended, as `revokedFamiliesSince` reports it.
- *
- * @example
- * const ended: RevokedFamily = { familyId: '019ab3c4-5d6e-7f01-8a2b-3c4d5e6f7a8b', revokedAt: new Date() };
- */
-export interface RevokedFamily {
-  readonly familyId: string;
-  readonly revokedAt: Date;
-}
+export type { RevokedFamily } from '../sessions/revoked-family.js';

@@ -1,8 +1,8 @@
 import { MAX_CLIENT_ADDRESS_LENGTH, MAX_USER_AGENT_LENGTH, type SessionInfo } from '../sessions/session-info.js';
 import type { NewRefreshToken } from './refresh-token-record.js';
-import { sessionStartOf } from './session-id.js';
+import { sessionStartOf } from '../sessions/session-id.js';
 import type { SignInContext } from './sign-in-context.js';
-import type { StoredSession } from './stored-session.js';
+import type { StoredSession } from '../sessions/stored-session.js';
 
 /** What a session keeps from its sign-in, copied onto every successor token. */
 export type SessionMetadata = Pick<NewRefreshToken, 'sessionStartedAt' | 'userAgent' | 'clientAddress'>;

@@ -4,7 +4,7 @@ import type { AccessTokenSigner } from './access-token-signer.js';
 import type { CredentialStore } from './credential-store.js';
 import type { PasswordVerifier } from './password-verifier.js';
 import type { RefreshTokenStore } from './refresh-token-store.js';
-import type { SessionRevocationListener } from './session-revocation-listener.js';
+import type { SessionRevocationListener } from '../sessions/session-revocation-listener.js';
 import type { ClaimsSchema } from './validate-claims.js';
 
 /** Default access-token lifetime, seconds (15 minutes). @example DEFAULT_ACCESS_TOKEN_TTL_SECONDS; // 900 */

@@ -2,7 +2,7 @@ import { checkedClock, systemClock } from '../../internal.js';
 import type { Clock } from '../../internal.js';
 import type { NewRefreshToken, RefreshTokenRecord, RefreshTokenSuccessor } from '../issuing/refresh-token-record.js';
 import type { RefreshTokenStore, RevokedFamily } from '../issuing/refresh-token-store.js';
-import type { StoredSession } from '../issuing/stored-session.js';
+import type { StoredSession } from '../sessions/stored-session.js';
 import { createQueryRunner } from '../../postgres/index.js';
 import type { PostgresStoreOptions, QueryRunner } from '../../postgres/index.js';
 import { readTimestamp, requireValidDate, toTimestampParam } from './row-values.js';

@@ -1,6 +1,20 @@
-import { unrefTimer, type Clock, type Logger, type PubSub } from '../internal.js';
+import { unrefTimer, type Clock, type Logger, type PubSub } from '../../internal.js';
 import { RevocationCatchUp } from './revocation-catch-up.js';
-import type { RefreshTokenStore, SessionRevocationListener } from './issuing/index.js';
+import type { Awaitable } from '../shared/awaitable.js';
+import type { RevokedFamily } from './revoked-family.js';
+import type { SessionRevocationListener } from './session-revocation-listener.js';
+
+/**
+ * Where a starting instance reads the sessions ended before it: the refresh-token store's
+ * `revokedFamiliesSince` (declared here, not read off `RefreshTokenStore`, so sessions/ does not
+ * import issuing/, which imports it).
+ *
+ * @example
+ * const history: RevocationHistory = refreshTokenStore;
+ */
+export interface RevocationHistory {
+  revokedFamiliesSince?(since: Date): Awaitable<readonly RevokedFamily[]>;
+}
 
 /** The topic revocations travel on between instances. */
 export const INVALIDATION_TOPIC = 'tessera:auth:invalidate';
@@ -87,7 +101,7 @@ export async function startCredentialInvalidation(
   runtime: RevocableRuntime,
   bus: PubSub,
   clock: Clock,
-  history?: Pick<RefreshTokenStore, 'revokedFamiliesSince'>,
+  history?: RevocationHistory,
   logger?: Logger,
 ): Promise<CredentialInvalidation & { onModuleDestroy(): Promise<void> }> {
   let stopped = false;

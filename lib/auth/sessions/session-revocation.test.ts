@@ -4,9 +4,9 @@
 // PostgreSQL and Redis (test/redis/three-instances.test.ts runs the same with real processes).
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp, createManualClock, defineController, defineModule, del, get, inProcessPubSub, post, type App, type PubSub } from '../internal.js';
-import { send } from '../../test/http-helpers.js';
-import { defineAuthModule, InMemoryCredentialStore, InMemoryRefreshTokenStore, type TokenPair } from './index.js';
+import { createApp, createManualClock, defineController, defineModule, del, get, inProcessPubSub, post, type App, type PubSub } from '../../internal.js';
+import { send } from '../../../test/http-helpers.js';
+import { defineAuthModule, InMemoryCredentialStore, InMemoryRefreshTokenStore, type TokenPair } from '../index.js';
 
 const SECRET = 'a-test-secret-that-is-long-enough-for-hs256!';
 const Claims = z.object({ sub: z.string(), roles: z.array(z.string()) });

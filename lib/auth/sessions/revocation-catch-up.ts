@@ -1,4 +1,4 @@
-import { unrefTimer, type Clock, type Logger, type PubSub } from '../internal.js';
+import { unrefTimer, type Clock, type Logger, type PubSub } from '../../internal.js';
 
 /** How often an instance that cannot hear the bus reads what it missed from the stores, ms. */
 const CATCH_UP_INTERVAL_MS = 1_000;

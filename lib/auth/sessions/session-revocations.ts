@@ -1,5 +1,5 @@
-import type { Clock } from '../internal.js';
-import { sessionStartOf } from './issuing/session-id.js';
+import type { Clock } from '../../internal.js';
+import { sessionStartOf } from './session-id.js';
 
 /** Sweep expired entries when a map reaches this size, then at twice the size that remains. */
 const FIRST_SWEEP_SIZE = 1024;
