@@ -88,8 +88,8 @@ export { jsonLogger, silentLogger, type JsonLoggerOptions } from './common/json-
 export type { HealthCheck, SharedEngineCheckOptions } from './common/health-check.js';
 export type { HealthOptions } from './app/health.js';
 export { pubSubHealthCheck } from './pubsub/pub-sub-health-check.js';
-export type { RateLimitCounter, RateLimitCounterOptions, RateLimitWindow, WindowedRateLimitCounter } from './common/rate-limit-counter.js';
-export { InMemoryRateLimitCounter } from './common/in-memory-rate-limit-counter.js';
+export type { RateLimitCounter, RateLimitCounterOptions, RateLimitWindow, WindowedRateLimitCounter } from './rate-limit/rate-limit-counter.js';
+export { InMemoryRateLimitCounter } from './rate-limit/in-memory-rate-limit-counter.js';
 export { createClientAddressReader, type ClientAddressOptions, type ClientAddressInput, type ClientAddressReader } from './network/client-address.js';
 export { createTrustedProxyMatcher, type TrustedProxyMatcher } from './network/trusted-proxy.js';
 export type { OriginPolicy } from './context/origin-policy.js';

@@ -23,10 +23,10 @@ export type { WebSocketPort, WebSocketEvents } from './websocket/web-socket-port
 export { ALLOWED_ORIGINS, ORIGIN_POLICY, originPolicyOf, compileOriginPolicy, OWN_ORIGIN_ONLY, type CompiledOriginPolicy } from './context/origin-policy.js';
 export { TopicTable, type TopicUpstream } from './pubsub/topic-table.js';
 export { callHandler } from './pubsub/pub-sub.js';
-export { EngineOutage } from './common/engine-outage.js';
+export { EngineOutage } from './resilience/engine-outage.js';
 export { unrefTimer } from './common/unref-timer.js';
-export { within, TIMED_OUT } from './common/within.js';
-export { startHeartbeat } from './common/heartbeat.js';
+export { within, TIMED_OUT } from './resilience/within.js';
+export { startHeartbeat } from './resilience/heartbeat.js';
 export type { RouteShape } from './context/route-info.js';
 export { joinPaths, routeShape } from './routing/path.js';
 export { readDecoratedMetadata, metadataRecord } from './common/metadata.js';
@@ -37,8 +37,8 @@ export { statusText } from './http/status-text.js';
 export { parseRequestTarget, normalizeHost, type RequestTarget } from './http/request-target.js';
 export { toResponse, type SharedHeadersForm } from './http/answer.js';
 export { checkedClock, ClockError } from './common/clock.js';
-export { integerAtLeast } from './common/rate-limit-counter.js';
-export { FixedWindowRule } from './common/fixed-window-rule.js';
+export { integerAtLeast } from './common/integer-at-least.js';
+export { FixedWindowRule } from './rate-limit/fixed-window-rule.js';
 
 // Addresses and networks, for auth's API-key restrictions and throttling keys.
 export { parseIpAddress, type IpAddress } from './network/ip-address.js';

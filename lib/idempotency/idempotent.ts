@@ -1,5 +1,5 @@
 import { DEFINITION } from '../common/definition-carrier.js';
-import { integerAtLeast } from '../common/rate-limit-counter.js';
+import { integerAtLeast } from '../common/integer-at-least.js';
 import { TesseraError } from '../common/tessera-error.js';
 import type { InjectionToken } from '../common/token.js';
 import type { Interceptor, InterceptorToken } from '../context/interceptor.js';

@@ -1,5 +1,5 @@
 import { checkedClock, systemClock, type Clock } from '../common/clock.js';
-import { integerAtLeast } from '../common/rate-limit-counter.js';
+import { integerAtLeast } from '../common/integer-at-least.js';
 import type { IdempotencyClaim, IdempotencyStore } from './idempotency-store.js';
 
 /**

@@ -1,4 +1,4 @@
-import { EngineOutage } from '../common/engine-outage.js';
+import { EngineOutage } from '../resilience/engine-outage.js';
 import type { Logger } from '../common/logger.js';
 import type { LibraryTelemetry, TelemetryCounter } from '../common/library-telemetry.js';
 import { unrefTimer } from '../common/unref-timer.js';

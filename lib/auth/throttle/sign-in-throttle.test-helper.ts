@@ -3,8 +3,8 @@
  * counts its calls, manual clock) behind a throttle on recording in-memory counters.
  */
 import { jsonLogger } from '../../common/json-logger.js';
-import { InMemoryRateLimitCounter } from '../../common/in-memory-rate-limit-counter.js';
-import type { RateLimitWindow, WindowedRateLimitCounter } from '../../common/rate-limit-counter.js';
+import { InMemoryRateLimitCounter } from '../../rate-limit/in-memory-rate-limit-counter.js';
+import type { RateLimitWindow, WindowedRateLimitCounter } from '../../rate-limit/rate-limit-counter.js';
 import { isHttpException } from '../../http/http-exception.js';
 import { createHarness, type Harness } from '../issuing/issuing-fixtures.test-helper.js';
 import type { SignInContext } from '../issuing/sign-in-context.js';

@@ -1,4 +1,4 @@
-import { unrefTimer } from './unref-timer.js';
+import { unrefTimer } from '../common/unref-timer.js';
 import { TIMED_OUT, within } from './within.js';
 
 /**

@@ -1,5 +1,6 @@
-import { checkedClock, systemClock, type Clock } from './clock.js';
-import { integerAtLeast, type RateLimitCounterOptions, type RateLimitWindow } from './rate-limit-counter.js';
+import { checkedClock, systemClock, type Clock } from '../common/clock.js';
+import { integerAtLeast } from '../common/integer-at-least.js';
+import type { RateLimitCounterOptions, RateLimitWindow } from './rate-limit-counter.js';
 
 /**
  * The fixed-window rule every `RateLimitCounter` applies, written once: the first hit of a

@@ -1,4 +1,4 @@
-import type { Clock } from './clock.js';
+import type { Clock } from '../common/clock.js';
 
 /**
  * A per-key request counter for application rate limits (the auth module has none of its own;
@@ -67,16 +67,4 @@ export interface RateLimitCounterOptions {
   readonly windowMs: number;
   /** Default the system clock. Tests drive it; the engines are sent its time, not their own. */
   readonly clock?: Clock | undefined;
-}
-
-/**
- * A counter option checked at construction: a safe integer of at least `min`, else a RangeError
- * naming the option. `FixedWindowRule` checks `limit` and `windowMs` with it; the Redis counter its `timeoutMs`.
- *
- * @example
- * const limit = integerAtLeast(options.limit, 0, 'limit');
- */
-export function integerAtLeast(value: number, min: number, name: string): number {
-  if (!(Number.isSafeInteger(value) && value >= min)) throw new RangeError(`${name} must be an integer >= ${min}`);
-  return value;
 }
