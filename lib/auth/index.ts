@@ -90,6 +90,8 @@ export {
   InMemoryAccountStore,
   normalizeEmail,
   resolvePasswordPolicy,
+  isCommonPassword,
+  pwnedPasswordCheck,
   INVALID_ACCOUNT_LINK_MESSAGE,
   DEFAULT_PASSWORD_MIN_LENGTH,
   DEFAULT_PASSWORD_MAX_BYTES,
@@ -110,6 +112,7 @@ export {
   type EmailChangeRequest,
   type PasswordPolicy,
   type PasswordPolicyOptions,
+  type PwnedPasswordCheckOptions,
 } from './accounts/index.js';
 export {
   smtpMailer,

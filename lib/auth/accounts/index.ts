@@ -9,5 +9,8 @@ export { resolveAccountLinks } from './account-links.js';
 export type { AccountLinks } from './account-links.js';
 export { resolvePasswordPolicy, DEFAULT_PASSWORD_MAX_BYTES, DEFAULT_PASSWORD_MIN_LENGTH } from './password-policy.js';
 export type { PasswordPolicy, PasswordPolicyOptions } from './password-policy.js';
+export { isCommonPassword } from './common-passwords.js';
+export { pwnedPasswordCheck } from './pwned-password-check.js';
+export type { PwnedPasswordCheckOptions } from './pwned-password-check.js';
 export { INVALID_ACCOUNT_LINK_MESSAGE, invalidAccountLink } from './invalid-account-link.js';
 export type { AccountOptions } from './account-options.js';
