@@ -127,3 +127,4 @@ export {
   type AccountMailContext,
   type MailContent,
 } from './mail/index.js';
+export { normalizeIdentifier } from './normalize-identifier.js';

@@ -1,4 +1,4 @@
-import { BadRequestException, ForbiddenException, InMemoryRateLimitCounter, isHttpException, checkedClock, systemClock, type Clock, type Logger, type RateLimitCounter } from '../../internal.js';
+import { ForbiddenException, InMemoryRateLimitCounter, isHttpException, checkedClock, systemClock, type Clock, type Logger, type RateLimitCounter } from '../../internal.js';
 import { invalidCredentials } from '../issuing/invalid-credentials.js';
 import type { ClaimsSchema } from '../issuing/validate-claims.js';
 import type { SignInContext } from '../issuing/sign-in-context.js';
@@ -10,7 +10,7 @@ import type { AccountStore, AccountTokenPurpose, ConsumedAccountToken } from './
 import { generateOpaqueToken, hashOpaqueToken, isWellFormedOpaqueToken } from '../issuing/opaque-token.js';
 import { invalidAccountLink } from './invalid-account-link.js';
 import { MailOutbox } from './mail-outbox.js';
-import { normalizeEmail } from './normalize-email.js';
+import { emailOrRefuse } from './normalize-email.js';
 import { resolvePasswordPolicy, type PasswordPolicy } from './password-policy.js';
 import type { AccountServiceOptions, AccountSessions, AccountTokenTtl, EmailChangeRequest, NewAccountClaims, PasswordChange } from './account-service-options.js';
 import type { SignInThrottle } from '../throttle/sign-in-throttle.js';
@@ -31,12 +31,6 @@ function hostOf(url: string): string {
   } catch {
     return 'your app';
   }
-}
-
-function emailOrRefuse(raw: unknown, field = 'email'): string {
-  const email = normalizeEmail(raw);
-  if (email === undefined) throw new BadRequestException('Invalid e-mail address', { field });
-  return email;
 }
 
 /**

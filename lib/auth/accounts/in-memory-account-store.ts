@@ -1,4 +1,5 @@
 import type { StoredCredential } from '../issuing/credential-store.js';
+import { normalizeIdentifier } from '../normalize-identifier.js';
 import type { AccountRecord, AccountStore, AccountTokenPurpose, ConsumedAccountToken, NewAccount, NewAccountToken } from './account-store.js';
 
 interface AccountRow<Claims> {
@@ -16,10 +17,6 @@ interface TokenRow {
   readonly expiresAt: Date;
 }
 
-/** Trimmed and lower-cased, as every credential store compares identifiers. */
-function normalizeIdentifier(identifier: string): string {
-  return identifier.trim().toLowerCase();
-}
 
 /**
  * An {@link AccountStore} held in memory, for tests, demos and a single instance. Every call is
@@ -50,7 +47,7 @@ export class InMemoryAccountStore<Claims = unknown> implements AccountStore<Clai
     return true;
   }
 
-  /** The account with this e-mail (trimmed, case-insensitive), or undefined. */
+  /** The account with this e-mail (in the form of `normalizeIdentifier`), or undefined. */
   async findByEmail(email: string): Promise<AccountRecord<Claims> | undefined> {
     const subject = this.#subjectByEmail.get(normalizeIdentifier(email));
     return subject === undefined ? undefined : this.findBySubject(subject);

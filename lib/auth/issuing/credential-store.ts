@@ -17,8 +17,9 @@ export interface StoredCredential {
  * or async.
  *
  * - `findByIdentifier`: the account for a sign-in identifier (an e-mail, a user name), or
- *   null/undefined when there is none. How identifiers are compared (case, whitespace) is the
- *   store's decision.
+ *   null/undefined when there is none. Compare identifiers in the form `normalizeIdentifier`
+ *   gives (NFKC, trimmed, lower-cased): the sign-in throttle counts per account in that form, so
+ *   a store that folds differently lets one account have several budgets.
  * - `loadClaims`: the full claims for a subject, which must satisfy the claims schema (a failure
  *   is a server fault, a plain Error). null/undefined means the account cannot sign in now (gone
  *   or disabled): sign-in and refresh then fail with 401 `Invalid credentials`.
@@ -26,7 +27,7 @@ export interface StoredCredential {
  * @example
  * class AccountsStore implements CredentialStore<Claims> {
  *   constructor(private readonly db: Db) {}
- *   findByIdentifier(email: string) { return this.db.accounts.findCredential(email.trim().toLowerCase()); }
+ *   findByIdentifier(email: string) { return this.db.accounts.findCredential(normalizeIdentifier(email)); }
  *   loadClaims(subject: string) { return this.db.accounts.claimsOfActive(subject); }
  * }
  */

@@ -1,4 +1,5 @@
 import type { CredentialStore, StoredCredential } from './credential-store.js';
+import { normalizeIdentifier } from '../normalize-identifier.js';
 
 /**
  * An account for {@link InMemoryCredentialStore}.
@@ -24,14 +25,6 @@ interface AccountRow<Claims> {
   disabled: boolean;
 }
 
-/**
- * Identifiers are compared after trimming surrounding whitespace and lower-casing (locale-
- * independent `toLowerCase`), so `' Alice@ACME.test '` finds `alice@acme.test`. E-mail
- * addresses are case-insensitive in practice, and users type them in any case.
- */
-function normalizeIdentifier(identifier: string): string {
-  return identifier.trim().toLowerCase();
-}
 
 /**
  * A credential store held in memory, for tests and demos. Claims are copied in and out
@@ -101,7 +94,7 @@ export class InMemoryCredentialStore<Claims = unknown> implements CredentialStor
     this.#row(subject).disabled = false;
   }
 
-  /** The account for an identifier (trimmed, case-insensitive), disabled or not. */
+  /** The account for an identifier (in the form of `normalizeIdentifier`), disabled or not. */
   async findByIdentifier(identifier: string): Promise<StoredCredential | undefined> {
     const subject = this.#subjectByIdentifier.get(normalizeIdentifier(identifier));
     if (subject === undefined) return undefined;

@@ -3,6 +3,7 @@ import type { StoredCredential } from '../issuing/credential-store.js';
 import { createQueryRunner } from '../../postgres/index.js';
 import type { PostgresStoreOptions, QueryRunner, SqlClient } from '../../postgres/index.js';
 import { readJson, readTimestamp, requireValidDate, toTimestampParam } from './row-values.js';
+import { normalizeIdentifier } from '../normalize-identifier.js';
 
 interface AccountRow {
   readonly subject: string;
@@ -15,10 +16,6 @@ interface AccountRow {
 
 const ACCOUNT_COLUMNS = 'subject, identifier, password_hash, email_verified, disabled, claims';
 
-/** Trimmed and lower-cased by JavaScript (not SQL `lower()`, which depends on the collation), as every store compares identifiers. */
-function normalizeIdentifier(identifier: string): string {
-  return identifier.trim().toLowerCase();
-}
 
 /** A broken unique constraint, told apart from an outage so `changeEmail` can answer false. */
 class AccountConflict extends Error {}

@@ -3,6 +3,7 @@ import { createQueryRunner } from '../../postgres/index.js';
 import type { PostgresStoreOptions, QueryRunner } from '../../postgres/index.js';
 import { readJson } from './row-values.js';
 import type { SqlClient } from '../../postgres/index.js';
+import { normalizeIdentifier } from '../normalize-identifier.js';
 
 /**
  * An account as {@link PostgresCredentialStore.addAccount} takes it (the same shape as the
@@ -19,18 +20,10 @@ export interface PostgresAccount<Claims> {
   readonly disabled?: boolean | undefined;
 }
 
-/**
- * Identifiers are stored and looked up trimmed and lower-cased by JavaScript's locale-independent
- * `toLowerCase` (not SQL `lower()`, whose result depends on the database collation), exactly as
- * the in-memory store compares them.
- */
-function normalizeIdentifier(identifier: string): string {
-  return identifier.trim().toLowerCase();
-}
 
 /**
  * A {@link CredentialStore} on the `tessera_accounts` table (see `migrate`). Lookups by
- * identifier are trimmed and case-insensitive. A disabled account is still found by
+ * identifier compare the form of `normalizeIdentifier` (NFKC, trimmed, lower-cased). A disabled account is still found by
  * `findByIdentifier` (so its password is verified, keeping timing uniform) but `loadClaims`
  * answers undefined, so it cannot sign in or refresh.
  *
@@ -47,7 +40,7 @@ export class PostgresCredentialStore<Claims = unknown> implements CredentialStor
     this.#run = createQueryRunner(client, 'credential', options, () => new Error('An account with this identifier or subject already exists'));
   }
 
-  /** The account for an identifier (trimmed, case-insensitive), disabled or not. */
+  /** The account for an identifier (in the form of `normalizeIdentifier`), disabled or not. */
   async findByIdentifier(identifier: string): Promise<StoredCredential | undefined> {
     const rows = await this.#run<{ subject: string; password_hash: string }>(
       'findByIdentifier',

@@ -3,6 +3,7 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { parseIpAddress } from '../../internal.js';
+import { normalizeIdentifier } from '../normalize-identifier.js';
 
 const encoder = new TextEncoder();
 // 128 bits of the HMAC: no collision between real keys, and short rows and Redis keys.
@@ -20,7 +21,11 @@ const KEY_HEX_LENGTH = 32;
  * keys.address('2001:db8::1') === keys.address('2001:db8::2'); // true: one /64
  */
 export interface ThrottleKeys {
-  /** The key of an account: the identifier Unicode-normalised (NFKC), trimmed and lower-cased. */
+  /**
+   * The key of an account: the identifier in the form accounts and stores compare it in
+   * (`normalizeIdentifier`: NFKC, trimmed, lower-cased), so one budget is one account, and changing
+   * case, width or surrounding spaces does not buy a fresh one.
+   */
   account(identifier: string): string;
   /** The key of a client address: IPv4 as is, IPv6 by its /64 prefix (one subscriber's network). */
   address(clientAddress: string): string;
@@ -41,17 +46,6 @@ export function createThrottleKeys(secret: string): ThrottleKeys {
   };
 }
 
-/**
- * One account, however its identifier is typed: `Alice@Example.com ` and `alice@example.com`
- * count together, so changing case or adding spaces does not buy a fresh budget. (Throttling two
- * accounts that differ only in case together is the safe side of that trade.)
- *
- * @example
- * normalizeIdentifier(' Alice@Example.COM'); // 'alice@example.com'
- */
-export function normalizeIdentifier(identifier: string): string {
-  return identifier.normalize('NFKC').trim().toLowerCase();
-}
 
 /**
  * The part of a client address that names one client: an IPv4 address whole; an IPv6 address by
