@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BadRequestException, defineController, ForbiddenException, NotFoundException, type Guard, type RequestContext } from '../../lib/index.js';
-import { InvalidCidrError, parseAllowedCidrs, Roles } from '../../lib/auth/index.js';
+import { InvalidCidrError, NoStore, parseAllowedCidrs, Roles } from '../../lib/auth/index.js';
 import { ApiResponse } from '../../lib/openapi/index.js';
 import { auth } from './claims.js';
 import { FORBIDDEN, IDEMPOTENT_CREATE, NOT_FOUND, TOKEN_ONLY, UNAUTHORIZED } from './openapi.js';
@@ -32,7 +32,8 @@ export const apiKeysController = defineController({
   metadata: [Roles('owner'), TOKEN_ONLY, UNAUTHORIZED, FORBIDDEN, NOT_FOUND],
   // The helpers after the dependencies are bound to the prefix: ctx.params has tenantId, typed.
   routes: (keys, invalidation, { get, post, del }) => ({
-    create: post('/', { body: CreateApiKey, status: 201, interceptors: [Idempotent], metadata: [...IDEMPOTENT_CREATE] }, (ctx) => {
+    // NoStore first: the answer (and an idempotent replay of it) shows the key once; no cache may keep it.
+    create: post('/', { body: CreateApiKey, status: 201, interceptors: [NoStore, Idempotent], metadata: [...IDEMPOTENT_CREATE] }, (ctx) => {
       let allowedCidrs: string[];
       try {
         allowedCidrs = parseAllowedCidrs(ctx.body.allowedCidrs);

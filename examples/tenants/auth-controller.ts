@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineController, del, get, NotFoundException, post } from '../../lib/index.js';
-import { Public, type AuthService, type BrowserSessions, type SessionInfo, type TokenPair } from '../../lib/auth/index.js';
+import { NoStore, Public, type AuthService, type BrowserSessions, type SessionInfo, type TokenPair } from '../../lib/auth/index.js';
 import { ApiResponse } from '../../lib/openapi/index.js';
 import { auth } from './claims.js';
 import { ApiTags } from '../../lib/openapi/index.js';
@@ -27,8 +27,9 @@ export const authController = defineController({
   inject: [auth.AUTH_SERVICE, SIGN_IN_CONTEXT],
   metadata: [Public(), PUBLIC_OPERATION],
   routes: (service: AuthService, context: SignInContextReader) => ({
-    signIn: post('/sign-in', { body: SignIn }, async (ctx) => toJson(await service.signIn(ctx.body.identifier, ctx.body.password, context(ctx)))),
-    refresh: post('/refresh', { body: RefreshBody }, async (ctx) => toJson(await service.refresh(ctx.body.refreshToken))),
+    // NoStore: the answers carry tokens, which no cache may keep (Cache-Control: no-store).
+    signIn: post('/sign-in', { body: SignIn, interceptors: [NoStore] }, async (ctx) => toJson(await service.signIn(ctx.body.identifier, ctx.body.password, context(ctx)))),
+    refresh: post('/refresh', { body: RefreshBody, interceptors: [NoStore] }, async (ctx) => toJson(await service.refresh(ctx.body.refreshToken))),
     signOut: post('/sign-out', { body: RefreshBody }, async (ctx) => {
       await service.signOut(ctx.body.refreshToken);
     }),

@@ -128,3 +128,4 @@ export {
   type MailContent,
 } from './mail/index.js';
 export { normalizeIdentifier } from './normalize-identifier.js';
+export { NoStore, NO_STORE_HEADERS } from './no-store.js';
