@@ -36,6 +36,7 @@ export { limitBody, readStreamWithLimit, tooLarge } from './http/body-limit.js';
 export { statusText } from './http/status-text.js';
 export { parseRequestTarget, normalizeHost, type RequestTarget } from './http/request-target.js';
 export { toResponse, type SharedHeadersForm } from './http/answer.js';
+export { requestScheme } from './context/request-scheme.js';
 export { checkedClock, ClockError } from './common/clock.js';
 export { integerAtLeast } from './common/integer-at-least.js';
 export { FixedWindowRule } from './rate-limit/fixed-window-rule.js';

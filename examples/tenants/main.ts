@@ -10,6 +10,7 @@ import { auth } from './claims.js';
 import { serveTenantsOpenApi } from './openapi.js';
 import { serveTenantsAccountPages } from './account-pages.js';
 import { createTenantsModule } from './tenants-module.js';
+import { tenantsSecurityHeaders } from './security-headers.js';
 import { openTenantsDatabase, readTenantsDatabaseConfig } from './postgres/tenants-database.js';
 import { createPostgresTenantsStores } from './postgres/tenants-stores.js';
 
@@ -36,6 +37,8 @@ const app = await createApp(createTenantsModule(config, { stores, ...(rateLimitC
   // is the address the TRUSTED_PROXY_HOPS proxies saw.
   clientAddress: { trustedProxyHops: config.trustedProxyHops },
   accessLog: { fields: (ctx) => ({ keyId: auth.getCurrentApiKey(ctx)?.id }) },
+  // nosniff, framing, referrer, COOP/CORP, an API's CSP (the account pages set their own), HSTS over https.
+  middleware: [tenantsSecurityHeaders(config)],
   // Readiness: the database answers, Redis answers and the bus listens (revocations and pushes
   // from other instances reach this one), and an identity provider's keys (AUTH_JWKS_URL) were had.
   health: {

@@ -1,7 +1,7 @@
 // `tessera-http/middleware`: everyday HTTP middleware and helpers on the core's public API.
 // Explicit named exports only.
 export { cors, type CorsOptions, type CorsOrigin } from './cors.js';
-export { securityHeaders, type SecurityHeadersOptions } from './security-headers.js';
+export { securityHeaders, type SecurityHeadersOptions, type HstsOptions } from './security-headers.js';
 export { requestId, type RequestIdOptions } from './request-id.js';
 export { etag, strongEtag } from './etag.js';
 export { getCookie, getCookies, setCookie, deleteCookie, serializeCookie, type CookieOptions } from './cookie-aliases.js';

@@ -101,13 +101,13 @@ describe('securityHeaders', () => {
       expect(res.headers.get('cross-origin-opener-policy'), path).toBe('same-origin');
       expect(res.headers.get('cross-origin-resource-policy'), path).toBe('same-origin');
       expect(res.headers.get('content-security-policy'), path).toBe("default-src 'none'; frame-ancestors 'none'");
-      expect(res.headers.get('strict-transport-security'), `${path}: HSTS is opt-in`).toBeNull();
+      expect(res.headers.get('strict-transport-security'), `${path}: HSTS over plain http`).toBeNull();
     }
   });
 
-  it('adds HSTS when asked, turns headers off with false, and keeps a header the handler set', async () => {
+  it('adds HSTS as asked over https, turns headers off with false, and keeps a header the handler set', async () => {
     const app = await appWith({ middleware: [securityHeaders({ hsts: { maxAge: 31_536_000, includeSubDomains: true }, frameOptions: false })] });
-    const res = await app.request('/things');
+    const res = await app.request('https://localhost/things');
     expect(res.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
     expect(res.headers.get('x-frame-options')).toBeNull();
     const own = await (await appWith({ middleware: [securityHeaders({ contentSecurityPolicy: "default-src 'self'" })] })).request('/things');
