@@ -119,6 +119,11 @@ describe('pwnedPasswordCheck: when the service is unavailable', () => {
     await expect(pwnedPasswordCheck({ baseUrl: base })(BREACHED), 'a foreign answer was read as "not breached"').rejects.toMatchObject({ status: 503 });
   });
 
+  it('treats an empty range as unavailable, not as "never breached"', async () => {
+    handler = (_request, response) => void response.writeHead(200, { 'content-type': 'text/plain' }).end('');
+    await expect(pwnedPasswordCheck({ baseUrl: base })(BREACHED), 'an empty answer was read as "not breached"').rejects.toMatchObject({ status: 503 });
+  });
+
   it('treats a redirect as unavailable rather than following it', async () => {
     handler = (_request, response) => void response.writeHead(302, { location: 'http://127.0.0.1:1/range/00000' }).end();
     await expect(pwnedPasswordCheck({ baseUrl: base })(BREACHED), 'a redirect was followed or accepted').rejects.toMatchObject({ status: 503 });
@@ -160,7 +165,7 @@ describe('pwnedPasswordCheck: options', () => {
 
   it('defaults to the public service', async () => {
     const asked: string[] = [];
-    const check = pwnedPasswordCheck({ fetch: (input) => (asked.push(String(input)), Promise.resolve(new Response('', { status: 200 }))) });
+    const check = pwnedPasswordCheck({ fetch: (input) => (asked.push(String(input)), Promise.resolve(new Response('0018A45C4D1DEF81644B54AB7F969B88D65:0', { status: 200 }))) });
     await check(CLEAN);
     expect(asked, 'not the public range endpoint').toEqual([`https://api.pwnedpasswords.com/range/${sha1(CLEAN).slice(0, 5)}`]);
   });

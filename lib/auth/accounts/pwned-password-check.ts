@@ -18,7 +18,7 @@ const LINE = /^([0-9A-F]{35}):(\d{1,12})$/;
  * - `timeoutMs` (default 2 000): the whole exchange, answer body included; past it the service
  *   counts as unavailable.
  * - `failOpen` (default false): when the service is unavailable (timeout, network error, a status
- *   other than 200, an answer that is not the range format), `false` refuses the sign-up, reset
+ *   other than 200, an answer that is empty or not the range format), `false` refuses the sign-up, reset
  *   or change with a 503 and asks to try again; `true` accepts the password unchecked. Either
  *   way a warning is logged (with the cause, never the password or its hash).
  * - `minCount` (default 1): how many appearances in breaches refuse a password.
@@ -101,13 +101,17 @@ async function boundedText(response: Response): Promise<string> {
 function countOf(body: string, suffix: string): number {
   const wanted = encoder.encode(suffix);
   let count = 0;
+  let lines = 0;
   for (const raw of body.split('\n')) {
     const line = raw.trim();
     if (line === '') continue;
     const match = LINE.exec(line);
     if (match === null) throw new Error('not the range format');
+    lines++;
     if (constantTimeEqual(encoder.encode(match[1]), wanted)) count = Number(match[2]);
   }
+  // Every prefix has hundreds of suffixes (and padding adds more): an empty list is a broken answer, not "never breached".
+  if (lines === 0) throw new Error('an empty range');
   return count;
 }
 
