@@ -127,5 +127,5 @@ export {
   type AccountMailContext,
   type MailContent,
 } from './mail/index.js';
-export { normalizeIdentifier } from './normalize-identifier.js';
+export { normalizeIdentifier } from './shared/normalize-identifier.js';
 export { NoStore, NO_STORE_HEADERS } from './no-store.js';

@@ -1,5 +1,5 @@
 import type { StoredCredential } from '../issuing/credential-store.js';
-import { normalizeIdentifier } from '../normalize-identifier.js';
+import { normalizeIdentifier } from '../shared/normalize-identifier.js';
 import type { AccountRecord, AccountStore, AccountTokenPurpose, ConsumedAccountToken, NewAccount, NewAccountToken } from './account-store.js';
 
 interface AccountRow<Claims> {

@@ -1,5 +1,5 @@
 import { BadRequestException } from '../../internal.js';
-import { normalizeIdentifier } from '../normalize-identifier.js';
+import { normalizeIdentifier } from '../shared/normalize-identifier.js';
 
 /** RFC 5321's limit on a forward path (254 octets once the angle brackets are removed). */
 const MAX_EMAIL_LENGTH = 254;

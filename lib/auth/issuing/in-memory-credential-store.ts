@@ -1,5 +1,5 @@
 import type { CredentialStore, StoredCredential } from './credential-store.js';
-import { normalizeIdentifier } from '../normalize-identifier.js';
+import { normalizeIdentifier } from '../shared/normalize-identifier.js';
 
 /**
  * An account for {@link InMemoryCredentialStore}.

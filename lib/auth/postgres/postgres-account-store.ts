@@ -3,7 +3,7 @@ import type { StoredCredential } from '../issuing/credential-store.js';
 import { createQueryRunner } from '../../postgres/index.js';
 import type { PostgresStoreOptions, QueryRunner, SqlClient } from '../../postgres/index.js';
 import { readJson, readTimestamp, requireValidDate, toTimestampParam } from './row-values.js';
-import { normalizeIdentifier } from '../normalize-identifier.js';
+import { normalizeIdentifier } from '../shared/normalize-identifier.js';
 
 interface AccountRow {
   readonly subject: string;

@@ -3,7 +3,7 @@ import { createQueryRunner } from '../../postgres/index.js';
 import type { PostgresStoreOptions, QueryRunner } from '../../postgres/index.js';
 import { readJson } from './row-values.js';
 import type { SqlClient } from '../../postgres/index.js';
-import { normalizeIdentifier } from '../normalize-identifier.js';
+import { normalizeIdentifier } from '../shared/normalize-identifier.js';
 
 /**
  * An account as {@link PostgresCredentialStore.addAccount} takes it (the same shape as the

@@ -5,7 +5,7 @@ export type { SignInThrottleSettings } from './sign-in-throttle.js';
 export { DEFAULT_SIGN_IN_THROTTLE_TIERS, resolveSignInThrottleTiers } from './sign-in-throttle-options.js';
 export type { SignInThrottleOptions, SignInThrottleTier, SignInThrottleTiers, SignInCounterOptions, SignInCounterFactory, InjectedSignInCounters, ThrottleDimension } from './sign-in-throttle-options.js';
 export { createThrottleKeys, addressPrefix } from './throttle-keys.js';
-export { normalizeIdentifier } from '../normalize-identifier.js';
+export { normalizeIdentifier } from '../shared/normalize-identifier.js';
 export type { ThrottleKeys } from './throttle-keys.js';
 export { signInThrottleProvider, checkSignInThrottleOptions } from './sign-in-throttle-provider.js';
 export { withSignInThrottle } from './throttled-auth-service.js';

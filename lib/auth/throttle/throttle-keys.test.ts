@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addressPrefix, createThrottleKeys } from './throttle-keys.js';
-import { normalizeIdentifier } from '../normalize-identifier.js';
+import { normalizeIdentifier } from '../shared/normalize-identifier.js';
 
 const SECRET = 'throttle-test-secret-of-at-least-32-bytes!';
 

@@ -3,7 +3,7 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { parseIpAddress } from '../../internal.js';
-import { normalizeIdentifier } from '../normalize-identifier.js';
+import { normalizeIdentifier } from '../shared/normalize-identifier.js';
 
 const encoder = new TextEncoder();
 // 128 bits of the HMAC: no collision between real keys, and short rows and Redis keys.
