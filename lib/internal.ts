@@ -37,6 +37,7 @@ export { statusText } from './http/status-text.js';
 export { parseRequestTarget, normalizeHost, type RequestTarget } from './http/request-target.js';
 export { toResponse, type SharedHeadersForm } from './http/answer.js';
 export { requestScheme } from './context/request-scheme.js';
+export { answerStepOf, MadeAnswer, type AnswerStep } from './app/answer-step.js';
 export { checkedClock, ClockError } from './common/clock.js';
 export { integerAtLeast } from './common/integer-at-least.js';
 export { FixedWindowRule } from './rate-limit/fixed-window-rule.js';
