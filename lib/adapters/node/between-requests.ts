@@ -13,7 +13,7 @@ type HttpConnection = Socket & {
  * request's headers are arriving" that Node 20, 22 and 24 all keep: Node 20's per-parser
  * `duration()` is gone from 22 on.
  */
-type ConnectionsList = { idle?: () => ReadonlyArray<{ socket?: Socket | null } | null | undefined> };
+type ConnectionsList = { idle: () => ReadonlyArray<{ socket?: Socket | null } | null | undefined> };
 
 /** The symbol Node's `http.Server` keeps its `ConnectionsList` under, found once per server. */
 function connectionsListOf(server: Server): ConnectionsList | undefined {
@@ -52,7 +52,7 @@ export function betweenRequestsNow(server: Server): (socket: Socket) => boolean 
 
 function idleSocketsOf(server: Server): ReadonlySet<Socket> | undefined {
   const list = connectionsListOf(server);
-  if (list?.idle === undefined) return undefined;
+  if (list === undefined) return undefined;
   const idle = new Set<Socket>();
   for (const parser of list.idle()) if (parser?.socket != null) idle.add(parser.socket);
   return idle;
