@@ -5,6 +5,7 @@ import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nodeSpecificRun } from '../support/node-specific-run.js';
+import { packedTarball } from '../support/packed-tarball.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
@@ -43,7 +44,10 @@ describe('the built package', () => {
   // subpaths through package.json "typesVersions"), node16/nodenext from ESM and CJS, and bundler.
   it.skipIf(nodeSpecificRun)('passes @arethetypeswrong/cli (every resolution, node10 included) for every entry point, ESM and CJS', async () => {
     // attw resolves every entry's types both ways (~4 s each on this machine): 14 entries need the room.
-    const result = await run(join(root, 'node_modules', '.bin', 'attw'), ['--pack', '.', '--format', 'json'], 150_000);
+    // The tarball the packed-package test installs (packed once per content): `attw --pack .`
+    // would run npm's prepack, a second build, into the repository's own dist/.
+    const { tarball } = await packedTarball();
+    const result = await run(join(root, 'node_modules', '.bin', 'attw'), [tarball, '--format', 'json'], 150_000);
     const report = JSON.parse(result.stdout) as { analysis: { entrypoints: Record<string, unknown>; problems: AttwProblem[] } };
     expect(Object.keys(report.analysis.entrypoints).filter((subpath) => subpath !== './package.json')).toEqual(entryPoints);
     expect(report.analysis.problems).toEqual([]);

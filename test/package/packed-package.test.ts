@@ -1,16 +1,18 @@
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { promisify, stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeSpecificRun } from '../support/node-specific-run.js';
+import { packedTarball } from '../support/packed-tarball.js';
 
 // What a new user does: `npm pack` the package (as the registry would serve it), install the
 // tarball with zod into an empty app, import every entry point from ESM and CJS, compile a
-// TypeScript app with `tsc --strict` (nodenext), and run it. The pack starts from a copy of the
-// work tree as a fresh clone has it (tracked and unignored files, no dist/): npm's `prepack`
-// must build, and the repository's own dist/, which other tests read, is never touched.
+// TypeScript app with `tsc --strict` (nodenext), and run it. The pack (test/support/packed-tarball.ts)
+// starts from a copy of the work tree as a fresh clone has it (no dist/): npm's `prepack` must
+// build, and the repository's own dist/, which other tests read, is never touched; one tarball
+// per content serves this file, the package-hygiene test and CI's runs on the other Node versions.
 // Then what other projects do with it: every entry point type-checked under each module
 // resolution TypeScript has, with the TypeScript the repository uses and with the lowest one it
 // supports (LOWEST_TYPESCRIPT, the floor docs/toolchain.md states), from a project compiled with
@@ -105,18 +107,8 @@ describe('the packed package, installed into a fresh app', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tessera-packed-'));
     app = join(dir, 'app');
-    const clone = join(dir, 'clone');
-    const { stdout: files } = await exec('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
-    for (const file of files.split('\0').filter((name) => name !== '' && existsSync(join(root, name)))) {
-      mkdirSync(dirname(join(clone, file)), { recursive: true });
-      cpSync(join(root, file), join(clone, file));
-    }
-    if (existsSync(join(clone, 'dist'))) throw new Error('the clone of the work tree should have no dist/ (is dist/ tracked?)');
-    symlinkSync(join(root, 'node_modules'), join(clone, 'node_modules'), 'dir');
-    const packed = await npm(['pack', '--pack-destination', dir], clone);
-    buildOutput = `${packed.stdout}\n${packed.stderr}`;
-    const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'));
-    if (!tarball) throw new Error(`npm pack produced no tarball in ${dir}`);
+    const packed = await packedTarball();
+    buildOutput = packed.buildOutput;
     cpSync(fixtures, app, { recursive: true });
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'packed-app', private: true, type: 'module' }));
     // The same zod/@types/node/typescript (and lowest TypeScript) the repository uses, from npm's
@@ -125,7 +117,7 @@ describe('the packed package, installed into a fresh app', () => {
       [
         'install',
         '--prefer-offline',
-        join(dir, tarball),
+        packed.tarball,
         `zod@${manifest.dependencies.zod}`,
         `@types/node@${manifest.devDependencies['@types/node']}`,
         `typescript@${manifest.devDependencies.typescript}`,

@@ -1,0 +1,78 @@
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+
+const exec = promisify(execFile);
+const root = join(import.meta.dirname, '..', '..');
+const cacheDir = join(root, '.cache', 'packed');
+
+/** The package as the registry would serve it: the tarball `npm pack` made and what its build printed. */
+export interface PackedTarball {
+  /** Absolute path of the .tgz. */
+  readonly tarball: string;
+  /** stdout and stderr of `npm pack` (its `prepack` runs tsup). */
+  readonly buildOutput: string;
+}
+
+/** The files a fresh clone has (tracked and unignored), in a stable order. */
+async function workTreeFiles(): Promise<string[]> {
+  const { stdout } = await exec('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
+  return stdout.split('\0').filter((name) => name !== '' && existsSync(join(root, name))).sort();
+}
+
+/** A digest of every file's name and content: the same work tree packs to the same tarball. */
+function digestOf(files: readonly string[]): string {
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(file).update('\0').update(readFileSync(join(root, file))).update('\0');
+  return hash.digest('hex').slice(0, 24);
+}
+
+/**
+ * Packs the work tree once per content: copies it as a fresh clone has it (no dist/, so npm's
+ * `prepack` must build and the repository's own dist/ is never touched), runs `npm pack`, and
+ * keeps the tarball and the build's output in .cache/packed/<digest>/. Every later caller with
+ * the same files (the package-hygiene test, and CI's Node-specific runs on the other Node
+ * versions) reuses that tarball instead of building and packing again: a tarball does not depend
+ * on the Node version that installs it, and the registry serves one tarball to every version.
+ *
+ * @example
+ * const { tarball, buildOutput } = await packedTarball();
+ */
+export async function packedTarball(): Promise<PackedTarball> {
+  const files = await workTreeFiles();
+  const done = join(cacheDir, digestOf(files));
+  if (!existsSync(join(done, 'build-output.txt'))) await pack(files, done);
+  const tarball = readdirSync(done).find((name) => name.endsWith('.tgz'));
+  if (!tarball) throw new Error(`no tarball in ${done}`);
+  return { tarball: join(done, tarball), buildOutput: readFileSync(join(done, 'build-output.txt'), 'utf8') };
+}
+
+async function pack(files: readonly string[], done: string): Promise<void> {
+  const work = join(cacheDir, `tmp-${randomBytes(6).toString('hex')}`);
+  const clone = join(work, 'clone');
+  const out = join(work, 'out');
+  mkdirSync(out, { recursive: true });
+  try {
+    for (const file of files) {
+      mkdirSync(dirname(join(clone, file)), { recursive: true });
+      cpSync(join(root, file), join(clone, file));
+    }
+    if (existsSync(join(clone, 'dist'))) throw new Error('the clone of the work tree should have no dist/ (is dist/ tracked?)');
+    symlinkSync(join(root, 'node_modules'), join(clone, 'node_modules'), 'dir');
+    const packed = await exec('npm', ['pack', '--pack-destination', out, '--no-audit', '--no-fund', '--loglevel=error'], { cwd: clone, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 });
+    writeFileSync(join(out, 'build-output.txt'), `${packed.stdout}\n${packed.stderr}`);
+    // Another test file may have packed the same content meanwhile: the first rename wins.
+    if (!existsSync(done)) {
+      for (const stale of readdirSync(cacheDir).filter((name) => !name.startsWith('tmp-'))) rmSync(join(cacheDir, stale), { recursive: true, force: true });
+      try {
+        renameSync(out, done);
+      } catch (error) {
+        if (!existsSync(join(done, 'build-output.txt'))) throw error;
+      }
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
