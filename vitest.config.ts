@@ -1,10 +1,32 @@
 import { defineConfig } from 'vitest/config';
 
+/** Every test file: unit, integration and property tests. */
+const ALL = ['lib/**/*.test.ts', 'facade/**/*.test.ts', 'examples/**/*.test.ts', 'test/**/*.test.ts', 'property-tests/**/*.test.ts'];
+
+/**
+ * Test files that hold real time, real sockets, real servers or child processes: graceful close,
+ * stalls and outages, several instances, the other runtimes, the browser. They run one at a time,
+ * after the rest, so that a second worker competing for the CPU never stretches a wait they
+ * measure. Everything else (injected clocks, `app.request`) runs on two workers.
+ */
+const REAL_TIME = [
+  'lib/adapters/**/*.test.ts',
+  'lib/websocket/**/*.test.ts',
+  'test/faults/**/*.test.ts',
+  'test/postgres/**/*.test.ts',
+  'test/redis/**/*.test.ts',
+  'test/pubsub/**/*.test.ts',
+  'test/runtimes/**/*.test.ts',
+  'test/websocket/**/*.test.ts',
+  'test/browser/**/*.test.ts',
+  'examples/**/*-live*.test.ts',
+  'test/jobs/**/*.test.ts',
+];
+
 export default defineConfig({
   // vite 8's oxc transform must emit decorator metadata for the facade (see docs/toolchain.md).
   oxc: { decorator: { legacy: true, emitDecoratorMetadata: true } },
   test: {
-    include: ['lib/**/*.test.ts', 'facade/**/*.test.ts', 'examples/**/*.test.ts', 'test/**/*.test.ts', 'property-tests/**/*.test.ts'],
     testTimeout: 20_000,
     pool: 'forks',
     // Quiet: console output only from failing tests (measurements and expected error logs of
@@ -12,5 +34,10 @@ export default defineConfig({
     silent: 'passed-only',
     reporters: ['default', './test/support/skipped-summary-reporter.ts'],
     typecheck: { enabled: false },
+    projects: [
+      // Two workers: vitest's default on 2 cores is one (cores - 1), which left a core idle.
+      { extends: true, test: { name: 'unit', include: ALL, exclude: REAL_TIME, maxWorkers: 2, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'real-time', include: REAL_TIME, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+    ],
   },
 });
