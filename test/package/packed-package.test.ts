@@ -129,7 +129,7 @@ describe('the packed package, installed into a fresh app', () => {
     );
     installWarnings = stripVTControlCharacters(`${installed.stdout}\n${installed.stderr}`);
     for (const [name, resolution] of Object.entries(RESOLUTIONS)) writeResolutionProject(join(app, 'resolutions', name), fixtures, resolution);
-  }, 300_000);
+  }, 600_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }), 60_000);
 
   it(`installs on Node ${process.versions.node} without an engine warning (EBADENGINE) for itself or anything it pulls in`, () => {

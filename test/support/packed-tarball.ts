@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -43,10 +43,35 @@ function digestOf(files: readonly string[]): string {
 export async function packedTarball(): Promise<PackedTarball> {
   const files = await workTreeFiles();
   const done = join(cacheDir, digestOf(files));
-  if (!existsSync(join(done, 'build-output.txt'))) await pack(files, done);
+  if (!existsSync(join(done, 'build-output.txt'))) await oneAtATime(() => (existsSync(join(done, 'build-output.txt')) ? Promise.resolve() : pack(files, done)));
   const tarball = readdirSync(done).find((name) => name.endsWith('.tgz'));
   if (!tarball) throw new Error(`no tarball in ${done}`);
   return { tarball: join(done, tarball), buildOutput: readFileSync(join(done, 'build-output.txt'), 'utf8') };
+}
+
+/**
+ * Runs `work` while holding .cache/packed/lock (a directory: mkdir is atomic), so that two test
+ * files asking at once on two workers build once; a lock older than ten minutes is a crashed
+ * run's and is taken over.
+ */
+async function oneAtATime(work: () => Promise<void>): Promise<void> {
+  const lock = join(cacheDir, 'lock');
+  mkdirSync(cacheDir, { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 600_000) rmSync(lock, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  try {
+    await work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 async function pack(files: readonly string[], done: string): Promise<void> {
@@ -61,17 +86,15 @@ async function pack(files: readonly string[], done: string): Promise<void> {
     }
     if (existsSync(join(clone, 'dist'))) throw new Error('the clone of the work tree should have no dist/ (is dist/ tracked?)');
     symlinkSync(join(root, 'node_modules'), join(clone, 'node_modules'), 'dir');
-    const packed = await exec('npm', ['pack', '--pack-destination', out, '--no-audit', '--no-fund', '--loglevel=error'], { cwd: clone, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 });
+    // The build behind it (tsup with declarations) takes ~25 s on a quiet 2-core machine; the
+    // bound leaves room for a loaded one, and a failure says what npm printed.
+    const packed = await exec('npm', ['pack', '--pack-destination', out, '--no-audit', '--no-fund', '--loglevel=error'], { cwd: clone, timeout: 360_000, maxBuffer: 16 * 1024 * 1024 }).catch((error: { message: string; signal?: string | null; stdout?: string; stderr?: string }) => {
+      throw new Error(`npm pack failed${error.signal ? ` (${error.signal}: over 360 s?)` : ''}:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`);
+    });
     writeFileSync(join(out, 'build-output.txt'), `${packed.stdout}\n${packed.stderr}`);
-    // Another test file may have packed the same content meanwhile: the first rename wins.
-    if (!existsSync(done)) {
-      for (const stale of readdirSync(cacheDir).filter((name) => !name.startsWith('tmp-'))) rmSync(join(cacheDir, stale), { recursive: true, force: true });
-      try {
-        renameSync(out, done);
-      } catch (error) {
-        if (!existsSync(join(done, 'build-output.txt'))) throw error;
-      }
-    }
+    // One tarball is kept: older contents' and crashed runs' leftovers go (the lock is held).
+    for (const stale of readdirSync(cacheDir).filter((name) => name !== 'lock' && join(cacheDir, name) !== work)) rmSync(join(cacheDir, stale), { recursive: true, force: true });
+    renameSync(out, done);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
