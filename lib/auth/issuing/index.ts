@@ -21,6 +21,8 @@ export type { SignInContext } from './sign-in-context.js';
 export type { Awaitable } from '../shared/awaitable.js';
 export type { CredentialStore, StoredCredential } from './credential-store.js';
 export type { RefreshTokenStore, RevokedFamily } from './refresh-token-store.js';
+export { completeRefreshTokenStore } from './complete-refresh-token-store.js';
+export type { CompleteRefreshTokenStore, ReuseRevocation } from './complete-refresh-token-store.js';
 export type { StoredSession } from '../sessions/stored-session.js';
 export type { NewRefreshToken, RefreshTokenRecord, RefreshTokenSuccessor } from './refresh-token-record.js';
 export { isWithinReuseGrace, refreshTokenState } from './refresh-token-state.js';
@@ -29,8 +31,6 @@ export { REFRESH_TOKEN_LENGTH, generateRefreshToken, isWellFormedRefreshToken } 
 export { hashRefreshToken } from './hash-refresh-token.js';
 export { InMemoryRefreshTokenStore } from './in-memory-refresh-token-store.js';
 export { BasicInMemoryRefreshTokenStore } from './basic-in-memory-refresh-token-store.js';
-export { createInMemoryRefreshTokenStore } from './create-in-memory-refresh-token-store.js';
-export type { InMemoryRefreshTokenStoreVariant, InMemoryRefreshTokenStoreVariantOptions } from './create-in-memory-refresh-token-store.js';
 export type { StoredRefreshToken } from './in-memory-refresh-token-table.js';
 export { InMemoryCredentialStore } from './in-memory-credential-store.js';
 export type { InMemoryAccount } from './in-memory-credential-store.js';

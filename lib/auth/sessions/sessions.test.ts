@@ -2,7 +2,7 @@
 // address), ending one (only the caller's own; another person's id answers as an unknown one),
 // ending all others; on every in-memory store variant that can list.
 import { describe, expect, it } from 'vitest';
-import { createInMemoryRefreshTokenStore } from '../issuing/create-in-memory-refresh-token-store.js';
+import { createInMemoryRefreshTokenStore } from '../issuing/in-memory-store-variants.test-helper.js';
 import { ALICE, BOB, T0_MS, createHarness, createHarnessWithStore, expectInvalidCredentials, rejectionOf } from '../issuing/issuing-fixtures.test-helper.js';
 import { createManualClock } from '../../internal.js';
 import { MAX_USER_AGENT_LENGTH } from './session-info.js';
