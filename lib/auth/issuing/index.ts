@@ -5,9 +5,9 @@ export {
   DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
   DEFAULT_REFRESH_REUSE_GRACE_SECONDS,
   DEFAULT_REFRESH_TOKEN_TTL_SECONDS,
-  resolveTokenIssuingSettings,
+  resolveTokenLifetimes,
 } from './token-issuing-options.js';
-export type { TokenIssuingServiceOptions, TokenIssuingSettings } from './token-issuing-options.js';
+export type { ResolvedTokenLifetimes, TokenIssuingServiceDeps, TokenIssuingServiceOptions, TokenLifetimeOptions } from './token-issuing-options.js';
 export type { AccessTokenSigner } from './access-token-signer.js';
 export type { SessionRevocationListener } from '../sessions/session-revocation-listener.js';
 export { newSessionId, sessionStartOf } from '../sessions/session-id.js';

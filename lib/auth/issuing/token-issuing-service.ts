@@ -14,8 +14,8 @@ import { completeRefreshTokenStore, type CompleteRefreshTokenStore } from './com
 import { newSessionId } from '../sessions/session-id.js';
 import { sessionMetadataOf, toSessionInfo, type SessionMetadata } from './session-rows.js';
 import type { SessionRevocationListener } from '../sessions/session-revocation-listener.js';
-import { resolveTokenIssuingSettings } from './token-issuing-options.js';
-import type { TokenIssuingServiceOptions, TokenIssuingSettings } from './token-issuing-options.js';
+import { resolveTokenLifetimes } from './token-issuing-options.js';
+import type { ResolvedTokenLifetimes, TokenIssuingServiceOptions } from './token-issuing-options.js';
 import type { TokenPair } from './token-pair.js';
 import type { SignInContext } from './sign-in-context.js';
 import type { SessionInfo } from '../sessions/session-info.js';
@@ -50,7 +50,7 @@ import type { ClaimsSchema } from './validate-claims.js';
  */
 export class TokenIssuingService<Claims> {
   /** The durations in effect, defaults applied. */
-  readonly settings: TokenIssuingSettings;
+  readonly settings: ResolvedTokenLifetimes;
   readonly #claimsSchema: ClaimsSchema<Claims>;
   readonly #credentials: CredentialStore<Claims>;
   readonly #refreshTokens: CompleteRefreshTokenStore;
@@ -60,7 +60,7 @@ export class TokenIssuingService<Claims> {
   readonly #sessionRevocations: SessionRevocationListener | undefined;
 
   constructor(options: TokenIssuingServiceOptions<Claims>) {
-    this.settings = resolveTokenIssuingSettings(options);
+    this.settings = resolveTokenLifetimes(options);
     this.#claimsSchema = options.claimsSchema;
     this.#credentials = options.credentialStore;
     this.#refreshTokens = completeRefreshTokenStore(options.refreshTokenStore);
