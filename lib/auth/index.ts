@@ -4,7 +4,7 @@ export { defineAuthModule, type AuthService, type AuthDefinitions } from './defi
 export type { AuthModuleOptions, IssuingOptions, ApiKeyOptions, StoreClass } from './auth-options.js';
 export type { IssuingModuleParts } from './issuing/issuing-options.js';
 export { Roles, Public, RequireScopes } from './auth-metadata.js';
-export { readAccessRules, type AccessRules } from '../internal.js';
+export { readAccessRules, type AccessRules } from '../internal/access-rules.js';
 export {
   AuthConfigError,
   DEFAULT_ISSUER_ALGORITHMS,

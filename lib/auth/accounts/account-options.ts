@@ -1,4 +1,4 @@
-import type { ModuleInput } from '../../internal.js';
+import type { ModuleInput } from '../../index.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { StoreClass } from '../shared/store-class.js';
 import type { AccountLifecycleOptions } from './account-service-options.js';

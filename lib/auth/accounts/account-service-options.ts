@@ -1,6 +1,6 @@
 // What the account service is built from (the lifecycle options the user writes, and the
 // dependencies the module wires in) and what its operations take.
-import type { Clock, Logger, RateLimitCounter } from '../../internal.js';
+import type { Clock, Logger, RateLimitCounter } from '../../index.js';
 import type { Awaitable } from '../shared/awaitable.js';
 import type { ClaimsSchema } from '../issuing/validate-claims.js';
 import type { SignInContext } from '../issuing/sign-in-context.js';

@@ -1,10 +1,11 @@
 import type { z } from 'zod';
 import { recordApiKeyRefusal, recordAuthenticated } from '../shared/auth-telemetry.js';
-import { checkedClock, systemClock } from '../../internal.js';
-import type { Clock } from '../../internal.js';
+import { systemClock } from '../../index.js';
+import { checkedClock } from '../../internal/primitives.js';
+import type { Clock } from '../../index.js';
 import { constantTimeEqual } from '../shared/constant-time-equal.js';
-import { createClientAddressReader } from '../../internal.js';
-import type { ClientAddressInput, ClientAddressOptions, ClientAddressReader } from '../../internal.js';
+import { createClientAddressReader } from '../../index.js';
+import type { ClientAddressInput, ClientAddressOptions, ClientAddressReader } from '../../index.js';
 import { ApiKeyRecordCache } from './api-key-record-cache.js';
 import { API_KEY_UNAUTHORIZED, API_KEY_UNAVAILABLE } from './api-key-result.js';
 import type { ApiKeyResult } from './api-key-result.js';

@@ -1,5 +1,6 @@
-import { checkedClock, systemClock } from '../../internal.js';
-import type { Clock } from '../../internal.js';
+import { systemClock } from '../../index.js';
+import { checkedClock } from '../../internal/primitives.js';
+import type { Clock } from '../../index.js';
 import { BasicInMemoryRefreshTokenStore } from './basic-in-memory-refresh-token-store.js';
 import { InMemoryRefreshTokenStore } from './in-memory-refresh-token-store.js';
 import { InMemoryRefreshTokenTable } from './in-memory-refresh-token-table.js';

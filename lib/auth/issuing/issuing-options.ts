@@ -1,4 +1,4 @@
-import type { ModuleInput } from '../../internal.js';
+import type { ModuleInput } from '../../index.js';
 import type { PasswordHasher } from '../password/index.js';
 import type { StoreClass } from '../shared/store-class.js';
 import type { CredentialStore } from './credential-store.js';

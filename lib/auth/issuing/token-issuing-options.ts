@@ -1,4 +1,4 @@
-import type { Clock } from '../../internal.js';
+import type { Clock } from '../../index.js';
 import type { PasswordHasher } from '../password/index.js';
 import type { AccessTokenSigner } from './access-token-signer.js';
 import type { CredentialStore } from './credential-store.js';

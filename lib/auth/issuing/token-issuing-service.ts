@@ -1,6 +1,7 @@
-import { checkedClock, systemClock } from '../../internal.js';
+import { systemClock } from '../../index.js';
+import { checkedClock } from '../../internal/primitives.js';
 import { recordRefreshReuse } from '../shared/auth-telemetry.js';
-import type { Clock } from '../../internal.js';
+import type { Clock } from '../../index.js';
 import type { AccessTokenSigner } from './access-token-signer.js';
 import type { CredentialStore } from './credential-store.js';
 import { generateRefreshToken, isWellFormedRefreshToken } from './generate-refresh-token.js';

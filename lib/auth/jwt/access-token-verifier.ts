@@ -1,7 +1,7 @@
-import type { Clock } from '../../internal.js';
+import type { Clock } from '../../index.js';
 import { AuthConfigError } from './auth-config-error.js';
 import { readAudienceOption, readIssuerOption } from './audience-and-issuer-options.js';
-import { decodeBase64 } from '../../internal.js';
+import { decodeBase64 } from '../../internal/primitives.js';
 import { constantTimeEqual } from '../shared/constant-time-equal.js';
 import { HMAC_ALGORITHMS, assertHmacAlgorithm } from './hmac-algorithm.js';
 import type { OwnTokenOptions } from './own-token-options.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../internal.js';
+import type { Clock } from '../../index.js';
 import { createHmacTokenCheck } from './access-token-verifier.js';
 import type { OwnTokenOptions } from './own-token-options.js';
 import { createIssuerTokenCheck } from './issuer-token-check.js';

@@ -1,4 +1,5 @@
-import { encodeBase64, type Clock } from '../../internal.js';
+import type { Clock } from '../../index.js';
+import { encodeBase64 } from '../../internal/primitives.js';
 import { AuthConfigError } from './auth-config-error.js';
 import { readAudienceOption, readIssuerOption } from './audience-and-issuer-options.js';
 import { assertHmacAlgorithm } from './hmac-algorithm.js';

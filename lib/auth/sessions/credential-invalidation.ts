@@ -1,4 +1,5 @@
-import { unrefTimer, type Clock, type Logger, type PubSub } from '../../internal.js';
+import type { Clock, Logger, PubSub } from '../../index.js';
+import { unrefTimer } from '../../internal/primitives.js';
 import { RevocationCatchUp } from './revocation-catch-up.js';
 import type { Awaitable } from '../shared/awaitable.js';
 import type { RevokedFamily } from './revoked-family.js';

@@ -1,4 +1,4 @@
-import { isHttpException, TooManyRequestsException, type Clock, type Logger, type RateLimitWindow, type WindowedRateLimitCounter } from '../../internal.js';
+import { isHttpException, TooManyRequestsException, type Clock, type Logger, type RateLimitWindow, type WindowedRateLimitCounter } from '../../index.js';
 import { recordSignInThrottled, recordSignInThrottlingStarted } from '../shared/auth-telemetry.js';
 import type { SignInContext } from '../issuing/sign-in-context.js';
 import type { SignInCounterFactory, SignInThrottleTier, SignInThrottleTiers, ThrottleDimension } from './sign-in-throttle-options.js';
