@@ -10,7 +10,7 @@
 // figures: `npm run bench` measures whole requests.
 import { z } from 'zod';
 import { createApp, defineController, defineModule, get, post, type Answer } from '../lib/index.js';
-import { incomingFromRequest, toResponse } from '../lib/internal.js';
+import { incomingFromRequest, toResponse } from '../lib/internal/request-path.js';
 
 const CreatePost = z.object({ title: z.string().min(1), body: z.string().default('') });
 let created = 0;

@@ -7,7 +7,7 @@
 //   node --import ./scripts/register-swc.mjs bench/idempotent-cost.ts
 import { z } from 'zod';
 import { createApp, defineController, defineModule, idempotent, InMemoryIdempotencyStore, post, silentLogger, type App } from '../lib/index.js';
-import { incomingFromRequest } from '../lib/internal.js';
+import { incomingFromRequest } from '../lib/internal/request-path.js';
 
 const N = Number(process.env.BENCH_N ?? 4000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);

@@ -1,4 +1,4 @@
-import type { GuardToken, InjectionToken, InterceptorToken, HttpMethod, ParamsSchema, Schema, WebSocketOptions } from '../lib/internal.js';
+import type { GuardToken, InjectionToken, InterceptorToken, HttpMethod, ParamsSchema, Schema, WebSocketOptions } from '../lib/index.js';
 
 /** How one handler parameter is filled. */
 export type ParamSource =

@@ -1,8 +1,9 @@
-import { isZodSchema, type ControllerDefinition, type RequestContext, type RouteDefinition, type RouteParts, type Schema, type WebSocketHandlers } from '../lib/internal.js';
+import { isZodSchema, type ControllerDefinition, type RequestContext, type RouteDefinition, type Schema, type WebSocketHandlers } from '../lib/index.js';
+import type { RouteParts } from '../lib/internal/definitions.js';
 import { paramsObjectSchema } from './params-object-schema.js';
-import { readDecoratedMetadata } from '../lib/internal.js';
-import { controllerFromParts } from '../lib/internal.js';
-import { routeFromParts, webSocketRoute } from '../lib/internal.js';
+import { readDecoratedMetadata } from '../lib/internal/definitions.js';
+import { controllerFromParts } from '../lib/internal/definitions.js';
+import { routeFromParts, webSocketRoute } from '../lib/internal/definitions.js';
 import { z } from 'zod';
 import { classRecord, type MethodRecord, type ParamSource } from './class-store.js';
 import { attachDefinition, resolveConstructorDeps } from './injectable.js';

@@ -1,19 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  createApp,
-  createMetadataKey,
-  createToken,
-  DEFINITION,
-  defineController,
-  defineModule,
-  defineProvider,
-  get,
-  isTesseraError,
-  ws,
-  type Guard,
-  type RequestContext,
-} from '../lib/internal.js';
+import { createApp, createMetadataKey, createToken, defineController, defineModule, defineProvider, get, isTesseraError, ws, type Guard, type RequestContext } from '../lib/index.js';
+import { DEFINITION } from '../lib/internal/definitions.js';
 import { send } from '../test/http-helpers.js';
 import {
   Body,

@@ -1,5 +1,6 @@
 import './reflect-shim.js';
-import { DEFINITION, TesseraError, type InjectionToken } from '../lib/internal.js';
+import { TesseraError, type InjectionToken } from '../lib/index.js';
+import { DEFINITION } from '../lib/internal/definitions.js';
 import { classRecord } from './class-store.js';
 import { readParamTypes } from './reflect-shim.js';
 

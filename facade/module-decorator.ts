@@ -1,4 +1,4 @@
-import { defineModule, type ModuleOptions } from '../lib/internal.js';
+import { defineModule, type ModuleOptions } from '../lib/index.js';
 import { attachDefinition } from './injectable.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Schema } from '../lib/internal.js';
+import type { Schema } from '../lib/index.js';
 import { methodRecord, type ParamSource } from './class-store.js';
 
 function paramDecorator(source: ParamSource): ParameterDecorator {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp, defineController, defineModule, get, type RouteInfo } from '../lib/internal.js';
+import { createApp, defineController, defineModule, get, type RouteInfo } from '../lib/index.js';
 import { generateOpenApiDocument } from '../lib/openapi/index.js';
 import { Controller, Get, Param } from './index.js';
 

@@ -1,4 +1,4 @@
-import type { Schema, StandardSchemaV1 } from '../lib/internal.js';
+import type { Schema, StandardSchemaV1 } from '../lib/index.js';
 
 type Result = StandardSchemaV1.Result<Record<string, unknown>>;
 

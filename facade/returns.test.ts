@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp } from '../lib/internal.js';
+import { createApp } from '../lib/index.js';
 import { Controller, Get, Module, moduleFromClass, Returns } from './index.js';
 
 const Account = z.object({ id: z.string(), name: z.string() });

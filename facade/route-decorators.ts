@@ -1,4 +1,4 @@
-import type { HttpMethod, ParamsSchema, Schema, WebSocketOptions } from '../lib/internal.js';
+import type { HttpMethod, ParamsSchema, Schema, WebSocketOptions } from '../lib/index.js';
 import { methodRecord } from './class-store.js';
 
 function routeDecorator(method: HttpMethod) {

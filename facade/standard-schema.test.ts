@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { type } from 'arktype';
-import { createApp, defineModule, type SchemaOutput } from '../lib/internal.js';
+import { createApp, defineModule, type SchemaOutput } from '../lib/index.js';
 import { Body, Controller, Get, Param, Post, Query, Returns } from './index.js';
 
 const CreatePost = v.object({ title: v.pipe(v.string(), v.minLength(1)) });

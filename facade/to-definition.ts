@@ -1,6 +1,7 @@
-import { DEFINITION, type ModuleDefinition } from '../lib/internal.js';
-import type { ClassProviderDefinition } from '../lib/internal.js';
-import { hasDefinition } from '../lib/internal.js';
+import type { ModuleDefinition } from '../lib/index.js';
+import { DEFINITION } from '../lib/internal/definitions.js';
+import type { ClassProviderDefinition } from '../lib/index.js';
+import { hasDefinition } from '../lib/internal/definitions.js';
 
 function definitionOf(cls: object, kind: string, decorator: string): unknown {
   if (!hasDefinition(cls)) throw new TypeError(`${(cls as { name?: string }).name ?? 'value'} has no @${decorator}() decorator.`);

@@ -1,4 +1,4 @@
-import type { GuardToken, InterceptorToken, MetadataKey, MetadataEntry } from '../lib/internal.js';
+import type { GuardToken, InterceptorToken, MetadataKey, MetadataEntry } from '../lib/index.js';
 import { classRecord, methodRecord } from './class-store.js';
 
 type ClassOrMethodDecorator = (target: object, propertyKey?: string | symbol, descriptor?: PropertyDescriptor) => void;

@@ -14,7 +14,7 @@ import {
   createToken,
   defineFactory,
 } from './index.js';
-import { ClockError, checkedClock } from './internal.js';
+import { ClockError, checkedClock } from './internal/primitives.js';
 import { AuthConfigError, defineAuthModule } from './auth/index.js';
 import { OpenApiGenerationError, generateOpenApiDocument } from './openapi/index.js';
 

@@ -1,6 +1,6 @@
 // The `tessera-http/fetch` entry point: the fetch-runtime adapter (Bun, Deno, Workers). Explicit named exports only.
 export { toFetchHandler, type FetchHandler, type FetchHandlerOptions } from './adapters/fetch/fetch-handler.js';
-export type { AcceptedUpgrade, WebSocketUpgrader } from './internal.js';
+export type { AcceptedUpgrade, WebSocketUpgrader } from './internal/web-sockets.js';
 export { bunWebSocketUpgrader, type BunWebSocketHandlers } from './adapters/bun/bun-web-socket-upgrader.js';
 export { denoWebSocketUpgrader } from './adapters/deno/deno-web-socket-upgrader.js';
 export { workersWebSocketUpgrader } from './adapters/workers/workers-web-socket-upgrader.js';

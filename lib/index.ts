@@ -23,7 +23,7 @@ export {
   type Constructor,
   type ClassProviderDefinition,
 } from './di/provider.js';
-export { createToken, type Token, type InjectionToken, type ClassToken, type TokenValue } from './common/token.js';
+export { createToken, type Token, type InjectionToken, type ClassToken, type TokenValue } from './di/token.js';
 export { MissingProviderError, ProviderNotVisibleError, CircularDependencyError, ModuleGraphError, ProviderDefinitionError, ProviderBuildError } from './di/di-errors.js';
 export { defineConfig, type Config, type ConfigOptions, type Frozen } from './config/define-config.js';
 export { ConfigError, type ConfigProblem } from './config/config-error.js';
@@ -83,8 +83,8 @@ export type { IncomingRequest } from './http/incoming-request.js';
 export { jsonAnswer, type PlainAnswer, type Answer } from './http/answer.js';
 export type { QueryRecord } from './http/query.js';
 export { problemAnswer, type ProblemDetails } from './http/problem.js';
-export { LOGGER, type Logger, type LogFields, type LogLevel } from './common/logger.js';
-export { jsonLogger, silentLogger, type JsonLoggerOptions } from './common/json-logger.js';
+export { LOGGER, type Logger, type LogFields, type LogLevel } from './logging/logger.js';
+export { jsonLogger, silentLogger, type JsonLoggerOptions } from './logging/json-logger.js';
 export type { HealthCheck, SharedEngineCheckOptions } from './common/health-check.js';
 export type { HealthOptions } from './app/health.js';
 export { pubSubHealthCheck } from './pubsub/pub-sub-health-check.js';

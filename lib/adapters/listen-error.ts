@@ -1,4 +1,4 @@
-import { TesseraError } from '../internal.js';
+import { TesseraError } from '../index.js';
 
 /**
  * What every server adapter rejects `listen` with when it cannot bind: a port another server

@@ -1,4 +1,4 @@
-import type { Logger } from '../common/logger.js';
+import type { Logger } from '../logging/logger.js';
 import { Context, type RequestContext } from '../context/request-context.js';
 import { getRequestId } from '../context/request-id.js';
 import type { ResponseEvent, ResponseObserver } from './response-observer.js';

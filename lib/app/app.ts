@@ -1,5 +1,5 @@
-import type { Logger } from '../common/logger.js';
-import type { InjectionToken } from '../common/token.js';
+import type { Logger } from '../logging/logger.js';
+import type { InjectionToken } from '../di/token.js';
 import type { IncomingRequest } from '../http/incoming-request.js';
 import type { Reply } from './reply.js';
 import type { RequestContext } from '../context/request-context.js';

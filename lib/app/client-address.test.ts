@@ -2,7 +2,7 @@
 // Requests arrive as Deno hands them over (the peer in `remoteAddr`), so the app sees a socket.
 import { describe, expect, it } from 'vitest';
 import { toFetchHandler } from '../fetch.js';
-import { createApp, defineController, defineModule, get, type AppOptions } from '../internal.js';
+import { createApp, defineController, defineModule, get, type AppOptions } from '../index.js';
 
 const whoami = defineController({ name: 'WhoAmI', routes: () => ({ ip: get('/ip', (ctx) => ({ ip: ctx.clientAddress ?? null })) }) });
 const Root = defineModule({ name: 'Root', controllers: [whoami] });

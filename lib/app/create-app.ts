@@ -1,10 +1,10 @@
 import { Container, type GraphOverrides } from '../modules/container.js';
 import type { ModuleInput } from '../modules/module.js';
-import type { InjectionToken } from '../common/token.js';
+import type { InjectionToken } from '../di/token.js';
 import { incomingFromRequest } from '../http/fetch-incoming.js';
 import { DEFAULT_BODY_LIMIT } from '../http/json-body.js';
-import { LOGGER, type Logger } from '../common/logger.js';
-import { jsonLogger } from '../common/json-logger.js';
+import { LOGGER, type Logger } from '../logging/logger.js';
+import { jsonLogger } from '../logging/json-logger.js';
 import { joinPaths } from '../routing/path.js';
 import type { App, ListeningServer, RawRouteHandler, ServerAdapter } from './app.js';
 import { TesseraError } from '../common/tessera-error.js';

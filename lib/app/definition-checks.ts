@@ -1,4 +1,4 @@
-import { tokenName } from '../common/token.js';
+import { tokenName } from '../di/token.js';
 import { RouteDefinitionError } from '../routing/route-definition-error.js';
 
 // What TypeScript checks for typed code, checked again at boot for what reaches createApp

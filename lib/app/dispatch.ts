@@ -1,4 +1,4 @@
-import type { Logger } from '../common/logger.js';
+import type { Logger } from '../logging/logger.js';
 import type { Middleware, NotFoundHandler } from '../context/middleware.js';
 import { Context, DEFAULT_POLICIES, type RequestPolicies } from '../context/request-context.js';
 import type { RouteInfo } from '../context/route-info.js';

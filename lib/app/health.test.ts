@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createToken } from '../common/token.js';
-import { jsonLogger, silentLogger } from '../common/json-logger.js';
+import { createToken } from '../di/token.js';
+import { jsonLogger, silentLogger } from '../logging/json-logger.js';
 import type { Guard } from '../context/guard.js';
 import { defineModule } from '../modules/module.js';
 import { defineController } from '../routing/controller.js';

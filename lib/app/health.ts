@@ -1,5 +1,5 @@
-import type { Logger } from '../common/logger.js';
-import type { InjectionToken } from '../common/token.js';
+import type { Logger } from '../logging/logger.js';
+import type { InjectionToken } from '../di/token.js';
 import type { HealthCheck } from '../common/health-check.js';
 import type { PlainAnswer } from '../http/answer.js';
 

@@ -1,8 +1,8 @@
-import type { LogFields } from '../common/logger.js';
+import type { LogFields } from '../logging/logger.js';
 import type { RequestContext } from '../context/request-context.js';
 import type { IncomingRequest } from '../http/incoming-request.js';
 import type { RouteInfo } from '../context/route-info.js';
-import type { LibraryTelemetry } from '../common/library-telemetry.js';
+import type { LibraryTelemetry } from '../telemetry/library-telemetry.js';
 
 /**
  * What an instrumentation (tracing and metrics, for example `openTelemetry()` from

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { silentLogger } from '../common/json-logger.js';
+import { silentLogger } from '../logging/json-logger.js';
 import { Context } from '../context/request-context.js';
 import type { Guard } from '../context/guard.js';
 import type { Interceptor } from '../context/interceptor.js';

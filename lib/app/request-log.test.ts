@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonLogger } from '../common/json-logger.js';
+import { jsonLogger } from '../logging/json-logger.js';
 import { REQUEST_ID } from '../context/request-id.js';
 import type { Middleware } from '../context/middleware.js';
 import { defineModule } from '../modules/module.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { silentLogger } from '../common/json-logger.js';
-import type { Logger } from '../common/logger.js';
+import { silentLogger } from '../logging/json-logger.js';
+import type { Logger } from '../logging/logger.js';
 import { defineModule } from '../modules/module.js';
 import { defineController } from '../routing/controller.js';
 import { get } from '../routing/route.js';

@@ -1,4 +1,4 @@
-import type { InjectionToken } from '../common/token.js';
+import type { InjectionToken } from '../di/token.js';
 import type { Guard, GuardToken } from '../context/guard.js';
 import type { Interceptor, InterceptorToken } from '../context/interceptor.js';
 import type { RouteInfo } from '../context/route-info.js';

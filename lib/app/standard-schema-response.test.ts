@@ -6,7 +6,7 @@ import { defineController } from '../routing/controller.js';
 import { get } from '../routing/route.js';
 import type { Schema } from '../routing/route.js';
 import { createApp } from './create-app.js';
-import { silentLogger } from '../common/json-logger.js';
+import { silentLogger } from '../logging/json-logger.js';
 
 const record = { id: 'p1', title: 'Hello', secret: 'do-not-send', author: { name: 'Ada', passwordHash: '$argon2id$secret' } };
 

@@ -1,4 +1,4 @@
-import { LOGGER, createToken, defineFactory, type Logger, type ProviderInput, type Token, type Clock } from '../internal.js';
+import { LOGGER, createToken, defineFactory, type Logger, type ProviderInput, type Token, type Clock } from '../index.js';
 import type { AccountOptions, AuthModuleOptions, IssuingOptions, StoreClass } from './auth-options.js';
 import type { CredentialStore } from './issuing/credential-store.js';
 import type { ClaimsSchema } from './issuing/validate-claims.js';

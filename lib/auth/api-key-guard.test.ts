@@ -3,7 +3,7 @@ import { createTestLogger } from '../../test/support/test-logger.js';
 import { toFetchHandler } from '../fetch.js';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { jsonLogger, createApp, createManualClock, defineController, defineModule, defineProvider, get, createToken } from '../internal.js';
+import { jsonLogger, createApp, createManualClock, defineController, defineModule, defineProvider, get, createToken } from '../index.js';
 import { send } from '../../test/http-helpers.js';
 import { defineAuthModule, generateApiKey, InMemoryApiKeyStore, Public, RequireScopes, Roles, type ApiKeyRecord, type ApiKeyStore } from './index.js';
 

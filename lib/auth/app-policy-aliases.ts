@@ -1,4 +1,5 @@
-import type { ClientAddressOptions, ClientAddressRule, CompiledOriginPolicy, Logger } from '../internal.js';
+import type { ClientAddressOptions, Logger } from '../index.js';
+import type { ClientAddressRule, CompiledOriginPolicy } from '../internal/client-policies.js';
 import type { AuthModuleOptions } from './auth-options.js';
 import { AuthConfigError } from './jwt/auth-config-error.js';
 

@@ -1,4 +1,5 @@
-import { ForbiddenException, readAccessRules, ServiceUnavailableException, UnauthorizedException, type AccessRules, type Guard, type RequestContext, type StateKey } from '../internal.js';
+import { ForbiddenException, ServiceUnavailableException, UnauthorizedException, type Guard, type RequestContext, type StateKey } from '../index.js';
+import { readAccessRules, type AccessRules } from '../internal/access-rules.js';
 import { checkScopes, type ApiKeyAuthenticator, type AuthenticatedApiKey } from './api-keys/index.js';
 import type { AuthRuntime } from './auth-runtime.js';
 

@@ -1,7 +1,8 @@
-import { ACCESS_PUBLIC, ACCESS_ROLES, ACCESS_SCOPES, type MetadataEntry } from '../internal.js';
+import type { MetadataEntry } from '../index.js';
+import { ACCESS_PUBLIC, ACCESS_ROLES, ACCESS_SCOPES } from '../internal/access-rules.js';
 
 // The access rules' entries. Their keys and their one reader, `readAccessRules`, live in the core
-// (lib/common/access-metadata.ts), where the OpenAPI generator reads them too.
+// (lib/access/access-metadata.ts), where the OpenAPI generator reads them too.
 
 /**
  * Requires at least one of the roles (read from the `roles` claim) on a route or controller.

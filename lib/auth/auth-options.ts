@@ -1,6 +1,6 @@
 // The options of AuthModule.forRoot: each feature owns its options type (accounts/, browser/,
 // throttle/, jwt/), and this file only composes them.
-import type { Clock } from '../internal.js';
+import type { Clock } from '../index.js';
 import type { HmacAlgorithm, TrustedIssuerOptions } from './jwt/index.js';
 import type { IssuingOptions } from './issuing/issuing-options.js';
 import type { ApiKeyOptions } from './api-keys/api-key-options.js';

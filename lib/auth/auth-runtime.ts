@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { createStateKey, CREDENTIAL_EXPIRES_AT, systemClock, type CompiledOriginPolicy, type RequestContext, type StateKey, type WebSockets } from '../internal.js';
+import { createStateKey, CREDENTIAL_EXPIRES_AT, systemClock, type RequestContext, type StateKey, type WebSockets } from '../index.js';
+import type { CompiledOriginPolicy } from '../internal/client-policies.js';
 import { ApiKeyAuthenticator, type ApiKeyStore, type AuthenticatedApiKey } from './api-keys/index.js';
 import type { AuthModuleOptions } from './auth-options.js';
 import { bearerFailure, bearerTokenOf } from './jwt/bearer-token.js';

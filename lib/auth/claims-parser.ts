@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { isZodSchema, parseResultOf, type StandardSchemaV1 } from '../internal.js';
+import { isZodSchema, type StandardSchemaV1 } from '../index.js';
+import { parseResultOf } from '../internal/schema.js';
 
 /**
  * The claims schema as the auth module's parts read it (`safeParse` when a token is verified,

@@ -1,7 +1,7 @@
 // The client-address and network names `tessera-http/auth` exported before they moved to the
 // core (issue 47): kept as deprecated aliases for one minor version, so an app compiled against
 // 0.1 keeps compiling. Each is the core's own value, so `instanceof` and identity still hold.
-import * as core from '../internal.js';
+import * as core from '../index.js';
 
 /**
  * @deprecated Since 0.2: import `createClientAddressReader` from `tessera-http`; an app's rule is

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestLogger } from '../../test/support/test-logger.js';
 import { toFetchHandler } from '../fetch.js';
-import { createApp, defineController, defineModule, get, type App, type AppOptions, type ClientAddressOptions } from '../internal.js';
+import { createApp, defineController, defineModule, get, type App, type AppOptions, type ClientAddressOptions } from '../index.js';
 import { defineAuthModule, generateApiKey, InMemoryApiKeyStore, InMemoryCredentialStore, InMemoryRefreshTokenStore, type AuthModuleOptions } from './index.js';
 
 const SECRET = 'client-address-rule-test-secret-0123456789';

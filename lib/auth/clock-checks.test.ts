@@ -1,7 +1,8 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ClockError, checkedClock, createApp, createManualClock, defineController, defineModule, get, systemClock, type Clock } from '../internal.js';
+import { createApp, createManualClock, defineController, defineModule, get, systemClock, type Clock } from '../index.js';
+import { ClockError, checkedClock } from '../internal/primitives.js';
 import { createTestLogger } from '../../test/support/test-logger.js';
 import { send } from '../../test/http-helpers.js';
 import { defineAuthModule } from './index.js';

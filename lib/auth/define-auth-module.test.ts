@@ -1,16 +1,7 @@
 import { SignJWT, base64url } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  createApp,
-  createManualClock,
-  defineController,
-  defineModule,
-  get,
-  MissingProviderError,
-  ProviderNotVisibleError,
-  type ModuleDefinition,
-} from '../internal.js';
+import { createApp, createManualClock, defineController, defineModule, get, MissingProviderError, ProviderNotVisibleError, type ModuleDefinition } from '../index.js';
 import { send } from '../../test/http-helpers.js';
 import { AuthConfigError, defineAuthModule, Public, Roles } from './index.js';
 

@@ -1,4 +1,6 @@
-import { checkedClock, systemClock, CLIENT_ADDRESS_RULE, ORIGIN_POLICY, defineModule, defineFactory, defineProvider, createToken, createStateKey, LOGGER, PUB_SUB, WEB_SOCKETS, type ClassToken, type Guard, type HealthCheck, type ModuleDefinition, type ProviderInput, type RequestContext, type SchemaOutput, type StandardSchemaV1, type Token } from '../internal.js';
+import { systemClock, defineModule, defineFactory, defineProvider, createToken, createStateKey, LOGGER, PUB_SUB, WEB_SOCKETS, type ClassToken, type Guard, type HealthCheck, type ModuleDefinition, type ProviderInput, type RequestContext, type SchemaOutput, type StandardSchemaV1, type Token } from '../index.js';
+import { CLIENT_ADDRESS_RULE, ORIGIN_POLICY } from '../internal/client-policies.js';
+import { checkedClock } from '../internal/primitives.js';
 import { claimsParserOf } from './claims-parser.js';
 import type { ApiKeyStore, AuthenticatedApiKey } from './api-keys/index.js';
 import { createAuthGuards } from './auth-guards.js';
@@ -8,7 +10,7 @@ import { tracedStore } from './shared/auth-telemetry.js';
 import type { AuthModuleOptions, StoreClass } from './auth-options.js';
 import { startAuthRuntime, type AuthRuntime } from './auth-runtime.js';
 import { checkDeprecatedAllowedOrigins, checkDeprecatedClientIp } from './app-policy-aliases.js';
-import { TokenIssuingService, type CredentialStore, type RefreshTokenStore, type SignInContext, type TokenPair } from './issuing/index.js';
+import { TokenIssuingService, completeRefreshTokenStore, type CredentialStore, type RefreshTokenStore, type SignInContext, type TokenPair } from './issuing/index.js';
 import type { SessionInfo } from './sessions/session-info.js';
 import { getDummyPasswordHash } from './password/index.js';
 import { checkSignInThrottleOptions, signInThrottleProvider, withSignInThrottle, type SignInThrottle } from './throttle/index.js';
@@ -171,7 +173,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
         // With issuing, the refresh-token store tells a starting instance which sessions ended
         // before it (untraced: a boot step, not part of any request's trace).
         options.issuing
-          ? defineFactory(CREDENTIAL_INVALIDATION, [AUTH_RUNTIME, PUB_SUB, LOGGER, REFRESH_TOKEN_STORE], (runtime, bus, logger, refreshTokens) => startCredentialInvalidation(runtime, bus, clock, refreshTokens, logger))
+          ? defineFactory(CREDENTIAL_INVALIDATION, [AUTH_RUNTIME, PUB_SUB, LOGGER, REFRESH_TOKEN_STORE], (runtime, bus, logger, refreshTokens) => startCredentialInvalidation(runtime, bus, clock, completeRefreshTokenStore(refreshTokens), logger))
           : defineFactory(CREDENTIAL_INVALIDATION, [AUTH_RUNTIME, PUB_SUB, LOGGER], (runtime, bus, logger) => startCredentialInvalidation(runtime, bus, clock, undefined, logger)),
       ];
       if (apiKeys) providers.push(toProvider(API_KEY_STORE, apiKeys.store));

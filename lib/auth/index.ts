@@ -2,8 +2,9 @@
 export { INVALIDATION_TOPIC, type CredentialInvalidation } from './sessions/credential-invalidation.js';
 export { defineAuthModule, type AuthService, type AuthDefinitions } from './define-auth-module.js';
 export type { AuthModuleOptions, IssuingOptions, ApiKeyOptions, StoreClass } from './auth-options.js';
+export type { IssuingModuleParts } from './issuing/issuing-options.js';
 export { Roles, Public, RequireScopes } from './auth-metadata.js';
-export { readAccessRules, type AccessRules } from '../internal.js';
+export { readAccessRules, type AccessRules } from '../internal/access-rules.js';
 export {
   AuthConfigError,
   DEFAULT_ISSUER_ALGORITHMS,
@@ -11,6 +12,7 @@ export {
   type AsymmetricAlgorithm,
   type BearerTokenVerifier,
   type BearerTokenVerifierOptions,
+  type OwnTokenOptions,
   type HmacAlgorithm,
   type TrustedIssuerOptions,
   type VerificationFailureReason,
@@ -30,6 +32,7 @@ export {
   type TokenPair,
   type SignInContext,
   type StoredSession,
+  type TokenLifetimeOptions,
 } from './issuing/index.js';
 export { MAX_USER_AGENT_LENGTH, MAX_CLIENT_ADDRESS_LENGTH, type SessionInfo } from './sessions/session-info.js';
 export {
@@ -103,6 +106,9 @@ export {
   type ConsumedAccountToken,
   type AccountTokenPurpose,
   type AccountSettings,
+  type AccountLifecycleOptions,
+  type AccountModuleParts,
+  type AccountServiceDeps,
   type AccountServiceOptions,
   type AccountSessions,
   type AccountLinks,

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp, createManualClock, defineModule, silentLogger, type App } from '../internal.js';
+import { createApp, createManualClock, defineModule, silentLogger, type App } from '../index.js';
 import { defineAuthModule, type TrustedIssuerOptions } from './index.js';
 import { makeIssuerKey, startJwksServer, type IssuerKey, type JwksServer } from './jwt/outside-issuer.test-helper.js';
 

@@ -1,4 +1,4 @@
-import type { HealthCheck } from '../internal.js';
+import type { HealthCheck } from '../index.js';
 import type { BearerTokenVerifier } from './jwt/index.js';
 
 /**

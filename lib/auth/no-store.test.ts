@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp, defineController, defineModule, get, post, silentLogger } from '../internal.js';
+import { createApp, defineController, defineModule, get, post, silentLogger } from '../index.js';
 import { NoStore } from './no-store.js';
 
 const Key = z.object({ id: z.string(), key: z.string() });

@@ -1,4 +1,5 @@
-import { answerStepOf, MadeAnswer, withHeaders, type Interceptor, type RequestContext } from '../internal.js';
+import { withHeaders, type Interceptor, type RequestContext } from '../index.js';
+import { answerStepOf, MadeAnswer } from '../internal/request-path.js';
 
 /**
  * The header of every answer that carries a token, a key or a secret: no cache (a browser's, a

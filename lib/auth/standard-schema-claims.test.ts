@@ -2,7 +2,7 @@ import { SignJWT } from 'jose';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as v from 'valibot';
 import { type } from 'arktype';
-import { createApp, createManualClock, defineController, defineModule, get, type StandardSchemaV1 } from '../internal.js';
+import { createApp, createManualClock, defineController, defineModule, get, type StandardSchemaV1 } from '../index.js';
 import { send } from '../../test/http-helpers.js';
 import { defineAuthModule } from './index.js';
 

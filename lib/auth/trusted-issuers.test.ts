@@ -3,7 +3,7 @@ import { openTelemetry } from '../otel/index.js';
 import { startTestSdk } from '../otel/test-sdk.test-helper.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp, createManualClock, defineController, defineModule, get, type AppOptions } from '../internal.js';
+import { createApp, createManualClock, defineController, defineModule, get, type AppOptions } from '../index.js';
 import { send } from '../../test/http-helpers.js';
 import { AuthConfigError, defineAuthModule, Roles, type TrustedIssuerOptions } from './index.js';
 import { makeIssuerKey, signWith, startJwksServer } from './jwt/outside-issuer.test-helper.js';

@@ -1,4 +1,4 @@
-import type { ControllerDefinition, HttpMethod, RouteMap, RouteTypes, RouteTypesOf, WebSocketRouteTypes } from '../internal.js';
+import type { ControllerDefinition, HttpMethod, RouteMap, RouteTypes, RouteTypesOf, WebSocketRouteTypes } from '../index.js';
 import type { CallInput, ClientAnswer, ClientData, Jsonified } from './client-types.js';
 import type { SocketWireInput, TypedSocket } from './typed-socket.js';
 

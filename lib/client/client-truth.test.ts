@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { createApp, defineController, defineModule, get, ws } from '../internal.js';
+import { createApp, defineController, defineModule, get, ws } from '../index.js';
 import { createClient, createFetchClient, type ApiOf } from './index.js';
 
 // What a typed client says `data` is must be what arrives: each client is checked twice on the

@@ -1,4 +1,4 @@
-import type { ControllerDefinition, PathParams, ProblemDetails, RouteMap, RouteTypes, RouteTypesOf, Schema, SchemaInput, SchemaOutput } from '../internal.js';
+import type { ControllerDefinition, PathParams, ProblemDetails, RouteMap, RouteTypes, RouteTypesOf, Schema, SchemaInput, SchemaOutput } from '../index.js';
 
 /** What JSON.stringify leaves out of an object (and writes as `null` in an array). */
 type Unwritten = undefined | symbol | ((...args: never[]) => unknown);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { createBlogModule, postsController } from '../../examples/blog/blog-module.js';
-import { createApp, createManualClock, defineController, defineModule, get, type App } from '../internal.js';
+import { createApp, createManualClock, defineController, defineModule, get, type App } from '../index.js';
 import { serve, type NodeServer } from '../node.js';
 import { createClient } from './index.js';
 

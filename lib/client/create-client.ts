@@ -1,4 +1,5 @@
-import { DEFINITION, TesseraError, hasDefinition, joinPaths, type ControllerDefinition, type ControllerInput, type RouteMap } from '../internal.js';
+import { TesseraError, type ControllerDefinition, type ControllerInput, type RouteMap } from '../index.js';
+import { DEFINITION, hasDefinition, joinPaths } from '../internal/definitions.js';
 import type { ClassClientOf, ClientOf, ClientOfAll } from './client-types.js';
 import { connect, fillPath, sendCall, type ClientOptions, type WireInput } from './http-call.js';
 

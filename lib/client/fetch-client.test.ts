@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { postsController } from '../../examples/blog/blog-module.js';
 import { createBlogModule } from '../../examples/blog/blog-module.js';
 import type { tenantPostsController } from '../../examples/tenants/tenant-posts-controller.js';
-import { createApp, createManualClock, defineController, defineModule, get, type App } from '../internal.js';
+import { createApp, createManualClock, defineController, defineModule, get, type App } from '../index.js';
 import { createFetchClient, type ApiOf, type JoinPaths } from './index.js';
 
 type BlogApi = ApiOf<[typeof postsController]>;

@@ -1,4 +1,4 @@
-import type { HttpMethod } from '../internal.js';
+import type { HttpMethod } from '../index.js';
 import type { FetchClient } from './api-types.js';
 import { connect, fillPath, queryString, sendCall, type ClientOptions, type WireInput } from './http-call.js';
 import { openTypedSocket, type SocketWireInput } from './typed-socket.js';

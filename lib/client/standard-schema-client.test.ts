@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as v from 'valibot';
 import { type } from 'arktype';
-import { createApp, defineController, defineModule, get, post } from '../internal.js';
+import { createApp, defineController, defineModule, get, post } from '../index.js';
 import { createClient, createFetchClient, type ApiOf } from './index.js';
 
 // The typed clients take a schema's input side and give its output side (as JSON delivers it),

@@ -1,4 +1,4 @@
-import type { Token } from '../common/token.js';
+import type { Token } from '../di/token.js';
 import { DEFAULT_PROVIDER } from '../di/default-provider.js';
 import type { ProviderInput } from '../di/provider.js';
 import type { ZodNode } from '../schema/zod-internals.js';

@@ -1,6 +1,6 @@
 import { DEFAULT_PROVIDER } from '../di/default-provider.js';
 import type { ProviderInput } from '../di/provider.js';
-import type { Token } from '../common/token.js';
+import type { Token } from '../di/token.js';
 
 /**
  * Where a configuration is read from: variable name -> value. `process.env` on Node, Bun and

@@ -1,4 +1,4 @@
-import type { InjectionToken } from '../common/token.js';
+import type { InjectionToken } from '../di/token.js';
 import type { RequestContext } from './request-context.js';
 
 /**

@@ -1,4 +1,4 @@
-import { createToken, type Token } from '../common/token.js';
+import { createToken, type Token } from '../di/token.js';
 import { TesseraError } from '../common/tessera-error.js';
 import { Context, createStateKey, OWN_ORIGIN_ONLY, type CompiledOriginPolicy, type RequestContext } from './request-context.js';
 

@@ -1,5 +1,5 @@
 import type { RouteInfo } from './route-info.js';
-import type { LogFields, Logger } from '../common/logger.js';
+import type { LogFields, Logger } from '../logging/logger.js';
 import type { IncomingRequest } from '../http/incoming-request.js';
 import { parseQuery } from '../http/query.js';
 import type { ClientAddressReader } from '../network/client-address.js';

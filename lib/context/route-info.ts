@@ -1,4 +1,4 @@
-import type { InjectionToken } from '../common/token.js';
+import type { InjectionToken } from '../di/token.js';
 import type { StandardSchemaV1 } from '../schema/standard-schema.js';
 
 /**

@@ -1,5 +1,5 @@
 import { TesseraError } from '../common/tessera-error.js';
-import { tokenName } from '../common/token.js';
+import { tokenName } from './token.js';
 
 /**
  * Nothing in the module graph provides a token that something depends on.

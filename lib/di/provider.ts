@@ -1,7 +1,7 @@
 import { ProviderDefinitionError } from './di-errors.js';
 import { hasDefinition, DEFINITION } from '../common/definition-carrier.js';
-import type { ClassToken, InjectionToken } from '../common/token.js';
-import { tokenName } from '../common/token.js';
+import type { ClassToken, InjectionToken } from './token.js';
+import { tokenName } from './token.js';
 
 /** A concrete class constructor. */
 export type Constructor<T> = new (...args: never[]) => T;

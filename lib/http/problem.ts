@@ -1,7 +1,7 @@
 import { isHttpException } from './http-exception.js';
 import type { PlainAnswer } from './answer.js';
 import { statusText } from './status-text.js';
-import type { Logger } from '../common/logger.js';
+import type { Logger } from '../logging/logger.js';
 
 /**
  * The RFC 9457 body every error response carries. Validation failures add `issues`.

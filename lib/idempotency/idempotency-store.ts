@@ -1,4 +1,4 @@
-import { createToken, type Token } from '../common/token.js';
+import { createToken, type Token } from '../di/token.js';
 
 /**
  * What a store answers to a claim: the key is now the caller's to run (`claimed`, with the token

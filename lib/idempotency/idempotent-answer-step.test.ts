@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createApp, createManualClock, defineController, defineModule, idempotent, InMemoryIdempotencyStore, post, type Answer, type App } from '../index.js';
-import { incomingFromRequest, toResponse } from '../internal.js';
+import { incomingFromRequest, toResponse } from '../internal/request-path.js';
 
 // idempotent() makes a route's answer with the route's own answer step: the same bytes and
 // headers as the route without it, plus Idempotent-Replayed on a replay, and a plain answer

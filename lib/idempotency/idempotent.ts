@@ -1,7 +1,7 @@
 import { DEFINITION } from '../common/definition-carrier.js';
 import { integerAtLeast } from '../common/integer-at-least.js';
 import { TesseraError } from '../common/tessera-error.js';
-import type { InjectionToken } from '../common/token.js';
+import type { InjectionToken } from '../di/token.js';
 import type { Interceptor, InterceptorToken } from '../context/interceptor.js';
 import type { RequestContext } from '../context/request-context.js';
 import type { Answer } from '../http/answer.js';

@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { createApp, defineController, defineModule, get, type AppOptions } from '../internal.js';
+import { createApp, defineController, defineModule, get, type AppOptions } from '../index.js';
 import { brotliEncoder } from '../node.js';
 import { compression, negotiateEncoding } from './index.js';
 

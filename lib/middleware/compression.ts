@@ -1,4 +1,4 @@
-import { TesseraError, headerOf, type Middleware, type Answer } from '../internal.js';
+import { TesseraError, headerOf, type Middleware, type Answer } from '../index.js';
 import { addVary } from './vary.js';
 
 /**

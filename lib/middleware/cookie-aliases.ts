@@ -1,6 +1,6 @@
 // The cookie helpers `tessera-http/middleware` exported before parsing and serialising moved to
 // the core (issue 47): deprecated aliases for one minor version, each the core's own function.
-import * as core from '../internal.js';
+import * as core from '../index.js';
 
 /**
  * @deprecated Since 0.2: import `getCookie` from `tessera-http`. Removed in 0.3.

@@ -1,4 +1,5 @@
-import { ALLOWED_ORIGINS, TesseraError, jsonAnswer, originPolicyOf, withHeaders, type Middleware, type Answer, type OriginPolicy, type RequestContext } from '../internal.js';
+import { TesseraError, jsonAnswer, withHeaders, type Middleware, type Answer, type OriginPolicy, type RequestContext } from '../index.js';
+import { ALLOWED_ORIGINS, originPolicyOf } from '../internal/client-policies.js';
 import { addVary } from './vary.js';
 
 /**

@@ -1,6 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
-import { headerOf, ifNoneMatchMatches, withHeaders, type Middleware, type Answer } from '../internal.js';
-import { encodeBase64 } from '../internal.js';
+import { headerOf, ifNoneMatchMatches, withHeaders, type Middleware, type Answer } from '../index.js';
+import { encodeBase64 } from '../internal/primitives.js';
 
 /**
  * A strong entity tag for a body: the first 16 bytes of its SHA-256, base64url, quoted.

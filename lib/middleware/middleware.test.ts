@@ -1,19 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  jsonLogger,
-  silentLogger,
-  createApp,
-  defineController,
-  defineModule,
-  get,
-  headerOf,
-  jsonAnswer,
-  post,
-  TesseraError,
-  UnauthorizedException,
-  type AppOptions,
-  type Guard,
-} from '../internal.js';
+import { jsonLogger, silentLogger, createApp, defineController, defineModule, get, headerOf, jsonAnswer, post, TesseraError, UnauthorizedException, type AppOptions, type Guard } from '../index.js';
 import { cors, deleteCookie, etag, getCookie, readSignedCookie, requestId, securityHeaders, serializeCookie, setCookie, signCookieValue } from './index.js';
 
 class DenyGuard implements Guard {

@@ -1,4 +1,4 @@
-import { BadRequestException, PayloadTooLargeException, UnsupportedMediaTypeException, isHttpException, type RequestContext } from '../internal.js';
+import { BadRequestException, PayloadTooLargeException, UnsupportedMediaTypeException, isHttpException, type RequestContext } from '../index.js';
 
 /**
  * Options of {@link readMultipart}. The whole body is bounded by the route's `bodyLimit`.

@@ -1,4 +1,4 @@
-import { REQUEST_ID, withHeaders, type Middleware } from '../internal.js';
+import { REQUEST_ID, withHeaders, type Middleware } from '../index.js';
 
 /**
  * Options of {@link requestId}.

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRequestListener } from '../adapters/node/node-listeners.js';
-import { createApp, defineController, defineModule, get, silentLogger, type App } from '../internal.js';
+import { createApp, defineController, defineModule, get, silentLogger, type App } from '../index.js';
 import { securityHeaders, type SecurityHeadersOptions } from './security-headers.js';
 
 async function appWith(options?: SecurityHeadersOptions): Promise<App> {

@@ -1,4 +1,5 @@
-import { TesseraError, headerOf, requestScheme, withHeaders, type Middleware, type RequestContext } from '../internal.js';
+import { TesseraError, headerOf, withHeaders, type Middleware, type RequestContext } from '../index.js';
+import { requestScheme } from '../internal/request-path.js';
 
 /** The default HSTS lifetime: one year, in seconds. */
 const DEFAULT_HSTS_MAX_AGE = 31_536_000;

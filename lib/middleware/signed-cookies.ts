@@ -1,6 +1,7 @@
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { encodeBase64, getCookie, TesseraError, type RequestContext } from '../internal.js';
+import { getCookie, TesseraError, type RequestContext } from '../index.js';
+import { encodeBase64 } from '../internal/primitives.js';
 
 const encoder = new TextEncoder();
 

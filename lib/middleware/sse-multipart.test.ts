@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createApp, defineController, defineModule, get, post, silentLogger } from '../internal.js';
+import { createApp, defineController, defineModule, get, post, silentLogger } from '../index.js';
 import { serve } from '../node.js';
 import { formatSseMessage, readMultipart, sse, type SseStream } from './index.js';
 

@@ -1,4 +1,4 @@
-import { TesseraError, type RequestContext } from '../internal.js';
+import { TesseraError, type RequestContext } from '../index.js';
 
 /**
  * One Server-Sent Event. `data` that is not a string is sent as JSON.

@@ -1,4 +1,4 @@
-import { headerOf, withHeaders, type Answer } from '../internal.js';
+import { headerOf, withHeaders, type Answer } from '../index.js';
 
 /**
  * The answer with `field` added to its `Vary` header (kept once, case-insensitively; `*` stays `*`).

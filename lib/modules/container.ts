@@ -1,4 +1,4 @@
-import { tokenName, type InjectionToken } from '../common/token.js';
+import { tokenName, type InjectionToken } from '../di/token.js';
 import { CircularDependencyError, MissingProviderError, ModuleGraphError, ProviderBuildError } from '../di/di-errors.js';
 import type { ModuleInput } from './module.js';
 import type { ProviderInput } from '../di/provider.js';

@@ -1,5 +1,5 @@
 import { DEFINITION, hasDefinition } from '../common/definition-carrier.js';
-import { tokenName } from '../common/token.js';
+import { tokenName } from '../di/token.js';
 import { ModuleGraphError } from '../di/di-errors.js';
 import type { ControllerDefinition, ControllerInput } from '../routing/controller.js';
 import type { ModuleDefinition, ModuleInput } from './module.js';

@@ -1,4 +1,4 @@
-import { tokenName, type ClassToken, type InjectionToken } from '../common/token.js';
+import { tokenName, type ClassToken, type InjectionToken } from '../di/token.js';
 import { MissingProviderError, ModuleGraphError, ProviderNotVisibleError } from '../di/di-errors.js';
 import { normalizeProvider, type ProviderDefinition, type ProviderInput } from '../di/provider.js';
 import { defaultProviderOf } from '../di/default-provider.js';

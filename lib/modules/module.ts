@@ -1,6 +1,6 @@
 import type { ControllerInput } from '../routing/controller.js';
 import type { DefinitionCarrier } from '../common/definition-carrier.js';
-import type { InjectionToken } from '../common/token.js';
+import type { InjectionToken } from '../di/token.js';
 import type { ProviderInput } from '../di/provider.js';
 import type { GuardToken } from '../context/guard.js';
 import type { InterceptorToken } from '../context/interceptor.js';

@@ -1,4 +1,4 @@
-import { createToken, type Token } from '../common/token.js';
+import { createToken, type Token } from '../di/token.js';
 import { createClientAddressReader, type ClientAddressOptions, type ClientAddressReader } from './client-address.js';
 
 /**

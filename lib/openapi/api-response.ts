@@ -1,6 +1,6 @@
-import { createMetadataKey, readRouteMetadata, type MetadataEntry, type MetadataKey } from '../internal.js';
-import type { RouteInfo } from '../internal.js';
-import type { Schema } from '../internal.js';
+import { createMetadataKey, readRouteMetadata, type MetadataEntry, type MetadataKey } from '../index.js';
+import type { RouteInfo } from '../index.js';
+import type { Schema } from '../index.js';
 import { OpenApiGenerationError } from './openapi-generation-error.js';
 
 /**

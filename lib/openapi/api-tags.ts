@@ -1,4 +1,4 @@
-import { createMetadataKey, type MetadataEntry } from '../internal.js';
+import { createMetadataKey, type MetadataEntry } from '../index.js';
 import { OpenApiGenerationError } from './openapi-generation-error.js';
 
 /** Metadata key of `ApiTags`. */

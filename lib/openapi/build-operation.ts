@@ -1,5 +1,6 @@
-import type { Schema } from '../internal.js';
-import { isZodSchema, statusText } from '../internal.js';
+import type { Schema } from '../index.js';
+import { isZodSchema } from '../index.js';
+import { statusText } from '../internal/request-path.js';
 import type { JsonSchema, OpenApiMediaType, OpenApiOperation, OpenApiParameter, OpenApiResponse } from './openapi-document.js';
 import type { PlannedOperation } from './operation-plan.js';
 import { PROBLEM_REF } from './problem-schema.js';

@@ -1,4 +1,4 @@
-import type { Schema } from '../internal.js';
+import type { Schema } from '../index.js';
 import { buildOperation, type OperationSchemas } from './build-operation.js';
 import { documentTags } from './document-info.js';
 import type { JsonSchema, OpenApiDocument, OpenApiPathItem } from './openapi-document.js';
@@ -11,7 +11,7 @@ import { createSchemaComponents } from './schema-components.js';
 import { convertSchema, convertSchemas } from './schema-conversion.js';
 import type { ConvertedSchema, SchemaScope } from './converted-schema.js';
 import { tracksUnrepresentable } from './zod-conversion.js';
-import type { SchemaSide } from '../internal.js';
+import type { SchemaSide } from '../internal/schema.js';
 
 /**
  * Builds the OpenAPI 3.1 document of an app from its public route table. A pure function: it

@@ -1,4 +1,4 @@
-import { TesseraError } from '../internal.js';
+import { TesseraError } from '../index.js';
 /**
  * Thrown by `generateOpenApiDocument` and `serveOpenApi` for a configuration the document cannot
  * honestly describe: an unknown security scheme, a duplicate operationId, invalid options, or

@@ -1,4 +1,4 @@
-import type { RouteInfo } from '../internal.js';
+import type { RouteInfo } from '../index.js';
 import type { SecurityRequirement, SecuritySchemeObject } from './openapi-document.js';
 import { resolveDocumentInfo, type DocumentInfoOptions, type ResolvedDocumentInfo } from './document-info.js';
 import { OpenApiGenerationError } from './openapi-generation-error.js';

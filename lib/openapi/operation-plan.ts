@@ -1,5 +1,6 @@
-import { readAccessRules, readMetadata, readRouteMetadata } from '../internal.js';
-import type { RouteInfo } from '../internal.js';
+import { readMetadata, readRouteMetadata } from '../index.js';
+import { readAccessRules } from '../internal/access-rules.js';
+import type { RouteInfo } from '../index.js';
 import { API_OPERATION, type ApiOperationOptions } from './api-operation.js';
 import { readApiResponses, type ApiResponseOptions } from './api-response.js';
 import { API_REQUEST_BODY, type ApiRequestBodyOptions } from './api-request-body.js';

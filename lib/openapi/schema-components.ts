@@ -1,6 +1,6 @@
 import type { JsonSchema } from './openapi-document.js';
 import { decodePointer, isAnonymousDef, type ConvertedSchema, type SchemaScope } from './converted-schema.js';
-import type { SchemaSide } from '../internal.js';
+import type { SchemaSide } from '../internal/schema.js';
 
 /**
  * Places converted schemas in one document: decides the `components.schemas` name of every

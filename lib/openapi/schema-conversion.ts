@@ -1,4 +1,5 @@
-import { isZodSchema, type Schema, type SchemaSide } from '../internal.js';
+import { isZodSchema, type Schema } from '../index.js';
+import type { SchemaSide } from '../internal/schema.js';
 import { z } from 'zod';
 import { convertStandardSchema, type StandardSchemaLike } from './standard-json-schema.js';
 import { fastResults, type ConvertedSchema } from './converted-schema.js';

@@ -1,4 +1,4 @@
-import type { App } from '../internal.js';
+import type { App } from '../index.js';
 import { generateOpenApiDocument } from './generate-openapi-document.js';
 import { resolveOptions, type OpenApiDocumentOptions } from './openapi-options.js';
 import { planOperations } from './operation-plan.js';

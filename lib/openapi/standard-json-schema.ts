@@ -1,4 +1,4 @@
-import type { SchemaSide } from '../internal.js';
+import type { SchemaSide } from '../internal/schema.js';
 import type { ConvertedSchema, SchemaScope } from './converted-schema.js';
 import { decodePointer, LOCAL_DEFS, localRefs, NONE, reachable } from './converted-schema.js';
 import type { JsonSchema } from './openapi-document.js';

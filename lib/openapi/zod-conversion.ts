@@ -1,4 +1,4 @@
-import type { SchemaSide } from '../internal.js';
+import type { SchemaSide } from '../internal/schema.js';
 import { toJSONSchema, z } from 'zod';
 import { decodePointer, LOCAL_DEFS, reachable, type ConvertedSchema, type SchemaScope } from './converted-schema.js';
 import type { JsonSchema } from './openapi-document.js';

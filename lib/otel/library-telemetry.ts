@@ -1,5 +1,5 @@
 import { SpanKind, SpanStatusCode, trace, type Counter, type MeterProvider, type Tracer, type TracerProvider } from '@opentelemetry/api';
-import type { LibraryTelemetry, TelemetryAttributes, TelemetryCounter } from '../internal.js';
+import type { LibraryTelemetry, TelemetryAttributes, TelemetryCounter } from '../internal/telemetry.js';
 import { errorType, OTHER_ERROR_TYPE } from './error-type.js';
 import { ATTR_ERROR_TYPE } from './semantic-conventions.js';
 

@@ -1,7 +1,7 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp, defineController, defineModule, get, jsonLogger, NotFoundException, post, silentLogger, type App, type AppOptions } from '../internal.js';
+import { createApp, defineController, defineModule, get, jsonLogger, NotFoundException, post, silentLogger, type App, type AppOptions } from '../index.js';
 import { serve, type NodeServer } from '../node.js';
 import { openTelemetry } from './open-telemetry.js';
 import { startTestSdk } from './test-sdk.test-helper.js';

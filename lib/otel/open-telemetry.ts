@@ -1,5 +1,6 @@
 import { context, createNoopMeter, metrics, propagation, trace, ProxyTracerProvider, type Context, type MeterProvider, type TextMapGetter, type Tracer, type TracerProvider } from '@opentelemetry/api';
-import { LIBRARY_TELEMETRY_KEY, type IncomingRequest, type Instrumentation, type RequestContext, type RequestTelemetry } from '../internal.js';
+import type { IncomingRequest, Instrumentation, RequestContext, RequestTelemetry } from '../index.js';
+import { LIBRARY_TELEMETRY_KEY } from '../internal/telemetry.js';
 import { createHttpMetrics, type HttpMetrics } from './http-metrics.js';
 import { ProviderLibraryTelemetry } from './library-telemetry.js';
 import { RequestSpan } from './request-span.js';

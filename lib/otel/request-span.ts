@@ -1,5 +1,5 @@
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
-import type { IncomingRequest, LogFields, RequestContext, RequestTelemetry, RouteInfo } from '../internal.js';
+import type { IncomingRequest, LogFields, RequestContext, RequestTelemetry, RouteInfo } from '../index.js';
 import { errorType } from './error-type.js';
 import type { HttpMetrics } from './http-metrics.js';
 import {

@@ -1,4 +1,4 @@
-import type { HealthCheck, SharedEngineCheckOptions } from '../internal.js';
+import type { HealthCheck, SharedEngineCheckOptions } from '../index.js';
 import type { SqlClient } from './sql-client.js';
 import { assertSqlClient } from './sql-client-check.js';
 

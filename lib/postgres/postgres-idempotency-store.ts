@@ -1,5 +1,6 @@
-import { checkedClock, systemClock } from '../internal.js';
-import type { Clock, IdempotencyClaim, IdempotencyStore } from '../internal.js';
+import { systemClock } from '../index.js';
+import { checkedClock } from '../internal/primitives.js';
+import type { Clock, IdempotencyClaim, IdempotencyStore } from '../index.js';
 import { createQueryRunner } from './run-query.js';
 import type { PostgresStoreOptions, QueryRunner } from './run-query.js';
 import type { SqlClient } from './sql-client.js';

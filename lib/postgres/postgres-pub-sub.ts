@@ -1,4 +1,6 @@
-import { callHandler, EngineOutage, jsonLogger, startHeartbeat, TopicTable, unrefTimer, type Logger, type PubSub, type TopicHandler } from '../internal.js';
+import { jsonLogger, type Logger, type PubSub, type TopicHandler } from '../index.js';
+import { callHandler, EngineOutage, startHeartbeat, TopicTable } from '../internal/engines.js';
+import { unrefTimer } from '../internal/primitives.js';
 import type { SqlClient } from './sql-client.js';
 import { assertSqlClient } from './sql-client-check.js';
 

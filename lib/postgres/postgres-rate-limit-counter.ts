@@ -1,5 +1,5 @@
-import { FixedWindowRule } from '../internal.js';
-import type { RateLimitCounterOptions, RateLimitWindow, WindowedRateLimitCounter } from '../internal.js';
+import { FixedWindowRule } from '../internal/engines.js';
+import type { RateLimitCounterOptions, RateLimitWindow, WindowedRateLimitCounter } from '../index.js';
 import { createQueryRunner } from './run-query.js';
 import type { PostgresStoreOptions, QueryRunner } from './run-query.js';
 import type { SqlClient } from './sql-client.js';

@@ -1,4 +1,4 @@
-import { TIMED_OUT, within } from '../internal.js';
+import { TIMED_OUT, within } from '../internal/engines.js';
 import type { SqlClient, SqlResult } from './sql-client.js';
 import { lendsConnections } from './sql-pool.js';
 import { StoreUnavailableError } from './store-unavailable-error.js';

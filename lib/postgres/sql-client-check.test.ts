@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp, defineModule, defineProvider, isTesseraError } from '../internal.js';
+import { createApp, defineModule, defineProvider, isTesseraError } from '../index.js';
 import { defineAuthModule } from '../auth/index.js';
 import { PostgresCredentialStore, PostgresRefreshTokenStore } from '../auth/postgres/index.js';
 import { createQueryRunner } from './run-query.js';

@@ -1,4 +1,4 @@
-import { createToken } from '../internal.js';
+import { createToken } from '../index.js';
 
 /**
  * What a query answers: the rows, and (for drivers that report it) how many rows the statement

@@ -1,4 +1,4 @@
-import { ServiceUnavailableException } from '../internal.js';
+import { ServiceUnavailableException } from '../index.js';
 
 /**
  * Thrown by the PostgreSQL stores when the database cannot answer (connection refused or lost,

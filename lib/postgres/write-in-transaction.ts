@@ -1,4 +1,4 @@
-import { TIMED_OUT, within } from '../internal.js';
+import { TIMED_OUT, within } from '../internal/engines.js';
 import type { SqlResult } from './sql-client.js';
 import type { PooledSqlConnection, SqlPool } from './sql-pool.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { jsonLogger } from '../common/json-logger.js';
+import { jsonLogger } from '../logging/json-logger.js';
 import { createAppBus } from './app-bus.js';
 import { inProcessPubSub, type PubSub } from './pub-sub.js';
 

@@ -1,6 +1,6 @@
 import { EngineOutage } from '../resilience/engine-outage.js';
-import type { Logger } from '../common/logger.js';
-import type { LibraryTelemetry, TelemetryCounter } from '../common/library-telemetry.js';
+import type { Logger } from '../logging/logger.js';
+import type { LibraryTelemetry, TelemetryCounter } from '../telemetry/library-telemetry.js';
 import { unrefTimer } from '../common/unref-timer.js';
 import { ServiceUnavailableException } from '../http/http-exception.js';
 import type { PublishOptions, PubSub } from './pub-sub.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../common/json-logger.js';
+import { silentLogger } from '../logging/json-logger.js';
 import { defineModule } from '../modules/module.js';
 import { inProcessPubSub, type PubSub } from './pub-sub.js';
 import { createApp } from '../app/create-app.js';

@@ -1,4 +1,4 @@
-import { createToken, type Token } from '../common/token.js';
+import { createToken, type Token } from '../di/token.js';
 import { TopicTable } from './topic-table.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { HealthCheck, SharedEngineCheckOptions } from '../internal.js';
+import type { HealthCheck, SharedEngineCheckOptions } from '../index.js';
 
 /**
  * A readiness check for Redis: `PING` through the given client. The app's health option bounds it

@@ -1,5 +1,7 @@
 import type { Redis } from 'ioredis';
-import { integerAtLeast, ServiceUnavailableException, TIMED_OUT, within, type IdempotencyClaim, type IdempotencyStore } from '../internal.js';
+import { ServiceUnavailableException, type IdempotencyClaim, type IdempotencyStore } from '../index.js';
+import { TIMED_OUT, within } from '../internal/engines.js';
+import { integerAtLeast } from '../internal/primitives.js';
 
 /**
  * Options of {@link RedisIdempotencyStore}.

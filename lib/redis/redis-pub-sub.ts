@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import { callHandler, EngineOutage, jsonLogger, startHeartbeat, TopicTable, type Logger, type PubSub, type TopicHandler } from '../internal.js';
+import { jsonLogger, type Logger, type PubSub, type TopicHandler } from '../index.js';
+import { callHandler, EngineOutage, startHeartbeat, TopicTable } from '../internal/engines.js';
 
 /**
  * Options of {@link redisPubSub}.

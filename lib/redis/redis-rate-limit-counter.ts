@@ -1,5 +1,7 @@
 import type { Redis } from 'ioredis';
-import { EngineOutage, FixedWindowRule, jsonLogger, integerAtLeast, ServiceUnavailableException, TIMED_OUT, within, type Logger, type RateLimitCounterOptions, type RateLimitWindow, type WindowedRateLimitCounter } from '../internal.js';
+import { jsonLogger, ServiceUnavailableException, type Logger, type RateLimitCounterOptions, type RateLimitWindow, type WindowedRateLimitCounter } from '../index.js';
+import { EngineOutage, FixedWindowRule, TIMED_OUT, within } from '../internal/engines.js';
+import { integerAtLeast } from '../internal/primitives.js';
 
 /**
  * Options of {@link RedisRateLimitCounter}.

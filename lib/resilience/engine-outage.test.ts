@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EngineOutage } from './engine-outage.js';
-import { jsonLogger } from '../common/json-logger.js';
+import { jsonLogger } from '../logging/json-logger.js';
 
 function lines() {
   const written: Record<string, unknown>[] = [];

@@ -1,4 +1,4 @@
-import type { Logger } from '../common/logger.js';
+import type { Logger } from '../logging/logger.js';
 
 /**
  * An engine's connection state as outages move it: up, or down since a moment. Every engine

@@ -2,7 +2,7 @@ import type { GuardToken } from '../context/guard.js';
 import type { InterceptorToken } from '../context/interceptor.js';
 import type { DefinitionCarrier } from '../common/definition-carrier.js';
 import type { ResolvedTokens } from '../di/provider.js';
-import type { InjectionToken } from '../common/token.js';
+import type { InjectionToken } from '../di/token.js';
 import { metadataRecord, type MetadataEntry } from '../common/metadata.js';
 import type { RouteDefinition } from './route.js';
 import { routeHelpers, type RouteHelpers } from './route-helpers.js';

@@ -1,18 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Module } from '../../facade/index.js';
-import {
-  createApp,
-  createToken,
-  defineController,
-  defineModule,
-  defineProvider,
-  ForbiddenException,
-  get,
-  isTesseraError,
-  type Guard,
-  type Interceptor,
-  type ModuleDefinition,
-} from '../internal.js';
+import { createApp, createToken, defineController, defineModule, defineProvider, ForbiddenException, get, isTesseraError, type Guard, type Interceptor, type ModuleDefinition } from '../index.js';
 import { createTestingApp } from './index.js';
 
 // Level 3: a dynamic (forRoot-style) database module, builder style.

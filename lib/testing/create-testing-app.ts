@@ -1,18 +1,4 @@
-import {
-  createApp,
-  type App,
-  type AppOptions,
-  type Constructor,
-  type ControllerDefinition,
-  type Guard,
-  type GuardToken,
-  type InjectionToken,
-  type Interceptor,
-  type InterceptorToken,
-  type ModuleInput,
-  type ProviderInput,
-  type RouteMap,
-} from '../internal.js';
+import { createApp, type App, type AppOptions, type Constructor, type ControllerDefinition, type Guard, type GuardToken, type InjectionToken, type Interceptor, type InterceptorToken, type ModuleInput, type ProviderInput, type RouteMap } from '../index.js';
 
 /**
  * The app a test compiled: the `App` `createApp` returns, whose `get` also hands out what the

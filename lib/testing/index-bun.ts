@@ -2,7 +2,7 @@
 // whose app listens on `Bun.serve` (`bunServer`) unless `server` is given, as `tessera-http` itself does
 // under that condition (lib/index-bun.ts). Without this entry, `listen()` on a testing app threw
 // SERVER_ADAPTER_MISSING, since the testing entry builds apps with the core's createApp.
-import type { AppOptions, ModuleInput } from '../internal.js';
+import type { AppOptions, ModuleInput } from '../index.js';
 import { bunServer as runtimeServer } from '../adapters/bun/bun-server.js';
 import { createTestingApp as createCoreTestingApp, type TestingAppBuilder } from './create-testing-app.js';
 

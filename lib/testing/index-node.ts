@@ -2,7 +2,7 @@
 // whose app listens on Node's `http` module (`nodeServer`) unless `server` is given, as `tessera-http` itself does
 // under that condition (lib/index-node.ts). Without this entry, `listen()` on a testing app threw
 // SERVER_ADAPTER_MISSING, since the testing entry builds apps with the core's createApp.
-import type { AppOptions, ModuleInput } from '../internal.js';
+import type { AppOptions, ModuleInput } from '../index.js';
 import { nodeServer as runtimeServer } from '../adapters/node/serve.js';
 import { createTestingApp as createCoreTestingApp, type TestingAppBuilder } from './create-testing-app.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Controller, Get, Injectable, Module } from '../../facade/index.js';
-import { createToken, defineController, defineModule, defineProvider, get, isTesseraError, type ModuleDefinition } from '../internal.js';
+import { createToken, defineController, defineModule, defineProvider, get, isTesseraError, type ModuleDefinition } from '../index.js';
 import { defineAuthModule, InMemoryCredentialStore, InMemoryRefreshTokenStore } from '../auth/index.js';
 import { PostgresCredentialStore, PostgresRefreshTokenStore } from '../auth/postgres/index.js';
 import { SQL_CLIENT } from '../postgres/index.js';

@@ -1,5 +1,5 @@
-import type { Logger } from '../common/logger.js';
-import { createToken, type Token } from '../common/token.js';
+import type { Logger } from '../logging/logger.js';
+import { createToken, type Token } from '../di/token.js';
 import type { RequestContext } from '../context/request-context.js';
 import type { PlainAnswer } from '../http/answer.js';
 import { ServiceUnavailableException } from '../http/http-exception.js';

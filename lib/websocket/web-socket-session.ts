@@ -1,4 +1,4 @@
-import type { Logger } from '../common/logger.js';
+import type { Logger } from '../logging/logger.js';
 import type { RequestContext, StateKey } from '../context/request-context.js';
 import type { WebSocketConnection, WebSocketSpec } from '../routing/web-socket-spec.js';
 import type { WebSocketEvents, WebSocketPort } from './web-socket-port.js';

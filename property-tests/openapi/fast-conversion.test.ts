@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createApp, defineController, defineModule, get, post, type RouteDefinition } from '../../lib/index.js';
 import { fastToJsonSchema, fastUnsupportedReason } from '../../lib/openapi/fast-conversion/index.js';
-import type { SchemaSide } from '../../lib/internal.js';
+import type { SchemaSide } from '../../lib/internal/schema.js';
 import { generateOpenApiDocument } from '../../lib/openapi/index.js';
 import { useFastConversion } from '../../lib/openapi/schema-conversion.js';
 import { buildCase, exactDifference, schemaCase, type SchemaCase } from './zod-schema-arbitraries.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SchemaSide } from '../../lib/internal.js';
+import type { SchemaSide } from '../../lib/internal/schema.js';
 
 /** zod's own result for a schema, or the error it threw: the oracle for the fast converter. */
 export type Reference = { json: Record<string, unknown>; problems: string[] } | { error: string };

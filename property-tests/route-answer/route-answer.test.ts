@@ -26,7 +26,7 @@ import {
   type RequestContext,
   type Schema,
 } from '../../lib/index.js';
-import { generalDispatchOf, incomingFromRequest, toResponse } from '../../lib/internal.js';
+import { generalDispatchOf, incomingFromRequest, toResponse } from '../../lib/internal/request-path.js';
 
 // Each route is answered by its responder, built for it at createApp (lib/app/dispatch.ts),
 // which `app.handle` reaches after routing first. The general walk (context, middleware, router,

@@ -4,7 +4,9 @@
 // scopedRoutesOnly.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { metadataRecord, readAccessRules, type MetadataEntry } from '../../lib/internal.js';
+import type { MetadataEntry } from '../../lib/index.js';
+import { readAccessRules } from '../../lib/internal/access-rules.js';
+import { metadataRecord } from '../../lib/internal/definitions.js';
 import { checkScopes } from '../../lib/auth/api-keys/check-scopes.js';
 import type { ScopeCredential } from '../../lib/auth/api-keys/check-scopes.js';
 import { Public, RequireScopes, Roles } from '../../lib/auth/auth-metadata.js';

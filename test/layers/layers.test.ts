@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findCycle, readImports, type ImportEdge } from './import-graph.js';
@@ -10,8 +11,15 @@ const OUTSIDE_CORE = ['lib/auth/', 'lib/redis/', 'lib/postgres/', 'lib/openapi/'
 /** Entries that pair the core with an adapter: `tessera-http/node`, `/fetch`, and `tessera-http` as Node, Bun and Deno resolve it. */
 const ENTRIES_ABOVE_CORE = ['lib/node.ts', 'lib/fetch.ts', 'lib/index-node.ts', 'lib/index-bun.ts', 'lib/index-deno.ts'];
 const CORE_ENTRY = 'lib/index.ts';
-/** The satellites' entry: the public names plus what only Tessera's own packages share (not in `exports`). */
-const INTERNAL_ENTRY = 'lib/internal.ts';
+/**
+ * The satellites' internal entries, one per concept (`lib/internal/request-path.ts`,
+ * `lib/internal/engines.ts`, ...): what only Tessera's own packages share beyond the public
+ * names (not in `exports`). A satellite takes public names from the core entry and each internal
+ * name from the entry of its concept, so its imports say what it uses.
+ */
+const INTERNAL_DIR = 'lib/internal/';
+const INTERNAL_ENTRIES = readdirSync(join(root, INTERNAL_DIR)).filter((f) => f.endsWith('.ts')).map((f) => `${INTERNAL_DIR}${f}`);
+const isInternalEntry = (file: string) => INTERNAL_ENTRIES.includes(file);
 /**
  * Core files a satellite may import directly: leaves with no import of their own, declared once
  * for the server and the type-only client, whose browser bundle must not take the core in
@@ -20,7 +28,7 @@ const INTERNAL_ENTRY = 'lib/internal.ts';
 const SHARED_LEAVES = ['lib/websocket/subprotocols.ts'];
 const isCore = (file: string) => file.startsWith('lib/') && !OUTSIDE_CORE.some((p) => file.startsWith(p)) && !ENTRIES_ABOVE_CORE.includes(file);
 /** The core folder a file belongs to (`lib/routing/route.ts` -> `routing`); the entry is its own node. */
-const folderOf = (file: string) => (file === CORE_ENTRY || file === INTERNAL_ENTRY ? 'index' : (file.split('/')[1] as string));
+const folderOf = (file: string) => (file === CORE_ENTRY || isInternalEntry(file) ? 'index' : (file.split('/')[1] as string));
 /** The rooms above the core (`lib/auth`, `lib/adapters`, `facade`, ...): each is used by the others only through its entries. */
 const ROOMS = OUTSIDE_CORE.map((prefix) => prefix.slice(0, -1));
 const roomOf = (file: string) => ROOMS.find((room) => file.startsWith(`${room}/`));
@@ -78,8 +86,26 @@ describe('layers (imports point down)', () => {
   });
 
   it('facade, auth, OpenAPI and the adapters use the core only through its entry points', () => {
-    const offending = edges.filter((e) => !isCore(e.from) && e.to !== undefined && isCore(e.to) && e.to !== CORE_ENTRY && e.to !== INTERNAL_ENTRY && !SHARED_LEAVES.includes(e.to));
+    const offending = edges.filter((e) => !isCore(e.from) && e.to !== undefined && isCore(e.to) && e.to !== CORE_ENTRY && !isInternalEntry(e.to) && !SHARED_LEAVES.includes(e.to));
     expect(offending.map(show)).toEqual([]);
+  });
+
+  it('the core never imports an internal entry (they are the satellites\u2019 doors, not the core\u2019s)', () => {
+    const offending = edges.filter((e) => isCore(e.from) && !isInternalEntry(e.from) && e.to !== undefined && isInternalEntry(e.to));
+    expect(offending.map(show)).toEqual([]);
+  });
+
+  it('each internal entry only re-exports named core files, none of them a public name, and is used', () => {
+    expect(INTERNAL_ENTRIES.length, 'the internal entries are found').toBeGreaterThan(3);
+    const publicNames = exportedNames(CORE_ENTRY);
+    for (const entry of INTERNAL_ENTRIES) {
+      const statements = codeOf(entry).split(';').map((part) => part.trim()).filter((part) => part !== '');
+      const foreign = statements.filter((statement) => !/^export (type )?\{[^}]*\} from '\.\.\/[^']+'$/.test(statement));
+      expect(foreign, `${entry}: an internal entry holds named re-exports only (no code, no export *)`).toEqual([]);
+      const shadowed = exportedNames(entry).filter((name) => publicNames.includes(name));
+      expect(shadowed, `${entry} re-exports public names: import them from lib/index.ts`).toEqual([]);
+      expect(edges.some((e) => e.to === entry && !isCore(e.from)), `${entry} is imported by a room above the core (the list is not stale)`).toBe(true);
+    }
   });
 
   it('a room above the core imports another room only through its entry, never one of its internal files', () => {
@@ -136,3 +162,20 @@ describe('findCycle', () => {
     expect(findCycle(new Map([['a', new Set(['b', 'c'])], ['b', new Set(['c'])], ['c', new Set<string>()]]))).toBeUndefined();
   });
 });
+
+/** A source file without its comments. */
+function codeOf(file: string): string {
+  return readFileSync(join(root, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+}
+
+/** The names a file re-exports with `export { ... } from` / `export type { ... } from` (the entries' only form). */
+function exportedNames(file: string): string[] {
+  const names: string[] = [];
+  for (const [, list] of codeOf(file).matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)) {
+    for (const part of (list as string).split(',')) {
+      const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/).pop()?.trim();
+      if (name) names.push(name);
+    }
+  }
+  return names;
+}

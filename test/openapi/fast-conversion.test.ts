@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { fastConvert, fastToJsonSchema, fastUnsupportedReason } from '../../lib/openapi/fast-conversion/index.js';
-import type { SchemaSide } from '../../lib/internal.js';
+import type { SchemaSide } from '../../lib/internal/schema.js';
 import { convertSchemas, useFastConversion } from '../../lib/openapi/schema-conversion.js';
 import { exactDifference } from '../../property-tests/openapi/zod-schema-arbitraries.js';
 import { zodReference } from '../../property-tests/openapi/zod-reference.js';

@@ -2,7 +2,7 @@
 // sessions' CSRF check. Each reader has its own tests; these check that all three read this one.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp, defineController, defineModule, get, ws, type AppOptions, type OriginPolicy } from '../../lib/internal.js';
+import { createApp, defineController, defineModule, get, ws, type AppOptions, type OriginPolicy } from '../../lib/index.js';
 import { cors } from '../../lib/middleware/index.js';
 import { send } from '../http-helpers.js';
 import { createTestLogger } from '../support/test-logger.js';

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as auth from '../../lib/auth/index.js';
 import * as authPostgres from '../../lib/auth/postgres/index.js';
 import * as fetchEntry from '../../lib/fetch.js';
@@ -45,5 +45,22 @@ describe('deprecated aliases kept for one minor version', () => {
     const response = await handler(new Request('http://localhost/echo', { headers: UPGRADE_HEADERS }));
     expect(response, 'the upgrader given as webSockets answered (without it: 501)').toBe(completed);
     await app.close();
+  });
+});
+
+// Renamed types (issue 47, "options as data"): an old type name must stay the very type the new
+// one is, so a value typed with either is assignable both ways. Checked by the type-check
+// (`npx tsc -p tsconfig.json --noEmit`); the `it` keeps the check in this file's report.
+describe('deprecated type aliases kept for one minor version', () => {
+  it("tessera-http/auth's AccountSettings is AccountLifecycleOptions", () => {
+    type Claims = { readonly sub: string };
+    expectTypeOf<auth.AccountSettings<Claims>>().toEqualTypeOf<auth.AccountLifecycleOptions<Claims>>();
+  });
+
+  it("AccountServiceOptions and AccountOptions are their parts composed, with every 0.1 field", () => {
+    type Claims = { readonly sub: string };
+    expectTypeOf<auth.AccountServiceOptions<Claims>>().toEqualTypeOf<auth.AccountLifecycleOptions<Claims> & auth.AccountServiceDeps<Claims>>();
+    expectTypeOf<auth.AccountOptions<Claims>>().toEqualTypeOf<auth.AccountLifecycleOptions<Claims> & auth.AccountModuleParts<Claims>>();
+    expectTypeOf<auth.IssuingOptions<Claims>>().toEqualTypeOf<auth.TokenLifetimeOptions & auth.IssuingModuleParts<Claims>>();
   });
 });

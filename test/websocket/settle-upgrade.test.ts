@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, defineController, defineModule, get, ws, type App, type Middleware } from '../../lib/index.js';
-import { incomingFromRequest, settleUpgrade, type AcceptedUpgrade } from '../../lib/internal.js';
+import { incomingFromRequest } from '../../lib/internal/request-path.js';
+import { settleUpgrade, type AcceptedUpgrade } from '../../lib/internal/web-sockets.js';
 import { serve, type NodeServer } from '../../lib/node.js';
 import { openSocket } from './socket-client.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import * as v from 'valibot';
 import WebSocket from 'ws';
-import { createApp, defineController, defineModule, ws } from '../../lib/internal.js';
+import { createApp, defineController, defineModule, ws } from '../../lib/index.js';
 import { createFetchClient, type ApiOf } from '../../lib/client/index.js';
 import { serve } from '../../lib/node.js';
 import { openSocket } from './socket-client.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PendingWebSocket, WebSocketEvents, WebSocketPort } from '../../lib/internal.js';
+import type { PendingWebSocket, WebSocketEvents, WebSocketPort } from '../../lib/internal/web-sockets.js';
 import { bindStandardWebSocket, type StandardServerSocket } from '../../lib/adapters/fetch/standard-web-socket.js';
 import { queuedPort } from '../../lib/adapters/workers/queued-port.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import WebSocket from 'ws';
-import { createApp, defineController, defineModule, ws } from '../../lib/internal.js';
+import { createApp, defineController, defineModule, ws } from '../../lib/index.js';
 import { createFetchClient, type ApiOf } from '../../lib/client/index.js';
 import { serve } from '../../lib/node.js';
 

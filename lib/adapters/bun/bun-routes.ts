@@ -1,4 +1,4 @@
-import { nativeRouteTable, type RespondingRoute, type RouterEntry } from '../../internal.js';
+import { nativeRouteTable, type RespondingRoute, type RouterEntry } from '../../internal/request-path.js';
 import type { FetchHandlerParts } from '../fetch/fetch-handler.js';
 
 /** A handler of `Bun.serve`'s `routes`: Bun's request carries the parameters its router found. */

@@ -1,5 +1,5 @@
-import type { ListeningServer, ServerAdapter } from '../../internal.js';
-import { respondingRoutesOf, serverClose } from '../../internal.js';
+import type { ListeningServer, ServerAdapter } from '../../index.js';
+import { respondingRoutesOf, serverClose } from '../../internal/request-path.js';
 import { fetchHandlerParts } from '../fetch/fetch-handler.js';
 import { bunRoutes, type BunRoutes } from './bun-routes.js';
 import { listenError } from '../listen-error.js';

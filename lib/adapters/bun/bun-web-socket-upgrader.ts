@@ -1,4 +1,4 @@
-import type { PendingWebSocket, WebSocketEvents, WebSocketUpgrader } from '../../internal.js';
+import type { PendingWebSocket, WebSocketEvents, WebSocketUpgrader } from '../../internal/web-sockets.js';
 
 /** What the adapter keeps on each Bun socket (`ws.data`). */
 interface SocketData {

@@ -1,5 +1,5 @@
-import type { ListeningServer, ServerAdapter } from '../../internal.js';
-import { serverClose } from '../../internal.js';
+import type { ListeningServer, ServerAdapter } from '../../index.js';
+import { serverClose } from '../../internal/request-path.js';
 import { toFetchHandler } from '../fetch/fetch-handler.js';
 import { listenError } from '../listen-error.js';
 import { denoWebSocketUpgrader } from './deno-web-socket-upgrader.js';

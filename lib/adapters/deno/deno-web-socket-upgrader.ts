@@ -1,4 +1,4 @@
-import type { WebSocketUpgrader } from '../../internal.js';
+import type { WebSocketUpgrader } from '../../internal/web-sockets.js';
 import { bindStandardWebSocket, type StandardServerSocket } from '../fetch/standard-web-socket.js';
 
 /** The slice of Deno's API used here, so that it type-checks without Deno's types. */

@@ -1,5 +1,7 @@
-import type { AcceptedUpgrade, App, IncomingRequest, ResponseSource, RouteResponder, SharedHeadersForm, WebSocketUpgrader } from '../../internal.js';
-import { incomingFromRequest, incomingOfRoutedRequest, responseOf } from '../../internal.js';
+import type { App, IncomingRequest } from '../../index.js';
+import type { ResponseSource, RouteResponder, SharedHeadersForm } from '../../internal/request-path.js';
+import type { AcceptedUpgrade, WebSocketUpgrader } from '../../internal/web-sockets.js';
+import { incomingFromRequest, incomingOfRoutedRequest, responseOf } from '../../internal/request-path.js';
 import { addressFromPlatform, isConnectionInfo } from './platform-address.js';
 
 /**

@@ -2,7 +2,7 @@
 // WebSocketUpgrader, and one word for it), kept for one minor version so that an app written
 // against 0.1 compiles unchanged (issue 47). Each is the same value as the new name.
 // Removed in 0.3; CHANGELOG.md gives the new name of each.
-import type { WebSocketUpgrader } from '../../internal.js';
+import type { WebSocketUpgrader } from '../../internal/web-sockets.js';
 import { bunWebSocketUpgrader } from '../bun/bun-web-socket-upgrader.js';
 import { denoWebSocketUpgrader } from '../deno/deno-web-socket-upgrader.js';
 import { workersWebSocketUpgrader } from '../workers/workers-web-socket-upgrader.js';

@@ -1,4 +1,4 @@
-import type { PendingWebSocket, WebSocketEvents, WebSocketPort } from '../../internal.js';
+import type { PendingWebSocket, WebSocketEvents, WebSocketPort } from '../../internal/web-sockets.js';
 
 /** The server side of a WHATWG WebSocket as Deno and workerd hand it out. */
 export interface StandardServerSocket {

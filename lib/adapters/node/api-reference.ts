@@ -1,4 +1,4 @@
-import { TesseraError, type App } from '../../internal.js';
+import { TesseraError, type App } from '../../index.js';
 
 /**
  * Options of {@link serveApiReference}.

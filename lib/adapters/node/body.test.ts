@@ -1,6 +1,6 @@
 import { Agent, type IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { IncomingRequest } from '../../internal.js';
+import type { IncomingRequest } from '../../index.js';
 import { serve, type NodeServer, type ServeOptions } from './serve.js';
 import { createProbes, createTestApp, rawRequest, rawSocket, withTimeout, type Probes } from './test-support.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../common/json-logger.js';
+import { silentLogger } from '../../logging/json-logger.js';
 import { createApp } from '../../app/create-app.js';
 import type { Middleware } from '../../context/middleware.js';
 import { defineModule } from '../../modules/module.js';

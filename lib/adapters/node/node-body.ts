@@ -1,7 +1,7 @@
 import { lingeringClose } from './lingering-close.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BadRequestException } from '../../internal.js';
-import { tooLarge } from '../../internal.js';
+import { BadRequestException } from '../../index.js';
+import { tooLarge } from '../../internal/request-path.js';
 
 /** Whether the message carries a body; HTTP/1.1 frames one only with Content-Length or Transfer-Encoding. */
 export function hasBody(req: IncomingMessage): boolean {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BadRequestException, type HttpException, type IncomingRequest } from '../../internal.js';
+import { BadRequestException, type HttpException, type IncomingRequest } from '../../index.js';
 import { NodeRequestBody } from './node-request-body.js';
 import { absoluteUrl, readNodeTarget, type NodeTarget } from './request-target.js';
 

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { App } from '../../internal.js';
-import { jsonLogger, settleUpgrade, type Answer, type Logger } from '../../internal.js';
+import type { App } from '../../index.js';
+import { jsonLogger, type Answer, type Logger } from '../../index.js';
+import { settleUpgrade } from '../../internal/web-sockets.js';
 import { createNodeWebSocketUpgrader } from './node-web-socket-upgrader.js';
 import { DEFAULT_DRAIN_LIMIT, NodeIncoming, type NodeIncomingOptions } from './node-incoming.js';
 import { writeInternalError, writeAnswer, type OpenStreams } from './write-answer.js';

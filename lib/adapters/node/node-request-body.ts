@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { limitBody, readStreamWithLimit, tooLarge } from '../../internal.js';
+import { limitBody, readStreamWithLimit, tooLarge } from '../../internal/request-path.js';
 import { bodyStream, collectBody, discardBody, hasBody, streamOfBytes, truncatedBody, type BodyCallback } from './node-body.js';
 import { lingerWhenClosed } from './lingering-close.js';
 

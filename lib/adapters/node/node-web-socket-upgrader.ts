@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import type { Logger, PendingWebSocket, WebSocketUpgrader } from '../../internal.js';
+import type { Logger } from '../../index.js';
+import type { PendingWebSocket, WebSocketUpgrader } from '../../internal/web-sockets.js';
 
 /** What Node's `upgrade` event gives for an upgrade request: what `ws` takes over. */
 export interface NodeUpgradeConnection {

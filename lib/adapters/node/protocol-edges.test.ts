@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { silentLogger } from '../../common/json-logger.js';
+import { silentLogger } from '../../logging/json-logger.js';
 import { createApp } from '../../app/create-app.js';
 import { defineController } from '../../routing/controller.js';
 import { get, post } from '../../routing/route.js';

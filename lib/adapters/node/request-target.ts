@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { BadRequestException, MethodNotAllowedException, type HttpException } from '../../internal.js';
-import { normalizeHost, parseRequestTarget } from '../../internal.js';
+import { BadRequestException, MethodNotAllowedException, type HttpException } from '../../index.js';
+import { normalizeHost, parseRequestTarget } from '../../internal/request-path.js';
 
 /** Host header: reg-name, IPv4 or [IPv6], optional port; nothing that could move the path. */
 const VALID_HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(?::\d{0,5})?$/;

@@ -1,4 +1,4 @@
-import { TesseraError, ifNoneMatchMatches, type App, type RequestContext } from '../../internal.js';
+import { TesseraError, ifNoneMatchMatches, type App, type RequestContext } from '../../index.js';
 
 /**
  * Options of {@link serveStatic}.

@@ -1,8 +1,8 @@
 import { Agent, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../common/json-logger.js';
-import type { LogFields } from '../../common/logger.js';
+import { silentLogger } from '../../logging/json-logger.js';
+import type { LogFields } from '../../logging/logger.js';
 import type { App } from '../../app/app.js';
 import { nodeServer, serve, type NodeServer } from './serve.js';
 import { createRequestListener } from './node-listeners.js';

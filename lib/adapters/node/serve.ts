@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { App, ListeningServer, ServerAdapter } from '../../internal.js';
-import { jsonLogger, serverClose, type Logger } from '../../internal.js';
+import type { App, ListeningServer, ServerAdapter } from '../../index.js';
+import { jsonLogger, type Logger } from '../../index.js';
+import { serverClose } from '../../internal/request-path.js';
 import { listenError } from '../listen-error.js';
 import { onClientError } from './client-error.js';
 import { closeGracefully, type CloseOptions } from './graceful-close.js';

@@ -1,6 +1,6 @@
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../common/json-logger.js';
+import { silentLogger } from '../../logging/json-logger.js';
 import { serve, type NodeServer } from './serve.js';
 import { createProbes, createTestApp, withTimeout, type Probes } from './test-support.js';
 

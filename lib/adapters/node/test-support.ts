@@ -3,7 +3,7 @@ import { request as httpRequest, type Agent, type IncomingHttpHeaders, type Outg
 import { connect, type Socket } from 'node:net';
 import { z } from 'zod';
 import type { App } from '../../app/app.js';
-import { silentLogger } from '../../common/json-logger.js';
+import { silentLogger } from '../../logging/json-logger.js';
 import { createApp, type AppOptions } from '../../app/create-app.js';
 import { defineModule } from '../../modules/module.js';
 import { defineController } from '../../routing/controller.js';

@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { Answer, PlainAnswer } from '../../internal.js';
-import type { Logger } from '../../internal.js';
+import type { Answer, PlainAnswer } from '../../index.js';
+import type { Logger } from '../../index.js';
 
 /**
  * What the writer needs besides the response: whether it answers a HEAD (headers only), and the

@@ -1,4 +1,4 @@
-import type { WebSocketPort } from '../../internal.js';
+import type { WebSocketPort } from '../../internal/web-sockets.js';
 
 /** A frame or a close waiting for the socket's own request context. */
 type Outgoing = string | Uint8Array | { readonly code: number; readonly reason: string };

@@ -1,4 +1,4 @@
-import type { WebSocketUpgrader } from '../../internal.js';
+import type { WebSocketUpgrader } from '../../internal/web-sockets.js';
 import { bindStandardWebSocket, type StandardServerSocket } from '../fetch/standard-web-socket.js';
 import { queuedPort } from './queued-port.js';
 

@@ -1,7 +1,7 @@
-import type { ModuleInput } from '../../internal.js';
+import type { ModuleInput } from '../../index.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { StoreClass } from '../shared/store-class.js';
-import type { AccountSettings } from './account-service-options.js';
+import type { AccountLifecycleOptions } from './account-service-options.js';
 import type { AccountStore } from './account-store.js';
 
 /**
@@ -22,7 +22,8 @@ import type { AccountStore } from './account-store.js';
  *   mailbox is proven, anyone can create an account in someone else's name and use it; the
  *   owner of the address recovers it with a reset. Accounts created outside sign-up (seeded,
  *   `PostgresCredentialStore.addAccount`) count as verified.
- * - `passwordPolicy`, `tokenTtl`, `templates`, `appName`, `newSubject`: see `AccountSettings`.
+ * - `passwordPolicy`, `tokenTtl`, `templates`, `appName`, `newSubject`, `mailLimit`: see
+ *   `AccountLifecycleOptions`, the part shared with `AccountService`'s constructor.
  *
  * @example
  * accounts: {
@@ -31,7 +32,16 @@ import type { AccountStore } from './account-store.js';
  *   newAccountClaims: ({ subject }) => ({ sub: subject, roles: ['member'] }),
  * }
  */
-export interface AccountOptions<Claims> extends AccountSettings<Claims> {
+export type AccountOptions<Claims> = AccountLifecycleOptions<Claims> & AccountModuleParts<Claims>;
+
+/**
+ * What only the `accounts` option of `AuthModule.forRoot` says (beside the lifecycle): where the
+ * store comes from, the mailer, and whether sign-in needs a verified address.
+ *
+ * @example
+ * const parts: AccountModuleParts<Claims> = { store: InMemoryAccountStore, requireVerifiedEmail: false };
+ */
+export interface AccountModuleParts<Claims> {
   readonly store: StoreClass<AccountStore<Claims>>;
   readonly imports?: readonly ModuleInput[];
   readonly mailer?: Mailer;

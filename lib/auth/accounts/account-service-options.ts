@@ -1,5 +1,6 @@
-// What the account service is built from (options, settings) and what its operations take.
-import type { Clock, Logger, RateLimitCounter } from '../../internal.js';
+// What the account service is built from (the lifecycle options the user writes, and the
+// dependencies the module wires in) and what its operations take.
+import type { Clock, Logger, RateLimitCounter } from '../../index.js';
 import type { Awaitable } from '../shared/awaitable.js';
 import type { ClaimsSchema } from '../issuing/validate-claims.js';
 import type { SignInContext } from '../issuing/sign-in-context.js';
@@ -47,13 +48,14 @@ export interface AccountSessions {
 export type NewAccountClaims<Claims> = (account: { readonly subject: string; readonly email: string }) => Awaitable<Claims>;
 
 /**
- * The settings of the account lifecycle that do not depend on the module's wiring; the
- * `accounts` option of `AuthModule.forRoot` takes them (see `AccountOptions`).
+ * How the account lifecycle behaves, as the user writes it: shared by the `accounts` option of
+ * `AuthModule.forRoot` (`AccountOptions`) and `AccountService`'s constructor
+ * (`AccountServiceOptions`), which each add their own part beside it.
  *
  * @example
- * const settings: AccountSettings<Claims> = { links: 'https://app.acme.example', newAccountClaims: ({ subject }) => ({ sub: subject, roles: [] }) };
+ * const lifecycle: AccountLifecycleOptions<Claims> = { links: 'https://app.acme.example', newAccountClaims: ({ subject }) => ({ sub: subject, roles: [] }) };
  */
-export interface AccountSettings<Claims> {
+export interface AccountLifecycleOptions<Claims> {
   /** A base URL (links become `<base>/verify-email?token=...`, `/reset-password`, `/confirm-email-change`) or one function per link. */
   readonly links: string | AccountLinks;
   readonly newAccountClaims: NewAccountClaims<Claims>;
@@ -77,12 +79,29 @@ export interface AccountSettings<Claims> {
 }
 
 /**
- * Everything {@link AccountService} is built from.
+ * @deprecated Since 0.2: `AccountLifecycleOptions` ("Settings" no longer names user options).
+ * Removed in 0.3.
+ *
+ * @example
+ * const lifecycle: AccountLifecycleOptions<Claims> = { links, newAccountClaims }; // was: AccountSettings<Claims>
+ */
+export type AccountSettings<Claims> = AccountLifecycleOptions<Claims>;
+
+/**
+ * Everything {@link AccountService} is built from: the lifecycle options and the dependencies.
  *
  * @example
  * new AccountService({ store, sessions: auth, passwordHasher, mailer, links: 'http://localhost:3000', newAccountClaims });
  */
-export interface AccountServiceOptions<Claims> extends AccountSettings<Claims> {
+export type AccountServiceOptions<Claims> = AccountLifecycleOptions<Claims> & AccountServiceDeps<Claims>;
+
+/**
+ * The dependencies {@link AccountService} is built with (the auth module wires them in).
+ *
+ * @example
+ * const deps: AccountServiceDeps<Claims> = { store, sessions: auth, passwordHasher, mailer };
+ */
+export interface AccountServiceDeps<Claims> {
   readonly store: AccountStore<Claims>;
   readonly sessions: AccountSessions;
   readonly passwordHasher: PasswordHasher;

@@ -1,4 +1,5 @@
-import { ForbiddenException, InMemoryRateLimitCounter, isHttpException, checkedClock, systemClock, type Clock, type Logger, type RateLimitCounter } from '../../internal.js';
+import { ForbiddenException, InMemoryRateLimitCounter, isHttpException, systemClock, type Clock, type Logger, type RateLimitCounter } from '../../index.js';
+import { checkedClock } from '../../internal/primitives.js';
 import { invalidCredentials } from '../issuing/invalid-credentials.js';
 import type { ClaimsSchema } from '../issuing/validate-claims.js';
 import type { SignInContext } from '../issuing/sign-in-context.js';

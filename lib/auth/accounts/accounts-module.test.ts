@@ -3,7 +3,7 @@
 // others.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp, defineModule, jsonLogger, silentLogger, type Logger } from '../../internal.js';
+import { createApp, defineModule, jsonLogger, silentLogger, type Logger } from '../../index.js';
 import { InMemoryCredentialStore, InMemoryRefreshTokenStore } from '../issuing/index.js';
 import { AuthConfigError, defineAuthModule } from '../index.js';
 import type { AccountOptions } from '../auth-options.js';

@@ -4,7 +4,7 @@ export type { AccountRecord, AccountStore, AccountTokenPurpose, ConsumedAccountT
 export { InMemoryAccountStore } from './in-memory-account-store.js';
 export { normalizeEmail } from './normalize-email.js';
 export { AccountService } from './account-service.js';
-export type { AccountServiceOptions, AccountSessions, AccountSettings, AccountTokenTtl, EmailChangeRequest, NewAccountClaims, PasswordChange } from './account-service-options.js';
+export type { AccountLifecycleOptions, AccountServiceDeps, AccountServiceOptions, AccountSessions, AccountSettings, AccountTokenTtl, EmailChangeRequest, NewAccountClaims, PasswordChange } from './account-service-options.js';
 export { resolveAccountLinks } from './account-links.js';
 export type { AccountLinks } from './account-links.js';
 export { resolvePasswordPolicy, DEFAULT_PASSWORD_MAX_BYTES, DEFAULT_PASSWORD_MIN_LENGTH } from './password-policy.js';
@@ -13,4 +13,4 @@ export { isCommonPassword } from './common-passwords.js';
 export { pwnedPasswordCheck } from './pwned-password-check.js';
 export type { PwnedPasswordCheckOptions } from './pwned-password-check.js';
 export { INVALID_ACCOUNT_LINK_MESSAGE, invalidAccountLink } from './invalid-account-link.js';
-export type { AccountOptions } from './account-options.js';
+export type { AccountModuleParts, AccountOptions } from './account-options.js';

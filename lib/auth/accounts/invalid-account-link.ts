@@ -1,4 +1,4 @@
-import { BadRequestException } from '../../internal.js';
+import { BadRequestException } from '../../index.js';
 
 /**
  * The message of every refused mail link: unknown, used, expired, for another purpose or for an

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonLogger } from '../../internal.js';
+import { jsonLogger } from '../../index.js';
 import { MailOutbox } from './mail-outbox.js';
 
 describe('MailOutbox', () => {

@@ -1,4 +1,4 @@
-import type { Logger } from '../../internal.js';
+import type { Logger } from '../../index.js';
 
 /**
  * Default bound on account mail jobs waiting at once in one process.

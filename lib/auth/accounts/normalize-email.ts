@@ -1,4 +1,4 @@
-import { BadRequestException } from '../../internal.js';
+import { BadRequestException } from '../../index.js';
 import { normalizeIdentifier } from '../shared/normalize-identifier.js';
 
 /** RFC 5321's limit on a forward path (254 octets once the angle brackets are removed). */

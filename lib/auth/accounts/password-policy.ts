@@ -1,4 +1,4 @@
-import { BadRequestException } from '../../internal.js';
+import { BadRequestException } from '../../index.js';
 import type { Awaitable } from '../shared/awaitable.js';
 import { AuthConfigError } from '../jwt/index.js';
 import { isCommonPassword, loadCommonPasswords } from './common-passwords.js';

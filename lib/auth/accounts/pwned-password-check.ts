@@ -1,4 +1,4 @@
-import { ServiceUnavailableException, type Logger } from '../../internal.js';
+import { ServiceUnavailableException, type Logger } from '../../index.js';
 import { constantTimeEqual } from '../shared/constant-time-equal.js';
 import { AuthConfigError } from '../jwt/index.js';
 

@@ -1,14 +1,16 @@
 import type { z } from 'zod';
 import { recordApiKeyRefusal, recordAuthenticated } from '../shared/auth-telemetry.js';
-import { checkedClock, systemClock } from '../../internal.js';
-import type { Clock } from '../../internal.js';
+import { systemClock } from '../../index.js';
+import { checkedClock } from '../../internal/primitives.js';
+import type { Clock } from '../../index.js';
 import { constantTimeEqual } from '../shared/constant-time-equal.js';
-import { createClientAddressReader } from '../../internal.js';
-import type { ClientAddressInput, ClientAddressOptions, ClientAddressReader } from '../../internal.js';
+import { createClientAddressReader } from '../../index.js';
+import type { ClientAddressInput, ClientAddressOptions, ClientAddressReader } from '../../index.js';
 import { ApiKeyRecordCache } from './api-key-record-cache.js';
 import { API_KEY_UNAUTHORIZED, API_KEY_UNAVAILABLE } from './api-key-result.js';
 import type { ApiKeyResult } from './api-key-result.js';
 import type { ApiKeyStore } from './api-key-store.js';
+import { completeApiKeyStore, type CompleteApiKeyStore } from './complete-api-key-store.js';
 import { UNREADABLE_RECORD, compileApiKeyRecord } from './compiled-api-key.js';
 import type { CompiledApiKey } from './compiled-api-key.js';
 import { DUMMY_SECRET_DIGEST } from './dummy-secret-digest.js';
@@ -112,7 +114,7 @@ export interface ApiKeyAuthenticationInput extends ClientAddressInput {
  * if (!result.ok) throw result.status === 401 ? new UnauthorizedException('Invalid API key') : unavailable();
  */
 export class ApiKeyAuthenticator<Claims> {
-  readonly #store: ApiKeyStore;
+  readonly #store: CompleteApiKeyStore;
   readonly #claimsSchema: z.ZodType<Claims>;
   readonly #clock: Clock;
   readonly #cache: ApiKeyRecordCache | undefined;
@@ -129,7 +131,7 @@ export class ApiKeyAuthenticator<Claims> {
     if (!Number.isFinite(lastUsedIntervalSeconds) || lastUsedIntervalSeconds < 0) {
       throw new RangeError('apiKeys.lastUsedIntervalSeconds must be a non-negative number');
     }
-    this.#store = options.store;
+    this.#store = completeApiKeyStore(options.store);
     this.#claimsSchema = options.claimsSchema;
     this.#clock = checkedClock(options.clock ?? systemClock);
     this.#cache =
@@ -258,19 +260,9 @@ export class ApiKeyAuthenticator<Claims> {
   }
 
   #touchIfDue(id: string, now: number): void {
-    const touch = this.#store.touch;
-    if (touch === undefined || !this.#lastUsed.claim(id, now)) return;
-    try {
-      const pending = touch.call(this.#store, id, new Date(now));
-      // Not awaited: best effort. The catch handler keeps a rejection from becoming unhandled.
-      if (pending !== undefined) Promise.resolve(pending).catch(ignore);
-    } catch {
-      // A synchronous throw is ignored too (SPEC: touch failures are ignored).
-    }
+    if (this.#lastUsed.claim(id, now)) this.#store.touch(id, new Date(now));
   }
 }
-
-function ignore(): void {}
 
 /** The one 401 for every refused key, after recording why (for operators, never for the caller). */
 function refuse(reason: string): typeof API_KEY_UNAUTHORIZED {

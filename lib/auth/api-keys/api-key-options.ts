@@ -1,4 +1,4 @@
-import type { ClientAddressOptions, ModuleInput } from '../../internal.js';
+import type { ClientAddressOptions, ModuleInput } from '../../index.js';
 import type { StoreClass } from '../shared/store-class.js';
 import type { ApiKeyStore } from './api-key-store.js';
 

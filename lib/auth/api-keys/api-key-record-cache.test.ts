@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileAllowedCidrs } from '../../internal.js';
+import { compileAllowedCidrs } from '../../internal/client-policies.js';
 import { ApiKeyRecordCache } from './api-key-record-cache.js';
 import type { CompiledApiKey } from './compiled-api-key.js';
 

@@ -1,4 +1,4 @@
-import { BoundedCache } from '../../internal.js';
+import { BoundedCache } from '../../internal/primitives.js';
 import type { CompiledApiKey } from './compiled-api-key.js';
 
 interface CacheEntry {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { metadataRecord, readAccessRules, type MetadataEntry } from '../../internal.js';
+import type { MetadataEntry } from '../../index.js';
+import { readAccessRules } from '../../internal/access-rules.js';
+import { metadataRecord } from '../../internal/definitions.js';
 import { Public, RequireScopes } from '../auth-metadata.js';
 import { checkScopes } from './check-scopes.js';
 import type { ScopeCredential } from './check-scopes.js';

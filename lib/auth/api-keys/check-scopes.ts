@@ -1,4 +1,4 @@
-import type { AccessRules } from '../../internal.js';
+import type { AccessRules } from '../../internal/access-rules.js';
 
 /**
  * Who is calling, as far as scopes are concerned: a bearer token (never held to scopes) or an

@@ -1,5 +1,5 @@
-import { compileAllowedCidrs } from '../../internal.js';
-import type { AllowedCidrs } from '../../internal.js';
+import { compileAllowedCidrs } from '../../internal/client-policies.js';
+import type { AllowedCidrs } from '../../internal/client-policies.js';
 import type { ApiKeyRecord } from './api-key-record.js';
 
 /**

@@ -1,5 +1,5 @@
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { encodeBase64 } from '../../internal.js';
+import { encodeBase64 } from '../../internal/primitives.js';
 import { API_KEY_ID_BYTES, API_KEY_PREFIX, API_KEY_SECRET_BYTES } from './api-key-format.js';
 import { hashApiKeySecret } from './hash-api-key-secret.js';
 

@@ -16,6 +16,8 @@ export type { ParsedApiKey } from './parse-api-key.js';
 export { hashApiKeySecret } from './hash-api-key-secret.js';
 export type { ApiKeyRecord } from './api-key-record.js';
 export type { ApiKeyStore } from './api-key-store.js';
+export { completeApiKeyStore } from './complete-api-key-store.js';
+export type { CompleteApiKeyStore } from './complete-api-key-store.js';
 export { InMemoryApiKeyStore } from './in-memory-api-key-store.js';
 export { ApiKeyAuthenticator, DEFAULT_API_KEY_CACHE_ENTRIES } from './api-key-authenticator.js';
 export type { ApiKeyAuthenticationInput, ApiKeyAuthenticatorOptions } from './api-key-authenticator.js';

@@ -1,4 +1,4 @@
-import { serializeCookie, type CookieOptions } from '../../internal.js';
+import { serializeCookie, type CookieOptions } from '../../index.js';
 import type { BrowserSessionOptions } from './browser-options.js';
 import type { TokenPair } from '../issuing/token-pair.js';
 

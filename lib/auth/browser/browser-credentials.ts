@@ -1,5 +1,6 @@
-import { BEARER_PROTOCOL_PREFIX, OWN_ORIGIN_ONLY, type CompiledOriginPolicy, type RequestContext } from '../../internal.js';
-import { getCookie } from '../../internal.js';
+import { BEARER_PROTOCOL_PREFIX, type RequestContext } from '../../index.js';
+import { OWN_ORIGIN_ONLY, type CompiledOriginPolicy } from '../../internal/client-policies.js';
+import { getCookie } from '../../index.js';
 import { parseJoseSegment, ownClaim } from '../jwt/jose-json.js';
 import { BrowserCookies } from './browser-cookies.js';
 import { CSRF_HEADER } from './browser-cookies.js';
@@ -7,7 +8,7 @@ import type { BrowserSessionOptions } from './browser-options.js';
 import { crossSiteRefused, csrfTokenRefused } from './csrf-refusal.js';
 import { createCsrfToken, deriveCsrfKey, isCsrfTokenOf, type CsrfKey } from './csrf-token.js';
 import { isAllowedRequestOrigin } from './request-origin.js';
-import { createClientAddressReader, type ClientAddressReader } from '../../internal.js';
+import { createClientAddressReader, type ClientAddressReader } from '../../index.js';
 
 /** Methods that must not change anything (RFC 9110 safe methods): no CSRF token needed. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

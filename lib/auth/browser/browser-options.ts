@@ -1,4 +1,4 @@
-import type { ClientAddressOptions } from '../../internal.js';
+import type { ClientAddressOptions } from '../../index.js';
 
 /**
  * Options of browser sessions (`AuthModule.forRoot({ browser })`): the session travels in

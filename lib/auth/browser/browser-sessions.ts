@@ -1,5 +1,5 @@
-import { jsonAnswer, withHeaders, type Answer, type Clock, type RequestContext } from '../../internal.js';
-import { getCookie } from '../../internal.js';
+import { jsonAnswer, withHeaders, type Answer, type Clock, type RequestContext } from '../../index.js';
+import { getCookie } from '../../index.js';
 import { readBearerToken } from '../jwt/bearer-token.js';
 import { hashRefreshToken, invalidCredentials, isWellFormedRefreshToken, type RefreshTokenStore, type SignInContext, type TokenPair } from '../issuing/index.js';
 import { CSRF_HEADER, type BrowserCookieNames } from './browser-cookies.js';

@@ -3,7 +3,7 @@
  * browser routes and a few guarded routes. Not exported from the package.
  */
 import { z } from 'zod';
-import { createApp, createManualClock, defineController, defineModule, del, get, post, ws as wsHelper, type App, type AppOptions, type ManualClock } from '../../internal.js';
+import { createApp, createManualClock, defineController, defineModule, del, get, post, ws as wsHelper, type App, type AppOptions, type ManualClock } from '../../index.js';
 import { send } from '../../../test/http-helpers.js';
 import { defineAuthModule, InMemoryCredentialStore, InMemoryRefreshTokenStore, type AuthService } from '../index.js';
 import type { BrowserSessionOptions } from './browser-options.js';

@@ -1,4 +1,4 @@
-import { ForbiddenException } from '../../internal.js';
+import { ForbiddenException } from '../../index.js';
 
 /**
  * The 403 problem for a cookie-authenticated request a page of another site may have started

@@ -1,6 +1,6 @@
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { encodeBase64 } from '../../internal.js';
+import { encodeBase64 } from '../../internal/primitives.js';
 import { constantTimeEqual } from '../shared/constant-time-equal.js';
 
 const encoder = new TextEncoder();

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../internal.js';
+import type { RequestContext } from '../../index.js';
 
 /**
  * Whether a request carrying the session cookies was started by the app's own pages, from what

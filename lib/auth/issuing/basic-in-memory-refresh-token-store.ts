@@ -1,5 +1,5 @@
-import { systemClock } from '../../internal.js';
-import type { Clock } from '../../internal.js';
+import { systemClock } from '../../index.js';
+import type { Clock } from '../../index.js';
 import { InMemoryRefreshTokenTable } from './in-memory-refresh-token-table.js';
 import type { StoredRefreshToken } from './in-memory-refresh-token-table.js';
 import type { NewRefreshToken, RefreshTokenRecord } from './refresh-token-record.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../../common/clock.js';
 import { BasicInMemoryRefreshTokenStore } from './basic-in-memory-refresh-token-store.js';
-import { createInMemoryRefreshTokenStore } from './create-in-memory-refresh-token-store.js';
+import { createInMemoryRefreshTokenStore } from './in-memory-store-variants.test-helper.js';
 import { InMemoryRefreshTokenStore } from './in-memory-refresh-token-store.js';
 import { STORE_VARIANTS } from './issuing-fixtures.test-helper.js';
 

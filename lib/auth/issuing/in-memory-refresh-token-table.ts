@@ -1,4 +1,4 @@
-import type { Clock } from '../../internal.js';
+import type { Clock } from '../../index.js';
 import type { NewRefreshToken, RefreshTokenRecord, RefreshTokenSuccessor } from './refresh-token-record.js';
 import type { StoredSession } from '../sessions/stored-session.js';
 

@@ -5,9 +5,9 @@ export {
   DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
   DEFAULT_REFRESH_REUSE_GRACE_SECONDS,
   DEFAULT_REFRESH_TOKEN_TTL_SECONDS,
-  resolveTokenIssuingSettings,
+  resolveTokenLifetimes,
 } from './token-issuing-options.js';
-export type { TokenIssuingServiceOptions, TokenIssuingSettings } from './token-issuing-options.js';
+export type { ResolvedTokenLifetimes, TokenIssuingServiceDeps, TokenIssuingServiceOptions, TokenLifetimeOptions } from './token-issuing-options.js';
 export type { AccessTokenSigner } from './access-token-signer.js';
 export type { SessionRevocationListener } from '../sessions/session-revocation-listener.js';
 export { newSessionId, sessionStartOf } from '../sessions/session-id.js';
@@ -21,6 +21,8 @@ export type { SignInContext } from './sign-in-context.js';
 export type { Awaitable } from '../shared/awaitable.js';
 export type { CredentialStore, StoredCredential } from './credential-store.js';
 export type { RefreshTokenStore, RevokedFamily } from './refresh-token-store.js';
+export { completeRefreshTokenStore } from './complete-refresh-token-store.js';
+export type { CompleteRefreshTokenStore, ReuseRevocation } from './complete-refresh-token-store.js';
 export type { StoredSession } from '../sessions/stored-session.js';
 export type { NewRefreshToken, RefreshTokenRecord, RefreshTokenSuccessor } from './refresh-token-record.js';
 export { isWithinReuseGrace, refreshTokenState } from './refresh-token-state.js';
@@ -29,8 +31,6 @@ export { REFRESH_TOKEN_LENGTH, generateRefreshToken, isWellFormedRefreshToken } 
 export { hashRefreshToken } from './hash-refresh-token.js';
 export { InMemoryRefreshTokenStore } from './in-memory-refresh-token-store.js';
 export { BasicInMemoryRefreshTokenStore } from './basic-in-memory-refresh-token-store.js';
-export { createInMemoryRefreshTokenStore } from './create-in-memory-refresh-token-store.js';
-export type { InMemoryRefreshTokenStoreVariant, InMemoryRefreshTokenStoreVariantOptions } from './create-in-memory-refresh-token-store.js';
 export type { StoredRefreshToken } from './in-memory-refresh-token-table.js';
 export { InMemoryCredentialStore } from './in-memory-credential-store.js';
 export type { InMemoryAccount } from './in-memory-credential-store.js';

@@ -1,4 +1,4 @@
-import { UnauthorizedException } from '../../internal.js';
+import { UnauthorizedException } from '../../index.js';
 
 /**
  * The one message of every refused sign-in and refresh. Unknown identifier, wrong password,

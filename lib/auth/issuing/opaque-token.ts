@@ -1,6 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { encodeBase64 } from '../../internal.js';
+import { encodeBase64 } from '../../internal/primitives.js';
 
 // The one kind of secret token the auth module hands out and looks up by hash: refresh tokens
 // and the tokens in account mails (verification, reset, e-mail change) are both made here.

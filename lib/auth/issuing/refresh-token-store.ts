@@ -22,8 +22,11 @@ import type { StoredSession } from '../sessions/stored-session.js';
  * The values `create`, `revoke`, `revokeAllForSubject` and `revokeFamily` resolve to are ignored
  * (typed `unknown` so a store can return its driver's result as is).
  *
- * Leave optional operations out entirely (do not set them to `undefined`-returning stubs): their
- * presence is how the service chooses a strategy.
+ * Leave optional operations out entirely (do not set them to `undefined`-returning stubs): at
+ * boot the store is completed once (`completeRefreshTokenStore`), which reads which operations it
+ * has and supplies each missing one as SPEC describes refresh without it (successor-first
+ * rotation, subject-wide reuse revocation); the issuing service works against that complete
+ * contract only.
  *
  * @example
  * class PgRefreshTokenStore implements RefreshTokenStore {

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { resolveTokenIssuingSettings } from './token-issuing-options.js';
+import { resolveTokenLifetimes } from './token-issuing-options.js';
 
-describe('resolveTokenIssuingSettings', () => {
+describe('resolveTokenLifetimes', () => {
   it('applies the SPEC defaults, also for explicit undefined', () => {
     const expected = { accessTokenTtl: 900, refreshTokenTtl: 2_592_000, refreshReuseGraceSeconds: 0 };
-    expect(resolveTokenIssuingSettings({})).toEqual(expected);
-    expect(resolveTokenIssuingSettings({ accessTokenTtl: undefined, refreshTokenTtl: undefined, refreshReuseGraceSeconds: undefined })).toEqual(expected);
+    expect(resolveTokenLifetimes({})).toEqual(expected);
+    expect(resolveTokenLifetimes({ accessTokenTtl: undefined, refreshTokenTtl: undefined, refreshReuseGraceSeconds: undefined })).toEqual(expected);
   });
 
   it('keeps given values', () => {
-    expect(resolveTokenIssuingSettings({ accessTokenTtl: 60, refreshTokenTtl: 3600, refreshReuseGraceSeconds: 30 })).toEqual({
+    expect(resolveTokenLifetimes({ accessTokenTtl: 60, refreshTokenTtl: 3600, refreshReuseGraceSeconds: 30 })).toEqual({
       accessTokenTtl: 60,
       refreshTokenTtl: 3600,
       refreshReuseGraceSeconds: 30,
@@ -18,10 +18,10 @@ describe('resolveTokenIssuingSettings', () => {
 
   it('rejects non-positive or non-finite TTLs and a negative grace', () => {
     for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
-      expect(() => resolveTokenIssuingSettings({ accessTokenTtl: bad })).toThrow(RangeError);
-      expect(() => resolveTokenIssuingSettings({ refreshTokenTtl: bad })).toThrow(RangeError);
+      expect(() => resolveTokenLifetimes({ accessTokenTtl: bad })).toThrow(RangeError);
+      expect(() => resolveTokenLifetimes({ refreshTokenTtl: bad })).toThrow(RangeError);
     }
-    expect(() => resolveTokenIssuingSettings({ refreshReuseGraceSeconds: -1 })).toThrow(RangeError);
-    expect(() => resolveTokenIssuingSettings({ refreshReuseGraceSeconds: Number.NaN })).toThrow(RangeError);
+    expect(() => resolveTokenLifetimes({ refreshReuseGraceSeconds: -1 })).toThrow(RangeError);
+    expect(() => resolveTokenLifetimes({ refreshReuseGraceSeconds: Number.NaN })).toThrow(RangeError);
   });
 });

@@ -1,4 +1,4 @@
-import type { Clock } from '../../internal.js';
+import type { Clock } from '../../index.js';
 import type { PasswordHasher } from '../password/index.js';
 import type { AccessTokenSigner } from './access-token-signer.js';
 import type { CredentialStore } from './credential-store.js';
@@ -15,20 +15,15 @@ export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 2_592_000;
 export const DEFAULT_REFRESH_REUSE_GRACE_SECONDS = 0;
 
 /**
- * Construction options of `TokenIssuingService`. Every `undefined` takes the default, so the auth
- * module can pass its own optional settings straight through.
+ * How long tokens live, as the user writes it: shared by the `issuing` option of
+ * `AuthModule.forRoot` (`IssuingOptions`) and `TokenIssuingService`'s constructor
+ * (`TokenIssuingServiceOptions`). Every `undefined` takes the default, so the auth module can
+ * pass its own optional values straight through; {@link resolveTokenLifetimes} applies them.
  *
  * @example
- * const options: TokenIssuingServiceOptions<Claims> = {
- *   claimsSchema: Claims, credentialStore: accounts, refreshTokenStore: new InMemoryRefreshTokenStore(),
- *   accessTokens: { sign: async (claims, sub) => signer.sign({ ...claims, sub }, { ttlSeconds: 900, type: 'access' }) },
- * };
+ * const lifetimes: TokenLifetimeOptions = { accessTokenTtl: 600, refreshReuseGraceSeconds: 30 };
  */
-export interface TokenIssuingServiceOptions<Claims> {
-  readonly claimsSchema: ClaimsSchema<Claims>;
-  readonly credentialStore: CredentialStore<Claims>;
-  readonly refreshTokenStore: RefreshTokenStore;
-  readonly accessTokens: AccessTokenSigner<Claims>;
+export interface TokenLifetimeOptions {
   /**
    * Seconds; default 900. The signer computes access-token expiry itself; this value is
    * validated and exposed (`settings.accessTokenTtl`) so one options object describes both.
@@ -38,6 +33,30 @@ export interface TokenIssuingServiceOptions<Claims> {
   readonly refreshTokenTtl?: number | undefined;
   /** Seconds after a rotation during which a replay of the old token is refused without revoking anything; default 0 (off). */
   readonly refreshReuseGraceSeconds?: number | undefined;
+}
+
+/**
+ * Construction options of `TokenIssuingService`: the token lifetimes and the dependencies.
+ *
+ * @example
+ * const options: TokenIssuingServiceOptions<Claims> = {
+ *   claimsSchema: Claims, credentialStore: accounts, refreshTokenStore: new InMemoryRefreshTokenStore(),
+ *   accessTokens: { sign: async (claims, sub) => signer.sign({ ...claims, sub }, { ttlSeconds: 900, type: 'access' }) },
+ * };
+ */
+export type TokenIssuingServiceOptions<Claims> = TokenLifetimeOptions & TokenIssuingServiceDeps<Claims>;
+
+/**
+ * The dependencies `TokenIssuingService` is built with.
+ *
+ * @example
+ * const deps: TokenIssuingServiceDeps<Claims> = { claimsSchema: Claims, credentialStore: accounts, refreshTokenStore: new InMemoryRefreshTokenStore(), accessTokens };
+ */
+export interface TokenIssuingServiceDeps<Claims> {
+  readonly claimsSchema: ClaimsSchema<Claims>;
+  readonly credentialStore: CredentialStore<Claims>;
+  readonly refreshTokenStore: RefreshTokenStore;
+  readonly accessTokens: AccessTokenSigner<Claims>;
   /** Default: the system clock. */
   readonly clock?: Clock | undefined;
   /** Default: Argon2id via `passwordHasher` or the process-wide default hasher, with its cached dummy hash. */
@@ -53,12 +72,13 @@ export interface TokenIssuingServiceOptions<Claims> {
 }
 
 /**
- * The validated durations a service runs with.
+ * The token lifetimes a service runs with: {@link TokenLifetimeOptions} with the defaults
+ * applied and validated.
  *
  * @example
  * service.settings.refreshTokenTtl; // 2592000
  */
-export interface TokenIssuingSettings {
+export interface ResolvedTokenLifetimes {
   readonly accessTokenTtl: number;
   readonly refreshTokenTtl: number;
   readonly refreshReuseGraceSeconds: number;
@@ -69,11 +89,9 @@ export interface TokenIssuingSettings {
  * sign-in: TTLs must be positive finite numbers, the grace window a finite number >= 0.
  *
  * @example
- * resolveTokenIssuingSettings({ refreshTokenTtl: 3600 }); // { accessTokenTtl: 900, refreshTokenTtl: 3600, refreshReuseGraceSeconds: 0 }
+ * resolveTokenLifetimes({ refreshTokenTtl: 3600 }); // { accessTokenTtl: 900, refreshTokenTtl: 3600, refreshReuseGraceSeconds: 0 }
  */
-export function resolveTokenIssuingSettings(
-  options: Pick<TokenIssuingServiceOptions<unknown>, 'accessTokenTtl' | 'refreshTokenTtl' | 'refreshReuseGraceSeconds'>,
-): TokenIssuingSettings {
+export function resolveTokenLifetimes(options: TokenLifetimeOptions): ResolvedTokenLifetimes {
   const accessTokenTtl = options.accessTokenTtl ?? DEFAULT_ACCESS_TOKEN_TTL_SECONDS;
   const refreshTokenTtl = options.refreshTokenTtl ?? DEFAULT_REFRESH_TOKEN_TTL_SECONDS;
   const refreshReuseGraceSeconds = options.refreshReuseGraceSeconds ?? DEFAULT_REFRESH_REUSE_GRACE_SECONDS;

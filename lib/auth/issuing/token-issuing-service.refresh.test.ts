@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hashRefreshToken } from './hash-refresh-token.js';
-import type { InMemoryRefreshTokenStoreVariant } from './create-in-memory-refresh-token-store.js';
+import type { InMemoryRefreshTokenStoreVariant } from './in-memory-store-variants.test-helper.js';
 import { generateRefreshToken } from './generate-refresh-token.js';
 import {
   ALICE,

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createManualClock } from '../../common/clock.js';
-import { createInMemoryRefreshTokenStore } from './create-in-memory-refresh-token-store.js';
-import type { InMemoryRefreshTokenStoreVariant } from './create-in-memory-refresh-token-store.js';
+import { createInMemoryRefreshTokenStore } from './in-memory-store-variants.test-helper.js';
+import type { InMemoryRefreshTokenStoreVariant } from './in-memory-store-variants.test-helper.js';
 import { hashRefreshToken } from './hash-refresh-token.js';
 import { InMemoryRefreshTokenStore } from './in-memory-refresh-token-store.js';
 import {

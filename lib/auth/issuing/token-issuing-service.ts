@@ -1,6 +1,7 @@
-import { checkedClock, systemClock } from '../../internal.js';
+import { systemClock } from '../../index.js';
+import { checkedClock } from '../../internal/primitives.js';
 import { recordRefreshReuse } from '../shared/auth-telemetry.js';
-import type { Clock } from '../../internal.js';
+import type { Clock } from '../../index.js';
 import type { AccessTokenSigner } from './access-token-signer.js';
 import type { CredentialStore } from './credential-store.js';
 import { generateRefreshToken, isWellFormedRefreshToken } from './generate-refresh-token.js';
@@ -10,12 +11,12 @@ import { createDefaultPasswordVerifier } from './password-verifier.js';
 import type { PasswordVerifier } from './password-verifier.js';
 import type { NewRefreshToken, RefreshTokenRecord } from './refresh-token-record.js';
 import { isWithinReuseGrace, refreshTokenState } from './refresh-token-state.js';
-import type { RefreshTokenStore } from './refresh-token-store.js';
+import { completeRefreshTokenStore, type CompleteRefreshTokenStore } from './complete-refresh-token-store.js';
 import { newSessionId } from '../sessions/session-id.js';
 import { sessionMetadataOf, toSessionInfo, type SessionMetadata } from './session-rows.js';
 import type { SessionRevocationListener } from '../sessions/session-revocation-listener.js';
-import { resolveTokenIssuingSettings } from './token-issuing-options.js';
-import type { TokenIssuingServiceOptions, TokenIssuingSettings } from './token-issuing-options.js';
+import { resolveTokenLifetimes } from './token-issuing-options.js';
+import type { ResolvedTokenLifetimes, TokenIssuingServiceOptions } from './token-issuing-options.js';
 import type { TokenPair } from './token-pair.js';
 import type { SignInContext } from './sign-in-context.js';
 import type { SessionInfo } from '../sessions/session-info.js';
@@ -30,8 +31,12 @@ import type { ClaimsSchema } from './validate-claims.js';
  * |---|---|
  * | unknown, revoked, expired | 401 `Invalid credentials`; nothing changes |
  * | rotated, within the grace window | 401; nothing changes |
- * | rotated, outside the grace window (reuse) | revokes the token's family (`revokeFamily`), or every token of the subject when the store cannot; 401 |
- * | active | rotates: the successor (same family) is stored and the old token marked rotated, atomically with `rotate`, else successor first then the `markRotated` compare-and-set; losing the compare-and-set is a 401 |
+ * | rotated, outside the grace window (reuse) | revokes the token's family, or every token of the subject when the store cannot; 401 |
+ * | active | rotates: the successor (same family) is stored and the old token marked rotated; losing the compare-and-set is a 401 |
+ *
+ * The store is completed once, in the constructor ({@link completeRefreshTokenStore}): a store
+ * with only SPEC's required operations gets the successor-first rotation and the subject-wide
+ * reuse revocation there, so this class works against one complete contract.
  *
  * Every client-facing refusal is the same `UnauthorizedException('Invalid credentials')`. Server
  * faults (claims failing the schema, `issueTokens` for an account that cannot sign in, store
@@ -46,20 +51,20 @@ import type { ClaimsSchema } from './validate-claims.js';
  */
 export class TokenIssuingService<Claims> {
   /** The durations in effect, defaults applied. */
-  readonly settings: TokenIssuingSettings;
+  readonly settings: ResolvedTokenLifetimes;
   readonly #claimsSchema: ClaimsSchema<Claims>;
   readonly #credentials: CredentialStore<Claims>;
-  readonly #refreshTokens: RefreshTokenStore;
+  readonly #refreshTokens: CompleteRefreshTokenStore;
   readonly #accessTokens: AccessTokenSigner<Claims>;
   readonly #clock: Clock;
   readonly #passwords: PasswordVerifier;
   readonly #sessionRevocations: SessionRevocationListener | undefined;
 
   constructor(options: TokenIssuingServiceOptions<Claims>) {
-    this.settings = resolveTokenIssuingSettings(options);
+    this.settings = resolveTokenLifetimes(options);
     this.#claimsSchema = options.claimsSchema;
     this.#credentials = options.credentialStore;
-    this.#refreshTokens = options.refreshTokenStore;
+    this.#refreshTokens = completeRefreshTokenStore(options.refreshTokenStore);
     this.#accessTokens = options.accessTokens;
     this.#clock = checkedClock(options.clock ?? systemClock);
     this.#passwords = options.passwordVerifier ?? createDefaultPasswordVerifier(options.passwordHasher);
@@ -116,7 +121,7 @@ export class TokenIssuingService<Claims> {
    */
   async listSessions(subject: string): Promise<readonly SessionInfo[]> {
     const now = this.#clock.now();
-    const rows = await this.#sessionStore('listSessions').listSessions(subject);
+    const rows = await this.#refreshTokens.listSessions(subject);
     const sessions = new Map<string, SessionInfo>();
     for (const row of rows) {
       if (!(row.expiresAt.getTime() > now)) continue;
@@ -137,11 +142,11 @@ export class TokenIssuingService<Claims> {
    * const ended = await auth.endSession(user.sub, params.id); // false: answer 404
    */
   async endSession(subject: string, sessionId: string): Promise<boolean> {
-    const store = this.#sessionStore('endSession');
+    // Listed first, so a store that cannot list sessions rejects whatever the id.
+    const sessions = await this.listSessions(subject);
     if (typeof sessionId !== 'string' || sessionId === '') return false;
-    const owned = (await this.listSessions(subject)).some((session) => session.id === sessionId);
-    if (!owned) return false;
-    await store.revokeFamily(sessionId);
+    if (!sessions.some((session) => session.id === sessionId)) return false;
+    await this.#refreshTokens.revokeFamily(sessionId);
     await this.#sessionRevocations?.sessionRevoked(sessionId);
     return true;
   }
@@ -156,21 +161,11 @@ export class TokenIssuingService<Claims> {
    * await auth.endOtherSessions(user.sub, user.sid);
    */
   async endOtherSessions(subject: string, keepSessionId: string): Promise<void> {
-    const store = this.#sessionStore('endOtherSessions');
     for (const session of await this.listSessions(subject)) {
       if (session.id === keepSessionId) continue;
-      await store.revokeFamily(session.id);
+      await this.#refreshTokens.revokeFamily(session.id);
       await this.#sessionRevocations?.sessionRevoked(session.id);
     }
-  }
-
-  /** The store's session operations, or a plain Error naming what the store lacks. */
-  #sessionStore(operation: string): Required<Pick<RefreshTokenStore, 'listSessions' | 'revokeFamily'>> {
-    const store = this.#refreshTokens;
-    if (typeof store.listSessions !== 'function' || typeof store.revokeFamily !== 'function') {
-      throw new Error(`${operation}: the RefreshTokenStore needs listSessions and revokeFamily (the in-memory and PostgreSQL stores have both)`);
-    }
-    return { listSessions: (subject) => store.listSessions!(subject), revokeFamily: (familyId) => store.revokeFamily!(familyId) };
   }
 
   /**
@@ -300,57 +295,19 @@ export class TokenIssuingService<Claims> {
       userAgent: record.userAgent ?? null,
       clientAddress: record.clientAddress ?? null,
     });
-    const store = this.#refreshTokens;
-
-    if (typeof store.rotate === 'function') {
-      // One atomic step: mark the old token rotated and store the successor, or change nothing.
-      const rotated = await store.rotate(tokenHash, { tokenHash: successor.tokenHash, ...successor.record });
-      // Exactly `true` wins: a store leaking a truthy driver result must not let every racer win.
-      if (rotated !== true) throw invalidCredentials();
-      return pairOf(access, successor);
-    }
-
-    // Successor first: if anything fails between the two steps, the old token is still active
-    // and the client can retry; the reverse order could strand it with no usable token.
-    await store.create(successor.tokenHash, successor.record);
-    let won: boolean;
-    try {
-      won = await store.markRotated(tokenHash);
-    } catch (error) {
-      // Nobody will ever receive the successor; revoke it best-effort and report the store error.
-      await this.#revokeQuietly(successor.tokenHash);
-      throw error;
-    }
-    if (won !== true) {
-      // A concurrent refresh of the same token won the compare-and-set (or a revocation landed
-      // first). Our successor is an orphan nobody holds: revoke it so each token has at most one
-      // active successor. (Should the process die right here, the orphan stays active but is
-      // harmless: its raw value was never returned to anyone.)
-      await store.revoke(successor.tokenHash);
-      throw invalidCredentials();
-    }
+    // One compare-and-set: the old token marked rotated and the successor stored, or (lost to a
+    // concurrent refresh or a revocation) no usable successor.
+    const won = await this.#refreshTokens.rotate(tokenHash, { tokenHash: successor.tokenHash, ...successor.record });
+    if (!won) throw invalidCredentials();
     return pairOf(access, successor);
   }
 
   async #revokeAfterReuse(record: RefreshTokenRecord): Promise<void> {
-    const store = this.#refreshTokens;
-    const familyId = record.familyId;
-    if (typeof store.revokeFamily === 'function' && typeof familyId === 'string' && familyId !== '') {
-      await store.revokeFamily(familyId);
-      await this.#tellSessionEnded(familyId);
-    } else {
-      // Without family revocation the only safe scope is everything the subject holds.
-      const cutoffMs = await this.#revokeSubjectInStore(record.subject);
-      await this.#tellQuietly((listener) => listener.allSessionsRevoked(record.subject, cutoffMs));
-    }
-  }
-
-  async #revokeQuietly(tokenHash: string): Promise<void> {
-    try {
-      await this.#refreshTokens.revoke(tokenHash);
-    } catch {
-      // The store is already failing; the original error is the one worth reporting.
-    }
+    // Read before the store changes (see #revokeSubjectInStore).
+    const cutoffMs = this.#clock.now();
+    const ended = await this.#refreshTokens.revokeReused(record);
+    if (ended.scope === 'family') await this.#tellSessionEnded(ended.familyId);
+    else await this.#tellQuietly((listener) => listener.allSessionsRevoked(ended.subject, cutoffMs));
   }
 
   #newRefreshToken(subject: string, familyId: string, now: number, session: SessionMetadata): IssuedRefreshToken {

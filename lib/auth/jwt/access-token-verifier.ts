@@ -1,10 +1,10 @@
-import type { Clock } from '../../internal.js';
+import type { Clock } from '../../index.js';
 import { AuthConfigError } from './auth-config-error.js';
 import { readAudienceOption, readIssuerOption } from './audience-and-issuer-options.js';
-import { decodeBase64 } from '../../internal.js';
+import { decodeBase64 } from '../../internal/primitives.js';
 import { constantTimeEqual } from '../shared/constant-time-equal.js';
 import { HMAC_ALGORITHMS, assertHmacAlgorithm } from './hmac-algorithm.js';
-import type { HmacAlgorithm } from './hmac-algorithm.js';
+import type { OwnTokenOptions } from './own-token-options.js';
 import { createHmacKey } from './hmac-key.js';
 import { compactDots, ownClaim, parseJoseSegment } from './jose-json.js';
 import { checkTokenClaims, checkTokenHeader, readTolerance } from './token-policy.js';
@@ -16,19 +16,21 @@ import { FAILURES } from './verification-result.js';
 import type { VerificationResult } from './verification-result.js';
 
 /**
- * Options for {@link createAccessTokenVerifier}; `secret`, `algorithm`, `issuer` and `audience`
- * mean what they mean in AuthModuleOptions.
+ * Options for {@link createAccessTokenVerifier}: the app's own tokens (`OwnTokenOptions`, the same
+ * the signer is given; they mean what they mean in AuthModuleOptions) and how they are checked.
  *
  * @example
  * const options: AccessTokenVerifierOptions = { secret, algorithm: 'HS256', clock: systemClock };
  */
-export interface AccessTokenVerifierOptions {
-  readonly secret: string;
-  readonly algorithm: HmacAlgorithm;
-  /** When set, the token's `iss` must equal it. */
-  readonly issuer?: string | undefined;
-  /** When set, the token's `aud` (string or array) must contain at least one of these values. */
-  readonly audience?: string | readonly string[] | undefined;
+export type AccessTokenVerifierOptions = OwnTokenOptions & AccessTokenCheckOptions;
+
+/**
+ * How {@link createAccessTokenVerifier} checks the app's own tokens, beside their key and claims.
+ *
+ * @example
+ * const check: AccessTokenCheckOptions = { clock: systemClock, clockToleranceSeconds: 5 };
+ */
+export interface AccessTokenCheckOptions {
   readonly clock: Clock;
   /** Allowed clock skew for `exp`, `nbf` and `iat`, in seconds. Default 0: exact to the second. */
   readonly clockToleranceSeconds?: number | undefined;

@@ -1,4 +1,4 @@
-import { TesseraError } from '../../internal.js';
+import { TesseraError } from '../../index.js';
 /**
  * Thrown at startup when the auth configuration is unusable (for example a secret too short for
  * its algorithm). Messages describe the problem with sizes and names only; they never contain

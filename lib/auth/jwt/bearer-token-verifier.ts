@@ -1,6 +1,6 @@
-import type { Clock } from '../../internal.js';
+import type { Clock } from '../../index.js';
 import { createHmacTokenCheck } from './access-token-verifier.js';
-import type { AccessTokenVerifierOptions } from './access-token-verifier.js';
+import type { OwnTokenOptions } from './own-token-options.js';
 import { createIssuerTokenCheck } from './issuer-token-check.js';
 import type { IssuerTokenCheck } from './issuer-token-check.js';
 import { compactDots, ownClaim, parseJoseSegment } from './jose-json.js';
@@ -20,7 +20,8 @@ import type { VerificationResult } from './verification-result.js';
  * const options: BearerTokenVerifierOptions = { own: { secret, algorithm: 'HS256' }, trustedIssuers: [auth0], clock: systemClock };
  */
 export interface BearerTokenVerifierOptions {
-  readonly own: Omit<AccessTokenVerifierOptions, 'clock' | 'clockToleranceSeconds' | 'cache'>;
+  /** The app's own tokens; `requireAccessTokenType` as in `AccessTokenVerifierOptions`. */
+  readonly own: OwnTokenOptions & { readonly requireAccessTokenType?: boolean | undefined };
   readonly trustedIssuers?: readonly TrustedIssuerOptions[] | undefined;
   readonly clock: Clock;
   /** Allowed clock skew for `exp`, `nbf` and `iat` of every issuer's tokens, in seconds; default 0. */

@@ -1,4 +1,4 @@
-import { BEARER_PROTOCOL_PREFIX, UnauthorizedException, type RequestContext } from '../../internal.js';
+import { BEARER_PROTOCOL_PREFIX, UnauthorizedException, type RequestContext } from '../../index.js';
 
 /**
  * The single 401 every bearer failure produces: a missing or malformed header, a bad, expired or

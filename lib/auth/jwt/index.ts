@@ -9,7 +9,8 @@ export type { SignOptions, SignedToken, TokenSigner, TokenSignerOptions } from '
 export { createAccessTokenVerifier, createHmacTokenCheck } from './access-token-verifier.js';
 export { MAX_TOKEN_LENGTH } from './verification-front.js';
 export type { VerificationCacheOption } from './verification-front.js';
-export type { AccessTokenVerifier, AccessTokenVerifierOptions, HmacTokenCheck } from './access-token-verifier.js';
+export type { AccessTokenCheckOptions, AccessTokenVerifier, AccessTokenVerifierOptions, HmacTokenCheck } from './access-token-verifier.js';
+export type { OwnTokenOptions } from './own-token-options.js';
 export type { VerificationCacheStats } from './verification-cache.js';
 export type {
   VerificationFailure,

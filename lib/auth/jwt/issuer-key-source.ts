@@ -1,7 +1,7 @@
 import { createLocalJWKSet, createRemoteJWKSet, customFetch, errors, exportJWK, importSPKI } from 'jose';
 import { inAuthSpan } from '../shared/auth-telemetry.js';
 import type { CompactVerifyGetKey, JWK, RemoteJWKSetOptions } from 'jose';
-import type { Clock } from '../../internal.js';
+import type { Clock } from '../../index.js';
 import { AuthConfigError } from './auth-config-error.js';
 import type { TrustedIssuer } from './trusted-issuer-options.js';
 

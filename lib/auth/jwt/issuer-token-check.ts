@@ -1,5 +1,5 @@
 import { compactVerify, errors } from 'jose';
-import type { Clock } from '../../internal.js';
+import type { Clock } from '../../index.js';
 import { createIssuerKeySource } from './issuer-key-source.js';
 import { compactDots, ownClaim, parseJoseSegment } from './jose-json.js';
 import { checkTokenClaims, checkTokenHeader } from './token-policy.js';

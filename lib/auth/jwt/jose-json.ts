@@ -1,4 +1,4 @@
-import { decodeBase64 } from '../../internal.js';
+import { decodeBase64 } from '../../internal/primitives.js';
 
 /** Nesting deeper than this in a header or payload is refused rather than walked recursively. */
 const MAX_JSON_DEPTH = 32;

@@ -1,28 +1,21 @@
-import { encodeBase64, type Clock } from '../../internal.js';
+import type { Clock } from '../../index.js';
+import { encodeBase64 } from '../../internal/primitives.js';
 import { AuthConfigError } from './auth-config-error.js';
 import { readAudienceOption, readIssuerOption } from './audience-and-issuer-options.js';
 import { assertHmacAlgorithm } from './hmac-algorithm.js';
-import type { HmacAlgorithm } from './hmac-algorithm.js';
+import type { OwnTokenOptions } from './own-token-options.js';
 import { createHmacKey } from './hmac-key.js';
 import { TOKEN_TYPE_HEADERS } from './token-type.js';
 import type { TokenType } from './token-type.js';
 
 /**
- * Options for {@link createTokenSigner}; the same `secret`, `algorithm`, `issuer` and `audience`
- * the verifier is given.
+ * Options for {@link createTokenSigner}: the app's own tokens (`OwnTokenOptions`, the same the
+ * verifier is given) and the clock that stamps `iat` and `exp`.
  *
  * @example
  * const options: TokenSignerOptions = { secret, algorithm: 'HS256', issuer: 'https://id.example', clock: systemClock };
  */
-export interface TokenSignerOptions {
-  readonly secret: string;
-  readonly algorithm: HmacAlgorithm;
-  /** Written as `iss` into every token. */
-  readonly issuer?: string | undefined;
-  /** Written as `aud` into every token, as given (string or array). */
-  readonly audience?: string | readonly string[] | undefined;
-  readonly clock: Clock;
-}
+export type TokenSignerOptions = OwnTokenOptions & { readonly clock: Clock };
 
 /**
  * Per-token options: lifetime in whole seconds and what the token is for (sets the `typ` header).

@@ -1,4 +1,4 @@
-import { BoundedCache } from '../../internal.js';
+import { BoundedCache } from '../../internal/primitives.js';
 import type { VerifiedToken } from './verification-result.js';
 
 /**

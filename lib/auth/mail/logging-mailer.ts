@@ -1,4 +1,4 @@
-import type { Logger } from '../../internal.js';
+import type { Logger } from '../../index.js';
 import type { Mailer } from './mailer.js';
 
 /**

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonLogger } from '../../internal.js';
+import { jsonLogger } from '../../index.js';
 import { AccountService } from '../accounts/account-service.js';
 import { countingHasher, type TestClaims } from '../accounts/account-service.test-helper.js';
 import { InMemoryAccountStore } from '../accounts/in-memory-account-store.js';

@@ -3,7 +3,7 @@ import { createArgon2PasswordHasher, type Argon2idEngine } from './argon2-passwo
 import { importOptionalModule } from './import-optional-module.js';
 import { PasswordHasherUnavailableError } from './password-errors.js';
 import type { Argon2PasswordHasher } from './password-hasher.js';
-import { decodeBase64 } from '../../internal.js';
+import { decodeBase64 } from '../../internal/primitives.js';
 
 // The slice of `@node-rs/argon2` used here, declared locally so this file type-checks and
 // loads where the optional dependency is not installed.

@@ -1,4 +1,4 @@
-import { TesseraError } from '../../internal.js';
+import { TesseraError } from '../../index.js';
 /**
  * Which part of a stored password hash was refused. Safe to log: it names a rule, never a value.
  *

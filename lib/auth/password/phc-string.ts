@@ -1,5 +1,5 @@
 import { ARGON2_LIMITS, areArgon2ParametersValid, type Argon2Parameters } from './argon2-parameters.js';
-import { decodeBase64, encodeBase64 } from '../../internal.js';
+import { decodeBase64, encodeBase64 } from '../../internal/primitives.js';
 import { PasswordHashFormatError } from './password-errors.js';
 
 /**

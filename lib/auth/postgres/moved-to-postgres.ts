@@ -16,7 +16,7 @@ import {
   postgresPubSub as postgresPubSubNow,
 } from '../../postgres/index.js';
 import type * as postgres from '../../postgres/index.js';
-import type * as core from '../../internal.js';
+import type * as core from '../../index.js';
 
 /**
  * @deprecated moved to tessera-http/postgres; import SQL_CLIENT from there. Removed in 0.3.

@@ -1,5 +1,6 @@
-import { checkedClock, systemClock } from '../../internal.js';
-import type { Clock } from '../../internal.js';
+import { systemClock } from '../../index.js';
+import { checkedClock } from '../../internal/primitives.js';
+import type { Clock } from '../../index.js';
 import type { NewRefreshToken, RefreshTokenRecord, RefreshTokenSuccessor } from '../issuing/refresh-token-record.js';
 import type { RefreshTokenStore, RevokedFamily } from '../issuing/refresh-token-store.js';
 import type { StoredSession } from '../sessions/stored-session.js';

@@ -1,19 +1,21 @@
-import { unrefTimer, type Clock, type Logger, type PubSub } from '../../internal.js';
+import type { Clock, Logger, PubSub } from '../../index.js';
+import { unrefTimer } from '../../internal/primitives.js';
 import { RevocationCatchUp } from './revocation-catch-up.js';
 import type { Awaitable } from '../shared/awaitable.js';
 import type { RevokedFamily } from './revoked-family.js';
 import type { SessionRevocationListener } from './session-revocation-listener.js';
 
 /**
- * Where a starting instance reads the sessions ended before it: the refresh-token store's
- * `revokedFamiliesSince` (declared here, not read off `RefreshTokenStore`, so sessions/ does not
- * import issuing/, which imports it).
+ * Where a starting instance reads the sessions ended before it: the completed refresh-token
+ * store's `revokedFamiliesSince`, which answers none for a store that keeps no such history
+ * (declared here, not read off the store's contract, so sessions/ does not import issuing/,
+ * which imports it).
  *
  * @example
- * const history: RevocationHistory = refreshTokenStore;
+ * const history: RevocationHistory = completeRefreshTokenStore(refreshTokenStore);
  */
 export interface RevocationHistory {
-  revokedFamiliesSince?(since: Date): Awaitable<readonly RevokedFamily[]>;
+  revokedFamiliesSince(since: Date): Awaitable<readonly RevokedFamily[]>;
 }
 
 /** The topic revocations travel on between instances. */
@@ -86,7 +88,7 @@ function parseEvent(message: string): InvalidationEvent | undefined {
 /**
  * Starts listening for revocations on `bus` and answers the publishing side. Listening starts at
  * once and is retried every 2 s while the bus refuses it; `onModuleDestroy` stops it. With a
- * refresh-token store that reports `revokedFamiliesSince` (`history`), the sessions ended within
+ * refresh-token store (`history`, completed), the sessions ended within
  * one access-token lifetime before this instance started are refused too: the bus keeps no
  * history, the store does. A store that cannot answer fails the boot (fail closed).
  *
@@ -136,7 +138,7 @@ export async function startCredentialInvalidation(
   await listen();
   const lifetimeMs = runtime.sessionLifetimeMs;
   const readEndedSessions = async (since: number): Promise<void> => {
-    if (history?.revokedFamiliesSince === undefined) return;
+    if (history === undefined) return;
     for (const { familyId, revokedAt } of await history.revokedFamiliesSince(new Date(since))) {
       runtime.revokeSession(familyId, revokedAt.getTime() + lifetimeMs);
     }

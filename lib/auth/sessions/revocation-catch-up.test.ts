@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createManualClock, inProcessPubSub, type PubSub } from '../../internal.js';
+import { createManualClock, inProcessPubSub, type PubSub } from '../../index.js';
 import { RevocationCatchUp } from './revocation-catch-up.js';
 
 /** A runtime that records what the catch-up asks of it; `usable` says which keys the store still accepts. */

@@ -1,4 +1,5 @@
-import { unrefTimer, type Clock, type Logger, type PubSub } from '../../internal.js';
+import type { Clock, Logger, PubSub } from '../../index.js';
+import { unrefTimer } from '../../internal/primitives.js';
 
 /** How often an instance that cannot hear the bus reads what it missed from the stores, ms. */
 const CATCH_UP_INTERVAL_MS = 1_000;

@@ -2,7 +2,7 @@
 // process sharing the refresh-token store and an in-process bus, as two instances share
 // PostgreSQL and Redis (the same path as sign-out, see session-revocation.test.ts).
 import { describe, expect, it } from 'vitest';
-import { createManualClock, inProcessPubSub } from '../../internal.js';
+import { createManualClock, inProcessPubSub } from '../../index.js';
 import { InMemoryRefreshTokenStore } from '../index.js';
 import { send } from '../../../test/http-helpers.js';
 import { ALICE, NOW, browserSignIn, browserTestApp } from '../browser/browser-test-app.test-helper.js';

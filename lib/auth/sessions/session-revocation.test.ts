@@ -4,7 +4,7 @@
 // PostgreSQL and Redis (test/redis/three-instances.test.ts runs the same with real processes).
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp, createManualClock, defineController, defineModule, del, get, inProcessPubSub, post, type App, type PubSub } from '../../internal.js';
+import { createApp, createManualClock, defineController, defineModule, del, get, inProcessPubSub, post, type App, type PubSub } from '../../index.js';
 import { send } from '../../../test/http-helpers.js';
 import { defineAuthModule, InMemoryCredentialStore, InMemoryRefreshTokenStore, type TokenPair } from '../index.js';
 

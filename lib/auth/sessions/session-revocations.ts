@@ -1,4 +1,4 @@
-import type { Clock } from '../../internal.js';
+import type { Clock } from '../../index.js';
 import { sessionStartOf } from './session-id.js';
 
 /** Sweep expired entries when a map reaches this size, then at twice the size that remains. */

@@ -2,9 +2,9 @@
 // address), ending one (only the caller's own; another person's id answers as an unknown one),
 // ending all others; on every in-memory store variant that can list.
 import { describe, expect, it } from 'vitest';
-import { createInMemoryRefreshTokenStore } from '../issuing/create-in-memory-refresh-token-store.js';
+import { createInMemoryRefreshTokenStore } from '../issuing/in-memory-store-variants.test-helper.js';
 import { ALICE, BOB, T0_MS, createHarness, createHarnessWithStore, expectInvalidCredentials, rejectionOf } from '../issuing/issuing-fixtures.test-helper.js';
-import { createManualClock } from '../../internal.js';
+import { createManualClock } from '../../index.js';
 import { MAX_USER_AGENT_LENGTH } from './session-info.js';
 
 const FIREFOX = { userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0', clientAddress: '203.0.113.7' };

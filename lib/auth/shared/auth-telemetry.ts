@@ -1,5 +1,5 @@
 import { context } from '@opentelemetry/api';
-import { LIBRARY_TELEMETRY_KEY, type LibraryTelemetry, type TelemetryAttributes, type TelemetryCounter } from '../../internal.js';
+import { LIBRARY_TELEMETRY_KEY, type LibraryTelemetry, type TelemetryAttributes, type TelemetryCounter } from '../../internal/telemetry.js';
 
 // What the auth module tells OpenTelemetry: outcome attributes on the request's span, child spans
 // for store calls and JWKS fetches, and refusal counters. Never a credential: reasons are fixed

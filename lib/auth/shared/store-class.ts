@@ -1,4 +1,4 @@
-import type { ClassProvider, ClassToken, ExistingProvider } from '../../internal.js';
+import type { ClassProvider, ClassToken, ExistingProvider } from '../../index.js';
 
 /**
  * A store given as an injectable class: a class with no constructor parameters, a decorated

@@ -1,7 +1,7 @@
 // Sign-in throttling: failed sign-ins counted per account and client address on the app's
 // RateLimitCounter, 429 with Retry-After before the password is checked.
 export { SignInThrottle, SIGN_IN_THROTTLED_MESSAGE } from './sign-in-throttle.js';
-export type { SignInThrottleSettings } from './sign-in-throttle.js';
+export type { SignInThrottleDeps } from './sign-in-throttle.js';
 export { DEFAULT_SIGN_IN_THROTTLE_TIERS, resolveSignInThrottleTiers } from './sign-in-throttle-options.js';
 export type { SignInThrottleOptions, SignInThrottleTier, SignInThrottleTiers, SignInCounterOptions, SignInCounterFactory, InjectedSignInCounters, ThrottleDimension } from './sign-in-throttle-options.js';
 export { createThrottleKeys, addressPrefix } from './throttle-keys.js';

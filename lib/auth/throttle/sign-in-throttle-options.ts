@@ -1,4 +1,5 @@
-import { integerAtLeast, type Clock, type InjectionToken, type ModuleInput, type RateLimitCounterOptions, type WindowedRateLimitCounter } from '../../internal.js';
+import type { Clock, InjectionToken, ModuleInput, RateLimitCounterOptions, WindowedRateLimitCounter } from '../../index.js';
+import { integerAtLeast } from '../../internal/primitives.js';
 
 /**
  * One rule of sign-in throttling: at most `failures` failed sign-ins per key in a fixed window of

@@ -1,4 +1,4 @@
-import { defineFactory, InMemoryRateLimitCounter, LOGGER, PUB_SUB, type Clock, type Logger, type ProviderInput, type PubSub, type Token } from '../../internal.js';
+import { defineFactory, InMemoryRateLimitCounter, LOGGER, PUB_SUB, type Clock, type Logger, type ProviderInput, type PubSub, type Token } from '../../index.js';
 import { AuthConfigError } from '../jwt/index.js';
 import { SignInThrottle } from './sign-in-throttle.js';
 import { resolveSignInThrottleTiers, type SignInCounterFactory, type SignInThrottleOptions } from './sign-in-throttle-options.js';

@@ -3,7 +3,7 @@
 // a real app reads it with the trusted-proxy rules (createClientAddressReader).
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp, createManualClock, defineController, defineModule, inProcessPubSub, jsonLogger, post, type PubSub } from '../../internal.js';
+import { createApp, createManualClock, defineController, defineModule, inProcessPubSub, jsonLogger, post, type PubSub } from '../../index.js';
 import { InMemoryRefreshTokenStore } from '../issuing/index.js';
 import { InMemoryCredentialStore } from '../issuing/in-memory-credential-store.js';
 import { AuthConfigError, defineAuthModule, type AuthModuleOptions } from '../index.js';

@@ -2,7 +2,7 @@
  * Test-only fixtures for sign-in throttling: the issuing harness (stub password verifier that
  * counts its calls, manual clock) behind a throttle on recording in-memory counters.
  */
-import { jsonLogger } from '../../common/json-logger.js';
+import { jsonLogger } from '../../logging/json-logger.js';
 import { InMemoryRateLimitCounter } from '../../rate-limit/in-memory-rate-limit-counter.js';
 import type { RateLimitWindow, WindowedRateLimitCounter } from '../../rate-limit/rate-limit-counter.js';
 import { isHttpException } from '../../http/http-exception.js';

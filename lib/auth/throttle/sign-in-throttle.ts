@@ -1,4 +1,4 @@
-import { isHttpException, TooManyRequestsException, type Clock, type Logger, type RateLimitWindow, type WindowedRateLimitCounter } from '../../internal.js';
+import { isHttpException, TooManyRequestsException, type Clock, type Logger, type RateLimitWindow, type WindowedRateLimitCounter } from '../../index.js';
 import { recordSignInThrottled, recordSignInThrottlingStarted } from '../shared/auth-telemetry.js';
 import type { SignInContext } from '../issuing/sign-in-context.js';
 import type { SignInCounterFactory, SignInThrottleTier, SignInThrottleTiers, ThrottleDimension } from './sign-in-throttle-options.js';
@@ -8,12 +8,13 @@ import type { ThrottleKeys } from './throttle-keys.js';
 export const SIGN_IN_THROTTLED_MESSAGE = 'Too many failed sign-ins. Try again later.';
 
 /**
- * What {@link SignInThrottle} is built with.
+ * The dependencies {@link SignInThrottle} is built with (the auth module wires them from the
+ * user's `signInThrottle` options).
  *
  * @example
- * const settings: SignInThrottleSettings = { keys: createThrottleKeys(secret), counters: (o) => new InMemoryRateLimitCounter(o), tiers: DEFAULT_SIGN_IN_THROTTLE_TIERS, clock: systemClock };
+ * const deps: SignInThrottleDeps = { keys: createThrottleKeys(secret), counters: (o) => new InMemoryRateLimitCounter(o), tiers: DEFAULT_SIGN_IN_THROTTLE_TIERS, clock: systemClock };
  */
-export interface SignInThrottleSettings {
+export interface SignInThrottleDeps {
   readonly keys: ThrottleKeys;
   readonly counters: SignInCounterFactory;
   readonly tiers: SignInThrottleTiers;
@@ -64,16 +65,16 @@ export class SignInThrottle {
   /** The pair tier whose window remembers that an address failed on an account (the longest). */
   readonly #pairMemory: Rule | undefined;
 
-  constructor(settings: SignInThrottleSettings) {
-    this.#keys = settings.keys;
-    this.#clock = settings.clock;
-    this.#logger = settings.logger;
+  constructor(deps: SignInThrottleDeps) {
+    this.#keys = deps.keys;
+    this.#clock = deps.clock;
+    this.#logger = deps.logger;
     const dimensions: readonly ThrottleDimension[] = ['account-address', 'address', 'account'];
     this.#rules = dimensions.flatMap((dimension) =>
-      settings.tiers[dimension].map((tier) => ({
+      deps.tiers[dimension].map((tier) => ({
         dimension,
         tier,
-        counter: settings.counters({ name: `sign-in-${dimension}-${tier.windowSeconds}s`, limit: tier.failures, windowMs: tier.windowSeconds * 1000, clock: settings.clock }),
+        counter: deps.counters({ name: `sign-in-${dimension}-${tier.windowSeconds}s`, limit: tier.failures, windowMs: tier.windowSeconds * 1000, clock: deps.clock }),
       })),
     );
     this.#pairMemory = this.#rules.filter((rule) => rule.dimension === 'account-address').sort((a, b) => b.tier.windowSeconds - a.tier.windowSeconds)[0];

@@ -2,7 +2,7 @@ import { hkdf } from '@noble/hashes/hkdf.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { parseIpAddress } from '../../internal.js';
+import { parseIpAddress } from '../../internal/client-policies.js';
 import { normalizeIdentifier } from '../shared/normalize-identifier.js';
 
 const encoder = new TextEncoder();

@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../openapi-document.js';
-import type { SchemaSide } from '../../internal.js';
+import type { SchemaSide } from '../../internal/schema.js';
 import { applyMeta, compactTypeUnion, dropInherited, encodePointer, foldIntersection, inherit, isOnlyAllOf, jsonValue, serializeDefault } from './json-shaping.js';
 import { arrayJson, objectJson, recordJson, tupleJson, type Visitor } from './container-nodes.js';
 import * as scalar from './scalar-nodes.js';

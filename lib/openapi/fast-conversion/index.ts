@@ -1,4 +1,4 @@
-import type { SchemaSide } from '../../internal.js';
+import type { SchemaSide } from '../../internal/schema.js';
 import type { JsonSchema } from '../openapi-document.js';
 import { Conversion } from './conversion.js';
 import { IdConflict, Unsupported } from './unsupported.js';

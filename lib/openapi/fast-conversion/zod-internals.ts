@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 // The view of zod's internals is declared once, in the core (lib/schema/zod-internals.ts).
-export type { ZodInternals as Internals, ZodNode as Node, ZodDef as Def, ZodBag as Bag } from '../../internal.js';
-import type { ZodNode as Node } from '../../internal.js';
+export type { ZodInternals as Internals, ZodNode as Node, ZodDef as Def, ZodBag as Bag } from '../../internal/schema.js';
+import type { ZodNode as Node } from '../../internal/schema.js';
 
 export const registry = z.globalRegistry as unknown as {
   get(schema: unknown): Record<PropertyKey, unknown> | undefined;

@@ -1,4 +1,4 @@
-import { createToken } from './token.js';
+import { createToken } from '../di/token.js';
 
 /**
  * Structured fields of a log line. `err` holds an error (serialised with its type, message and

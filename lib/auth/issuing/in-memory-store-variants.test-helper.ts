@@ -1,10 +1,15 @@
-import { checkedClock, systemClock } from '../../internal.js';
-import type { Clock } from '../../internal.js';
+import { systemClock } from '../../index.js';
+import { checkedClock } from '../../internal/primitives.js';
+import type { Clock } from '../../index.js';
 import { BasicInMemoryRefreshTokenStore } from './basic-in-memory-refresh-token-store.js';
 import { InMemoryRefreshTokenStore } from './in-memory-refresh-token-store.js';
 import { InMemoryRefreshTokenTable } from './in-memory-refresh-token-table.js';
 import type { StoredRefreshToken } from './in-memory-refresh-token-table.js';
 import type { RefreshTokenStore } from './refresh-token-store.js';
+
+// Test-only (not exported from the package): the four in-memory refresh-token stores, with and
+// without each of SPEC's optional operations, as inputs that the boot-time completion
+// (complete-refresh-token-store.ts) must turn into the same behaviour the state table describes.
 
 /**
  * Which optional operations the store should have.
@@ -30,9 +35,9 @@ export type InMemoryRefreshTokenStoreVariant = RefreshTokenStore & {
 };
 
 /**
- * Builds any of the four in-memory store variants, for tests that must cover every strategy of
- * the service (atomic `rotate` or successor-first; family or subject-wide reuse revocation).
- * Operations not asked for are absent (not present-but-undefined): the service checks presence.
+ * Builds any of the four in-memory store variants, for tests that must cover every way a store
+ * is completed (atomic `rotate` or successor-first; family or subject-wide reuse revocation).
+ * Operations not asked for are absent (not present-but-undefined): the completion checks presence.
  * Both-true gives an `InMemoryRefreshTokenStore`, both-false a `BasicInMemoryRefreshTokenStore`.
  *
  * @example

@@ -1,4 +1,4 @@
-import { createMetadataKey, readMetadata, readRouteMetadata, type MetadataKey } from './metadata.js';
+import { createMetadataKey, readMetadata, readRouteMetadata, type MetadataKey } from '../common/metadata.js';
 
 /**
  * Who may call a route, as route metadata any part of the framework can read: the auth module
