@@ -33,7 +33,9 @@ export const apiKeysController = defineController({
   // The helpers after the dependencies are bound to the prefix: ctx.params has tenantId, typed.
   routes: (keys, invalidation, { get, post, del }) => ({
     // NoStore first: the answer (and an idempotent replay of it) shows the key once; no cache may keep it.
-    create: post('/', { body: CreateApiKey, status: 201, interceptors: [NoStore, Idempotent], metadata: [...IDEMPOTENT_CREATE] }, (ctx) => {
+    // RecentAuthGuard: a key outlives the session, so a stolen session that is not fresh (signed
+    // in over recentAuthSeconds ago) cannot mint one; the client signs in again (401, reauthentication_required).
+    create: post('/', { body: CreateApiKey, status: 201, guards: [auth.RecentAuthGuard], interceptors: [NoStore, Idempotent], metadata: [...IDEMPOTENT_CREATE] }, (ctx) => {
       let allowedCidrs: string[];
       try {
         allowedCidrs = parseAllowedCidrs(ctx.body.allowedCidrs);
