@@ -3,7 +3,7 @@
 // renew it; the refusal is a 401 problem a client can recognise.
 import { describe, expect, it } from 'vitest';
 import { defineController, defineModule, createApp, post } from '../../internal.js';
-import { REAUTHENTICATION_REQUIRED_TYPE } from '../index.js';
+import { generateApiKey, InMemoryApiKeyStore, REAUTHENTICATION_REQUIRED_TYPE } from '../index.js';
 import { ALICE, routesTestApp } from './auth-routes.test-helper.js';
 
 const MINUTE = 60_000;
@@ -76,5 +76,17 @@ describe('recent authentication', () => {
     expect((await at('/strict')).status, 'after 30 s').toBe(401);
     expect((await at('/unguarded')).status, 'no guard authenticated the caller: refused').toBe(401);
     expect(() => auth.requireRecentAuth({ withinSeconds: 0 })).toThrow(RangeError);
+  });
+
+  it('refuses an API key with 403: a machine never signed in', async () => {
+    const { auth, clock } = await routesTestApp();
+    const generated = generateApiKey();
+    const keys = new InMemoryApiKeyStore([{ id: generated.id, secretHash: generated.secretHash, claims: { sub: 'key:ci', roles: [] }, scopes: [] }]);
+    const Keys = defineModule({ name: 'Keys', providers: [{ provide: InMemoryApiKeyStore, useValue: keys }], exports: [InMemoryApiKeyStore] });
+    const own = defineController({ name: 'Own', routes: () => ({ mint: post('/mint', { guards: [auth.AuthGuard, auth.RecentAuthGuard] }, () => ({ ok: true })) }) });
+    const imports = [auth.AuthModule.forRoot({ secret: 'a-test-secret-that-is-long-enough-for-hs256!', clock, apiKeys: { store: { useExisting: InMemoryApiKeyStore }, imports: [Keys] } })];
+    const app = await createApp(defineModule({ name: 'WithKeys', imports, controllers: [own] }));
+    const answer = await app.request('/mint', { method: 'POST', headers: { 'x-api-key': generated.key } });
+    expect(answer.status).toBe(403);
   });
 });
