@@ -1,5 +1,4 @@
-import { TooManyRequestsException, type Clock, type Logger, type RateLimitCounter } from '../../internal.js';
-import { recordSignInThrottled } from '../shared/auth-telemetry.js';
+import { TooManyRequestsException, type Clock, type Logger, type WindowedRateLimitCounter } from '../../internal.js';
 import type { AccountRouteBudgets, RequestBudget } from './account-route-throttle-options.js';
 import type { SignInCounterFactory } from './sign-in-throttle-options.js';
 import type { ThrottleKeys } from './throttle-keys.js';
@@ -27,7 +26,8 @@ export interface AccountRouteThrottleSettings {
 
 interface Rule {
   readonly dimension: keyof AccountRouteBudgets;
-  readonly counter: RateLimitCounter;
+  readonly budget: RequestBudget;
+  readonly counter: WindowedRateLimitCounter;
 }
 
 /**
@@ -50,6 +50,7 @@ export class AccountRouteThrottle {
     this.#logger = settings.logger;
     const counter = (dimension: keyof AccountRouteBudgets, budget: RequestBudget): Rule => ({
       dimension,
+      budget,
       counter: settings.counters({ name: `account-${dimension}-${budget.windowSeconds}s`, limit: budget.requests, windowMs: budget.windowSeconds * 1000, clock: settings.clock }),
     });
     const dimensions: readonly (keyof AccountRouteBudgets)[] = ['sign-up-client', 'mail-client', 'email'];
@@ -73,18 +74,18 @@ export class AccountRouteThrottle {
       if (rule.dimension === 'email') return [{ rule, key: emailKey }];
       return rule.dimension === clientDimension && client !== undefined ? [{ rule, key: client }] : [];
     });
-    const waits = await Promise.all(planned.map(({ rule, key }) => rule.counter.hit(key)));
+    const windows = await Promise.all(planned.map(({ rule, key }) => rule.counter.hitWindow(key)));
     let longest = 0;
-    let refusedBy: string | undefined;
-    waits.forEach((waitMs, i) => {
-      if (waitMs > longest) {
-        longest = waitMs;
-        refusedBy = planned[i]?.rule.dimension;
+    windows.forEach((window, i) => {
+      const rule = planned[i]?.rule;
+      if (window.waitMs <= 0 || rule === undefined) return;
+      longest = Math.max(longest, window.waitMs);
+      // Once per key and window (its first refusal), never per request: an attack must not flood the log.
+      if (window.hits === rule.budget.requests + 1) {
+        this.#logger?.warn({ event: 'auth.account-route.throttling-started', kind, dimension: rule.dimension, requests: rule.budget.requests, windowSeconds: rule.budget.windowSeconds }, 'Account-route throttling started');
       }
     });
-    if (refusedBy === undefined) return;
-    recordSignInThrottled(refusedBy);
-    this.#logger?.warn({ event: 'auth.account-route.throttled', kind, dimension: refusedBy }, 'An account request was refused: over its budget');
+    if (longest === 0) return;
     throw new TooManyRequestsException(ACCOUNT_ROUTE_THROTTLED_MESSAGE, undefined, { 'retry-after': String(Math.max(1, Math.ceil(longest / 1000))) });
   }
 }
