@@ -8,6 +8,7 @@ import { BLOG_OPENAPI_OPTIONS } from '../blog/openapi.js';
 import { GreetingModule } from '../greeting/greeting-module.js';
 import { readTenantsConfig } from '../tenants/config.js';
 import { createTenantsModule } from '../tenants/tenants-module.js';
+import { tenantsSecurityHeaders } from '../tenants/security-headers.js';
 
 const PasswordCheck = z.object({
   password: z.string().min(1).max(1024),
@@ -128,7 +129,9 @@ export const httpKitController = defineController({
  * const tenants = await createTenantsApp({ AUTH_SECRET: 'at-least-32-bytes-of-secret-material' });
  */
 export async function createTenantsApp(env: Readonly<Record<string, string | undefined>>): Promise<App> {
-  return createApp(createTenantsModule(readTenantsConfig(env)));
+  const config = readTenantsConfig(env);
+  // The headers the tenants app sends in production (main.ts): nosniff, framing, referrer, the API's CSP, HSTS over https.
+  return createApp(createTenantsModule(config), { middleware: [tenantsSecurityHeaders(config)] });
 }
 
 /**

@@ -27,8 +27,6 @@ export const TENANTS_OPENAPI_OPTIONS: OpenApiDocumentOptions = Object.freeze({
   ],
 });
 
-/** The auth routes need no credential. */
-export const PUBLIC_OPERATION = ApiSecurity(false);
 /** Key management and a person's sessions: a token or the browser session, never an API key. */
 export const TOKEN_ONLY = ApiSecurity('bearer', 'browserSession');
 /** Reading posts: a token, the browser session, or a key holding `posts:read`. */
@@ -38,6 +36,8 @@ export const WRITE_POSTS = ApiSecurity('bearer', 'browserSession', { apiKey: ['p
 
 /** Answers every protected route may give. */
 export const UNAUTHORIZED = ApiResponse({ status: 401, description: 'Missing or invalid credential' });
+/** The 401 of a route behind `RecentAuthGuard`: also a sign-in older than 10 minutes. */
+export const REAUTHENTICATE = ApiResponse({ status: 401, description: 'Missing or invalid credential; or (code `reauthentication_required`) a sign-in older than 10 minutes: sign in again' });
 export const FORBIDDEN = ApiResponse({ status: 403, description: 'Missing role or scope, or (browser session) a missing CSRF token or another site' });
 export const NOT_FOUND = ApiResponse({ status: 404, description: 'Not found, or another tenant\u2019s' });
 export const RATE_LIMITED = ApiResponse({ status: 429, description: 'This API key is over its limit; see retry-after' });

@@ -73,6 +73,13 @@ describe('tenants on PostgreSQL: accounts, sessions and throttling in the databa
     expect(hits, 'the count of mails to the address (keyed by its SHA-256) lives in the database').toBe(6);
   });
 
+  it('refuses the 11th mail request for one address with 429, counted in tessera_rate_limits beside the sign-in counts', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await send(app, 'POST', '/auth/verify-email/resend', { json: { email: 'dave@globex.test' } })).status);
+    expect(statuses, 'ten within the hour, then the throttle').toEqual([...Array<number>(10).fill(202), 429]);
+    expect(await count("SELECT max(hits)::int AS n FROM tessera_rate_limits WHERE name = 'account-email-3600s'"), 'the shared counter, in the database').toBe(11);
+  });
+
   it('throttles a sixth wrong password from one address with 429 and Retry-After, counted in tessera_rate_limits', async () => {
     // Over a socket, so the sign-in has a client address (127.0.0.1) to count.
     const server = await serve(app, { port: 0, host: '127.0.0.1' });

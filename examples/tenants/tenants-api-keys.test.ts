@@ -2,6 +2,7 @@ import { toFetchHandler } from '../../lib/fetch.js';
 import { describe, expect, it } from 'vitest';
 import { createApp, createManualClock, type App } from '../../lib/index.js';
 import { send } from '../../test/http-helpers.js';
+import { REAUTHENTICATION_REQUIRED_TYPE } from '../../lib/auth/index.js';
 import { readTenantsConfig } from './config.js';
 import { DEMO_PASSWORD } from './demo-accounts.js';
 import { createTenantsModule } from './tenants-module.js';
@@ -40,6 +41,17 @@ describe('tenants: API keys', () => {
     expect(list.json).toEqual([expect.objectContaining({ id, name: 'ci', scopes: ['posts:read'], revokedAt: null })]);
     expect(list.text).not.toContain(key.slice(-43));
     expect(list.text).not.toMatch(/secretHash|[0-9a-f]{64}/);
+  });
+
+  it('creates keys only within 10 minutes of the owner’s sign-in: later, the reauthentication problem until they sign in again', async () => {
+    const { app, clock, alice } = await boot();
+    clock.advance(10 * 60_000 + 1_000);
+    const stale = await createKey(app, alice);
+    expect(stale.status, 'a stolen token that is not fresh mints no key').toBe(401);
+    expect(stale.json).toMatchObject({ type: REAUTHENTICATION_REQUIRED_TYPE, code: 'reauthentication_required' });
+    expect((await send(app, 'GET', '/tenants/acme/api-keys', { headers: alice })).status, 'listing needs no fresh sign-in').toBe(200);
+    const again = await send(app, 'POST', '/auth/sign-in', { json: { identifier: 'alice@acme.test', password: DEMO_PASSWORD } });
+    expect((await createKey(app, { authorization: `Bearer ${(again.json as { accessToken: string }).accessToken}` })).status).toBe(201);
   });
 
   it('refuses malformed networks and networks with host bits, naming the probable network', async () => {

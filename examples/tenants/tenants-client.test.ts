@@ -2,7 +2,7 @@ import { describe, expect, expectTypeOf, it, onTestFinished } from 'vitest';
 import { createClient } from '../../lib/client/index.js';
 import { createApp } from '../../lib/index.js';
 import { serve } from '../../lib/node.js';
-import { authController } from './auth-controller.js';
+import { auth as tenantsAuth } from './claims.js';
 import { readTenantsConfig } from './config.js';
 import { DEMO_PASSWORD } from './demo-accounts.js';
 import { tenantPostsController } from './tenant-posts-controller.js';
@@ -14,7 +14,8 @@ describe('a typed client for the tenants app', () => {
     // A live server: the client speaks HTTP over a real socket, auth headers included.
     const server = await serve(app, { port: 0 });
     onTestFinished(() => server.close({ forceAfterMs: 200 }));
-    const auth = createClient(authController, server.url);
+    // The mounted JSON routes' controller, typed: the same prefix the module mounts it under.
+    const auth = createClient(tenantsAuth.routeControllers().json, server.url);
     const signedIn = await auth.signIn({ body: { identifier: 'alice@acme.test', password: DEMO_PASSWORD } });
     if (!signedIn.ok) throw new Error(`sign-in failed: ${JSON.stringify(signedIn.problem)}`);
     const token = signedIn.data.accessToken; // typed from the handler's result, as JSON

@@ -14,11 +14,8 @@ import {
   type ModuleDefinition,
   type RateLimitCounter,
 } from '../../lib/index.js';
-import { InMemoryRefreshTokenStore, smtpMailer, type BrowserSessionOptions, type Mailer } from '../../lib/auth/index.js';
-import { accountController, accountSettingsController } from './account-controller.js';
-import { browserAuthController } from './browser-auth-controller.js';
+import { InMemoryRefreshTokenStore, smtpMailer, type AuthRouteOptions, type BrowserSessionOptions, type Mailer } from '../../lib/auth/index.js';
 import { apiKeysController } from './api-keys-controller.js';
-import { authController, sessionsController } from './auth-controller.js';
 import { auth, Claims } from './claims.js';
 import type { TenantsConfig } from './config.js';
 import { DemoAccounts, newAccountClaims } from './demo-accounts.js';
@@ -27,13 +24,18 @@ import { tenantLiveController } from './tenant-live-controller.js';
 import { InMemoryTenantPosts, TENANT_POSTS } from './tenant-posts.js';
 import { TENANT_KEYS, TenantApiKeys } from './tenant-api-keys.js';
 import { ApiKeyRateLimitGuard, RATE_LIMIT_COUNTER } from './rate-limit.js';
-import { SIGN_IN_CONTEXT, signInContextReader } from './sign-in-context.js';
 import type { TenantsStores } from './postgres/tenants-stores.js';
 
 const CLOCK = createToken<Clock>('CLOCK');
 
 /** The browser-session options, shared with the OpenAPI description (the cookie's name follows them). */
 export const TENANTS_BROWSER_SESSIONS: BrowserSessionOptions = Object.freeze({});
+
+/**
+ * The auth routes the module mounts; `personSchemes` names the OpenAPI schemes (openapi.ts) a
+ * person's routes accept, so the document never offers an API key there.
+ */
+export const TENANTS_AUTH_ROUTES: AuthRouteOptions = Object.freeze({ json: true, browser: true, accounts: true, sessions: true, personSchemes: ['bearer', 'browserSession'] });
 
 /** `GET /me`: the caller's claims. */
 export const meController = defineController({
@@ -154,17 +156,21 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
           imports: [stores.module],
           cacheSeconds: config.apiKeyCacheSeconds,
         },
+        // The auth routes, mounted by the module under /auth: JSON tokens, browser cookies, the
+        // account lifecycle, sessions per device (docs/auth.md, "Mounted routes"). Sign-up and the
+        // mail routes are throttled on the sign-in throttle's counters (the database's, with
+        // PostgreSQL); sessions, password and e-mail change need a sign-in of the last 10 minutes.
+        routes: TENANTS_AUTH_ROUTES,
       }),
     ],
     // The module's own counter and idempotency store, when given, win over those its stores export (own providers first).
     providers: [
       defineProvider(ApiKeyRateLimitGuard, [RATE_LIMIT_COUNTER]),
-      { provide: SIGN_IN_CONTEXT, useValue: signInContextReader() },
       ...(options.rateLimitCounter === undefined ? [] : [defineFactory(RATE_LIMIT_COUNTER, [CLOCK], options.rateLimitCounter)]),
       ...(options.idempotencyStore === undefined ? [] : [defineFactory(IDEMPOTENCY_STORE, [CLOCK], options.idempotencyStore)]),
     ],
     // Runs after the auth module's guard (modules' app guards run in import order), so only verified keys are counted.
     appGuards: [ApiKeyRateLimitGuard],
-    controllers: [authController, browserAuthController, accountController, accountSettingsController, sessionsController, meController, tenantPostsController, tenantLiveController, apiKeysController],
+    controllers: [meController, tenantPostsController, tenantLiveController, apiKeysController],
   });
 }

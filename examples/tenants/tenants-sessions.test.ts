@@ -73,6 +73,29 @@ describe('tenants: sessions per device (GET /auth/sessions, DELETE /auth/session
     expect((await send(app, 'GET', '/me', { headers: bearer(alice) })).status, "Alice's session survives Bob's attempt").toBe(200);
   });
 
+  it('needs a sign-in of the last 10 minutes to list or end sessions (a refresh does not renew it)', async () => {
+    const { app, clock } = await boot();
+    const laptop = await signIn(app, 'alice@acme.test', 'Laptop');
+    clock.advance(11 * 60_000);
+    const refreshed = (await send(app, 'POST', '/auth/refresh', { json: { refreshToken: laptop.refreshToken } })).json as Pair;
+    const listed = await send(app, 'GET', '/auth/sessions', { headers: bearer(refreshed) });
+    expect(listed.status).toBe(401);
+    expect(listed.json).toMatchObject({ code: 'reauthentication_required', maxAgeSeconds: 600 });
+    expect((await send(app, 'DELETE', '/auth/sessions', { headers: bearer(refreshed) })).status, 'sign out everywhere').toBe(401);
+    expect((await send(app, 'GET', '/me', { headers: bearer(refreshed) })).status, 'the session itself still works').toBe(200);
+    const fresh = await signIn(app, 'alice@acme.test', 'Laptop again');
+    expect((await send(app, 'GET', '/auth/sessions', { headers: bearer(fresh) })).status).toBe(200);
+  });
+
+  it('ends every other session and keeps the caller’s (DELETE /auth/sessions/others)', async () => {
+    const { app } = await boot();
+    const laptop = await signIn(app, 'alice@acme.test', 'Laptop');
+    const phone = await signIn(app, 'alice@acme.test', 'Phone');
+    expect((await send(app, 'DELETE', '/auth/sessions/others', { headers: bearer(phone) })).status).toBe(204);
+    expect((await send(app, 'GET', '/me', { headers: bearer(laptop) })).status, 'the other session').toBe(401);
+    expect((await send(app, 'GET', '/me', { headers: bearer(phone) })).status, 'this one').toBe(200);
+  });
+
   it('needs a signed-in person: no token is 401', async () => {
     const { app } = await boot();
     expect((await send(app, 'GET', '/auth/sessions')).status).toBe(401);

@@ -7,9 +7,7 @@ import type { ApiKeyOptions } from './api-keys/api-key-options.js';
 import type { SignInThrottleOptions } from './throttle/sign-in-throttle-options.js';
 import type { AccountOptions } from './accounts/account-options.js';
 import type { BrowserSessionOptions } from './browser/browser-options.js';
-
-
-
+import type { AuthRouteOptions } from './routes/auth-route-options.js';
 
 
 /**
@@ -64,6 +62,18 @@ export interface AuthModuleOptions<Claims> {
    * several instances serve sign-in. See `SignInThrottleOptions` and docs/sign-in-throttling.md.
    */
   readonly signInThrottle?: SignInThrottleOptions | false;
+  /**
+   * The routes the module mounts, by group (`json`, `browser`, `accounts`, `sessions`; each off
+   * unless `true`), their `prefix` (default `/auth`) and throttles. See `AuthRouteOptions` and
+   * docs/auth.md. Without it the module mounts none, and the app writes its own.
+   */
+  readonly routes?: AuthRouteOptions;
+  /**
+   * How long after signing in (seconds) a person may list or end sessions, change the password
+   * or address (the mounted routes), or pass `RecentAuthGuard` (e.g. creating an API key).
+   * Default 600. A sign-in's time is its session's start: refreshing does not renew it.
+   */
+  readonly recentAuthSeconds?: number;
   /** The clock for expiry, rotation and caching; default the system clock. */
   readonly clock?: Clock;
 }
@@ -72,3 +82,4 @@ export type { StoreClass } from './shared/store-class.js';
 export type { AccountOptions } from './accounts/account-options.js';
 export type { IssuingOptions } from './issuing/issuing-options.js';
 export type { ApiKeyOptions } from './api-keys/api-key-options.js';
+export type { AuthRouteOptions } from './routes/auth-route-options.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { createStateKey, CREDENTIAL_EXPIRES_AT, systemClock, type RequestContext, type StateKey, type WebSockets } from '../index.js';
+import { createStateKey, CREDENTIAL_EXPIRES_AT, systemClock, type Clock, type RequestContext, type StateKey, type WebSockets } from '../index.js';
 import type { CompiledOriginPolicy } from '../internal/client-policies.js';
 import { ApiKeyAuthenticator, type ApiKeyStore, type AuthenticatedApiKey } from './api-keys/index.js';
 import type { AuthModuleOptions } from './auth-options.js';
@@ -9,6 +9,9 @@ import { recordAuthenticated, recordTokenRefusal, tracedStore } from './shared/a
 import { DEFAULT_ACCESS_TOKEN_TTL_SECONDS } from './issuing/index.js';
 import { SessionRevocations } from './sessions/session-revocations.js';
 import { BrowserCredentials } from './browser/browser-credentials.js';
+import { authenticatedAtOf, DEFAULT_RECENT_AUTH_SECONDS } from './sessions/recent-auth.js';
+import type { AuthenticatedToken } from './sessions/authenticated-token.js';
+
 
 /**
  * What the guards of one auth module share: the bearer-token verifier, the API-key authenticator
@@ -40,6 +43,15 @@ export interface AuthRuntime<Claims> {
   authenticateBearer(ctx: RequestContext, token?: string): Claims | Promise<Claims>;
   /** The cookies and CSRF checks of browser sessions, when `browser` is configured. */
   readonly browser: BrowserCredentials | undefined;
+  /** The auth module's clock (checked at `forRoot`). */
+  readonly clock: Clock;
+  /** How recent a sign-in `requireRecentAuth` accepts by default: `recentAuthSeconds`, default 600. */
+  readonly recentAuthSeconds: number;
+  /**
+   * What the verified bearer token behind `claims` (the object the guards put in the context) says
+   * of its sign-in; undefined for claims that came from an API key, or from anything else.
+   */
+  tokenFacts(claims: Claims): AuthenticatedToken | undefined;
 }
 
 /**
@@ -94,6 +106,8 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
   // The verifier's cache hands back the same payload object for a repeated token, so the
   // schema runs once per token rather than once per request.
   const parsed = new WeakMap<object, Claims>();
+  // Keyed by the claims object the guards hand on: computed once per token, as its claims are.
+  const facts = new WeakMap<object, AuthenticatedToken>();
   const keys = options.apiKeys;
   const apiKeys =
     keys && apiKeyStore
@@ -132,6 +146,11 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
       return ids;
     },
     expireSocketAt,
+    clock,
+    recentAuthSeconds: options.recentAuthSeconds ?? DEFAULT_RECENT_AUTH_SECONDS,
+    tokenFacts(claims) {
+      return typeof claims === 'object' && claims !== null ? facts.get(claims) : undefined;
+    },
     browser: options.browser === undefined ? undefined : new BrowserCredentials(options.browser, options.secret, origins),
     authenticateBearer(ctx, given) {
       const token = given ?? bearerTokenOf(ctx);
@@ -173,6 +192,17 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
     return claims;
   }
 
+  function factsOf(payload: Readonly<Record<string, unknown>>): AuthenticatedToken {
+    // The same rule as isOwnRevoked: an outside issuer's `iss` never equals the own one.
+    const own = payload.iss === ownIssuer;
+    return Object.freeze({
+      own,
+      subject: own && typeof payload.sub === 'string' ? payload.sub : undefined,
+      sessionId: own && typeof payload.sid === 'string' ? payload.sid : undefined,
+      authenticatedAtMs: authenticatedAtOf(payload, own),
+    });
+  }
+
   /** Own and outside tokens alike: the claims schema decides, and any failure is the one 401. */
   function claimsOf(result: VerificationResult): Claims {
     if (!result.ok) {
@@ -195,6 +225,7 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
       throw bearerFailure();
     }
     parsed.set(result.payload, claims.data);
+    if (typeof claims.data === 'object' && claims.data !== null) facts.set(claims.data, factsOf(result.payload));
     recordAuthenticated('bearer');
     return claims.data;
   }

@@ -1,6 +1,6 @@
-import { systemClock, defineModule, defineFactory, defineProvider, createToken, createStateKey, LOGGER, PUB_SUB, WEB_SOCKETS, type ClassToken, type Guard, type HealthCheck, type ModuleDefinition, type ProviderInput, type RequestContext, type SchemaOutput, type StandardSchemaV1, type Token } from '../index.js';
+import { systemClock, defineModule, defineFactory, defineProvider, createToken, createStateKey, LOGGER, PUB_SUB, WEB_SOCKETS, type ClassToken, type Guard, type HealthCheck, type ModuleDefinition, type ProviderInput, type RequestContext, type SchemaOutput, type StandardSchemaV1, type StateKey, type Token } from '../index.js';
 import { CLIENT_ADDRESS_RULE, ORIGIN_POLICY } from '../internal/client-policies.js';
-import { checkedClock } from '../internal/primitives.js';
+import { checkedClock, integerAtLeast } from '../internal/primitives.js';
 import { claimsParserOf } from './claims-parser.js';
 import type { ApiKeyStore, AuthenticatedApiKey } from './api-keys/index.js';
 import { createAuthGuards } from './auth-guards.js';
@@ -19,6 +19,10 @@ import type { AccountService } from './accounts/account-service.js';
 import type { AccountStore } from './accounts/account-store.js';
 import { AuthConfigError, assertSecretLength, readTolerance, readTrustedIssuers, createTokenSigner } from './jwt/index.js';
 import { BrowserCookies, BrowserSessions } from './browser/index.js';
+import { createRecentAuthGuards, type RecentAuthOptions } from './recent-auth-guard.js';
+import { accountRouteThrottleImports, accountRouteThrottleProvider, type AccountRouteThrottle } from './throttle/index.js';
+import { authRouteControllers, authRoutes, checkAuthRouteOptions, routePrefix, type AuthRouteControllers, type AuthRouteOptions, type AuthRouteParts } from './routes/index.js';
+import { NoStore } from './no-store.js';
 
 /**
  * The programmatic auth operations, resolved through the `AUTH_SERVICE` token.
@@ -75,6 +79,29 @@ export interface AuthDefinitions<Claims> {
   readonly ACCOUNT_SERVICE: Token<AccountService<Claims>>;
   /** Resolves to the {@link BrowserSessions} (sign-in, refresh, sign-out with cookies) when `browser` is configured. */
   readonly BROWSER_SESSIONS: Token<BrowserSessions>;
+  /**
+   * A guard class that lets a request through only when a person signed in within
+   * `withinSeconds` (default the module's `recentAuthSeconds`, 600): else the
+   * `reauthentication_required` 401 (`REAUTHENTICATION_REQUIRED_TYPE`). An API key is refused (403).
+   * List it after the guard that authenticates. For what a stolen session must not do: change
+   * the password or address, see or end sessions, create API keys.
+   *
+   * @example
+   * post('/api-keys', { guards: [JwtAuthGuard, requireRecentAuth({ withinSeconds: 300 })] }, handler);
+   */
+  readonly requireRecentAuth: (options?: RecentAuthOptions) => ClassToken<Guard>;
+  /** `requireRecentAuth()`: the module's own freshness (`recentAuthSeconds`). */
+  readonly RecentAuthGuard: ClassToken<Guard>;
+  /**
+   * The controllers `forRoot` mounts for `routes` (by group: `json`, `browser`, `accounts`,
+   * `accountSettings`, `sessions`), typed: give one to `createClient` for a typed client of the
+   * mounted routes (same `prefix`).
+   *
+   * @example
+   * const client = createClient(auth.routeControllers().json, 'http://localhost:3000');
+   * await client.signIn({ body: { identifier, password } });
+   */
+  readonly routeControllers: (routes?: Pick<AuthRouteOptions, 'prefix' | 'personSchemes'>) => AuthRouteControllers;
 }
 
 function toProvider<T>(token: Token<T>, store: StoreClass<T>): ProviderInput {
@@ -108,7 +135,10 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
   const ACCOUNT_STORE = createToken<AccountStore<Claims>>('AccountStore');
   const ACCOUNT_SERVICE = createToken<AccountService<Claims>>('ACCOUNT_SERVICE');
   const BROWSER_SESSIONS = createToken<BrowserSessions>('BROWSER_SESSIONS');
+  const ACCOUNT_ROUTE_THROTTLE = createToken<AccountRouteThrottle | null>('AccountRouteThrottle');
   const { JwtAuthGuard, AuthGuard, createRolesGuard } = createAuthGuards<Claims>({ currentUser: CURRENT_USER, currentApiKey: CURRENT_API_KEY });
+  const requireRecentAuth = createRecentAuthGuards<Claims>({ currentUser: CURRENT_USER, currentApiKey: CURRENT_API_KEY }, AUTH_RUNTIME);
+  const RecentAuthGuard = requireRecentAuth();
 
   /**
    * The claims of the authenticated caller; undefined outside a request or before a guard ran.
@@ -131,6 +161,34 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
     return ctx?.get(CURRENT_API_KEY);
   }
 
+  /** What the mounted controllers are built from: this module's tokens and guards. */
+  function routeParts(routes: Pick<AuthRouteOptions, 'prefix' | 'personSchemes'> | undefined): AuthRouteParts<Claims> {
+    return {
+      prefix: routes === undefined ? '/auth' : routePrefix(routes),
+      sessions: AUTH_SERVICE,
+      browserSessions: BROWSER_SESSIONS,
+      accounts: ACCOUNT_SERVICE,
+      throttle: ACCOUNT_ROUTE_THROTTLE,
+      runtime: AUTH_RUNTIME,
+      currentUser: CURRENT_USER as StateKey<unknown>,
+      personGuard: JwtAuthGuard,
+      recentAuthGuard: RecentAuthGuard,
+      noStore: NoStore,
+      personSchemes: routes?.personSchemes,
+    };
+  }
+
+  /**
+   * Every group's controller as `forRoot` mounts it with these `routes` options, typed: for
+   * `createClient`, or to mount a group in a module of the app's own.
+   *
+   * @example
+   * const client = createClient(routeControllers().json, 'http://localhost:3000');
+   */
+  function routeControllers(routes?: Pick<AuthRouteOptions, 'prefix' | 'personSchemes'>): AuthRouteControllers {
+    return authRoutes<Claims>(routeParts(routes));
+  }
+
   const AuthModule = {
     /**
      * The auth module for an app. Throws `AuthConfigError` right away for a secret shorter
@@ -147,6 +205,9 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
       readTolerance(options.clockToleranceSeconds);
       checkSignInThrottleOptions(options);
       checkAccountOptions(options);
+      if (options.recentAuthSeconds !== undefined) integerAtLeast(options.recentAuthSeconds, 1, 'recentAuthSeconds');
+      const routes = options.routes;
+      checkAuthRouteOptions(routes, { issuing: options.issuing !== undefined, browser: options.browser !== undefined, accounts: options.accounts !== undefined });
       if (options.browser !== undefined) {
         if (options.issuing === undefined) throw new AuthConfigError('browser sessions need issuing: the cookies carry the tokens it issues');
         new BrowserCookies(options.browser); // Validates domain and sameSite now, not at the first request.
@@ -210,6 +271,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
         );
         exported.push(AUTH_SERVICE);
         if (options.accounts) exported.push(ACCOUNT_SERVICE);
+        if (routes?.accounts === true) providers.push(accountRouteThrottleProvider(ACCOUNT_ROUTE_THROTTLE, routes.throttle, options.signInThrottle, options.secret, clock));
         if (options.browser !== undefined) {
           providers.push(
             defineFactory(BROWSER_SESSIONS, [AUTH_SERVICE, REFRESH_TOKEN_STORE, AUTH_RUNTIME], (service, refreshTokens, runtime) => {
@@ -220,16 +282,25 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
           exported.push(BROWSER_SESSIONS);
         }
       }
+      // The routes the app asked for, as controllers of this module (its providers are theirs).
+      const controllers = authRouteControllers<Claims>(routes, routeParts(routes));
       return defineModule({
         name: 'AuthModule',
         global: options.global ?? false,
-        imports: [...(issuing?.imports ?? []), ...(apiKeys?.imports ?? []), ...(issuing && options.signInThrottle ? (options.signInThrottle.imports ?? []) : []), ...(options.accounts?.imports ?? [])],
+        imports: [
+          ...(issuing?.imports ?? []),
+          ...(apiKeys?.imports ?? []),
+          ...(issuing && options.signInThrottle ? (options.signInThrottle.imports ?? []) : []),
+          ...(options.accounts?.imports ?? []),
+          ...(routes?.accounts === true ? accountRouteThrottleImports(routes.throttle) : []),
+        ],
         providers,
+        controllers,
         exports: exported as never,
         appGuards: options.protectAllRoutes ? [AuthGuard] : [],
       });
     },
   };
 
-  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION, ACCOUNT_SERVICE, BROWSER_SESSIONS });
+  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION, ACCOUNT_SERVICE, BROWSER_SESSIONS, requireRecentAuth, RecentAuthGuard, routeControllers });
 }

@@ -1,8 +1,11 @@
 // The auth entry point, `tessera-http/auth`. Explicit named exports only.
 export { INVALIDATION_TOPIC, type CredentialInvalidation } from './sessions/credential-invalidation.js';
 export { defineAuthModule, type AuthService, type AuthDefinitions } from './define-auth-module.js';
-export type { AuthModuleOptions, IssuingOptions, ApiKeyOptions, StoreClass } from './auth-options.js';
 export type { IssuingModuleParts } from './issuing/issuing-options.js';
+export type { AuthModuleOptions, IssuingOptions, ApiKeyOptions, StoreClass, AuthRouteOptions } from './auth-options.js';
+export type { AuthRouteControllers } from './routes/index.js';
+export type { RecentAuthOptions } from './recent-auth-guard.js';
+export { DEFAULT_RECENT_AUTH_SECONDS, REAUTHENTICATION_REQUIRED_TYPE } from './sessions/recent-auth.js';
 export { Roles, Public, RequireScopes } from './auth-metadata.js';
 export { readAccessRules, type AccessRules } from '../internal/access-rules.js';
 export {
@@ -77,6 +80,11 @@ export {
   type SignInCounterOptions,
   type SignInCounterFactory,
   type InjectedSignInCounters,
+  DEFAULT_ACCOUNT_ROUTE_BUDGETS,
+  ACCOUNT_ROUTE_THROTTLED_MESSAGE,
+  type AccountRouteThrottleOptions,
+  type AccountRouteBudgets,
+  type RequestBudget,
 } from './throttle/index.js';
 export {
   BrowserSessions,

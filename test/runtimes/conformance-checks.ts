@@ -285,6 +285,8 @@ export const CONFORMANCE_CHECKS: readonly ConformanceCheck[] = [
     run: async (ctx) => {
       const anonymous = await exchange(ctx, 'tenants', 'GET', '/me', { status: 401, type: PROBLEM_TYPE });
       expect(anonymous.answer.headers.get('www-authenticate')).toBe('Bearer');
+      // The tenants app sends its security headers on every runtime (they were missing here once).
+      expect([anonymous.answer.headers.get('x-content-type-options'), anonymous.answer.headers.get('content-security-policy')], `${ctx.target.name}: the tenants app's security headers`).toEqual(['nosniff', "default-src 'none'; frame-ancestors 'none'"]);
       const forged = await exchange(ctx, 'tenants', 'GET', '/me', { status: 401, type: PROBLEM_TYPE }, { headers: bearer('eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.forged') });
       const wrongPassword = await exchange(ctx, 'tenants', 'POST', '/auth/sign-in', { status: 401, type: PROBLEM_TYPE }, { json: { identifier: 'alice@acme.test', password: 'wrong password' } });
       return [anonymous, forged, wrongPassword].map((x) => x.normalised);

@@ -9,3 +9,8 @@ export { normalizeIdentifier } from '../shared/normalize-identifier.js';
 export type { ThrottleKeys } from './throttle-keys.js';
 export { signInThrottleProvider, checkSignInThrottleOptions } from './sign-in-throttle-provider.js';
 export { withSignInThrottle } from './throttled-auth-service.js';
+export { AccountRouteThrottle, ACCOUNT_ROUTE_THROTTLED_MESSAGE } from './account-route-throttle.js';
+export type { AccountRouteKind, AccountRouteThrottleSettings } from './account-route-throttle.js';
+export { DEFAULT_ACCOUNT_ROUTE_BUDGETS, resolveAccountRouteBudgets } from './account-route-throttle-options.js';
+export type { AccountRouteThrottleOptions, AccountRouteBudgets, RequestBudget } from './account-route-throttle-options.js';
+export { accountRouteThrottleProvider, accountRouteThrottleImports } from './account-route-throttle-provider.js';
