@@ -7,6 +7,7 @@ import type { ApiKeyOptions } from './api-keys/api-key-options.js';
 import type { SignInThrottleOptions } from './throttle/sign-in-throttle-options.js';
 import type { AccountOptions } from './accounts/account-options.js';
 import type { BrowserSessionOptions } from './browser/browser-options.js';
+import type { SecondFactorOptions } from './factors/second-factor-options.js';
 
 
 
@@ -64,6 +65,12 @@ export interface AuthModuleOptions<Claims> {
    * several instances serve sign-in. See `SignInThrottleOptions` and docs/sign-in-throttling.md.
    */
   readonly signInThrottle?: SignInThrottleOptions | false;
+  /**
+   * Second factors (needs `issuing`): TOTP, recovery codes and passkeys through `SECOND_FACTORS`;
+   * once a person enables one, every sign-in path asks for it (`beginSignIn`'s second step), and
+   * `StepUpGuard` can require a recent one. See `SecondFactorOptions`.
+   */
+  readonly secondFactors?: SecondFactorOptions;
   /** The clock for expiry, rotation and caching; default the system clock. */
   readonly clock?: Clock;
 }
