@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineController, del, get, NotFoundException, post } from '../../lib/index.js';
-import { NoStore, Public, type AuthService, type BrowserSessions, type SessionInfo, type TokenPair } from '../../lib/auth/index.js';
+import { NoStore, Public, secondFactorRequiredAnswer, type AuthService, type BrowserSessions, type SessionInfo, type TokenPair } from '../../lib/auth/index.js';
 import { ApiResponse } from '../../lib/openapi/index.js';
 import { auth } from './claims.js';
 import { ApiTags } from '../../lib/openapi/index.js';
@@ -28,7 +28,11 @@ export const authController = defineController({
   metadata: [Public(), PUBLIC_OPERATION],
   routes: (service: AuthService, context: SignInContextReader) => ({
     // NoStore: the answers carry tokens, which no cache may keep (Cache-Control: no-store).
-    signIn: post('/sign-in', { body: SignIn, interceptors: [NoStore] }, async (ctx) => toJson(await service.signIn(ctx.body.identifier, ctx.body.password, context(ctx)))),
+    // Two steps for an account with a second factor: a 401 problem with the pending token, then POST /auth/second-factor.
+    signIn: post('/sign-in', { body: SignIn, interceptors: [NoStore] }, async (ctx) => {
+      const step = await service.beginSignIn(ctx.body.identifier, ctx.body.password, context(ctx));
+      return step.kind === 'session' ? toJson(step.pair) : secondFactorRequiredAnswer(step.step);
+    }),
     refresh: post('/refresh', { body: RefreshBody, interceptors: [NoStore] }, async (ctx) => toJson(await service.refresh(ctx.body.refreshToken))),
     signOut: post('/sign-out', { body: RefreshBody }, async (ctx) => {
       await service.signOut(ctx.body.refreshToken);

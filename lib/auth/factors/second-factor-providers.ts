@@ -42,7 +42,7 @@ export function secondFactorProviders(options: SecondFactorOptions | undefined, 
   const STEP_UP_SETTINGS = createToken<StepUpSettings>('StepUpSettings');
   return [
     wiring.toProvider(tokens.store, options.store),
-    defineFactory(tokens.gate, [tokens.store, wiring.signInThrottle], async (store, throttle) => {
+    defineFactory(tokens.gate, [tokens.store, wiring.signInThrottle, wiring.runtime], async (store, throttle, runtime) => {
       const box = await SecretBox.fromKeys(options.encryptionKeys);
       return new SecondFactorService({
         store: tracedStore(store, 'SecondFactorStore'),
@@ -52,6 +52,7 @@ export function secondFactorProviders(options: SecondFactorOptions | undefined, 
         pendingSignInSeconds: options.pendingSignInSeconds,
         throttle,
         passkeys: options.passkeys,
+        cookieToken: (ctx) => runtime.browser?.accessTokenOf(ctx),
       });
     }),
     // Depends on AUTH_SERVICE so that it resolves only after the issuing service attached itself.

@@ -1,4 +1,5 @@
-import { ConflictException, decodeBase64, encodeBase64, UnauthorizedException, type Clock } from '../../internal.js';
+import { ConflictException, decodeBase64, encodeBase64, UnauthorizedException, type Clock, type RequestContext } from '../../internal.js';
+import { readBearerToken } from '../jwt/bearer-token.js';
 import { generateOpaqueToken, hashOpaqueToken, isWellFormedOpaqueToken } from '../issuing/opaque-token.js';
 import type { GatedSessionIssuing, SecondFactorGate, SecondFactorKind, SecondFactorStep } from '../issuing/second-factor-gate.js';
 import type { SignInContext } from '../issuing/sign-in-context.js';
@@ -61,6 +62,8 @@ export interface SecondFactorSettings {
   readonly throttle: SignInThrottle | null;
   /** Omitted: no passkeys. */
   readonly passkeys?: PasskeyOptions | undefined;
+  /** The access token of a cookie-authenticated request (browser sessions), for {@link SecondFactorService.sessionIdOf}. */
+  readonly cookieToken?: ((ctx: Pick<RequestContext, 'header'>) => string | undefined) | undefined;
 }
 
 const TOTP_PURPOSE = 'totp';
@@ -92,6 +95,7 @@ export class SecondFactorService implements SecondFactorGate {
   readonly #pendingMs: number;
   readonly #throttle: SignInThrottle | null;
   readonly #passkeys: PasskeyOptions | undefined;
+  readonly #cookieToken: ((ctx: Pick<RequestContext, 'header'>) => string | undefined) | undefined;
   #issuing: GatedSessionIssuing | undefined;
   #macKey: Promise<CryptoKey> | undefined;
 
@@ -103,6 +107,20 @@ export class SecondFactorService implements SecondFactorGate {
     this.#pendingMs = (settings.pendingSignInSeconds ?? 300) * 1000;
     this.#throttle = settings.throttle;
     this.#passkeys = settings.passkeys;
+    this.#cookieToken = settings.cookieToken;
+  }
+
+  /**
+   * The session id (`sid`) of the request's own access token, from `Authorization` or the browser
+   * session's cookie; undefined for an API key or another issuer's token. Call it behind the
+   * guard that verified the token.
+   *
+   * @example
+   * await factors.stepUp(user.sub, factors.sessionIdOf(ctx)!, { totp: code });
+   */
+  sessionIdOf(ctx: Pick<RequestContext, 'header'>): string | undefined {
+    const token = readBearerToken(ctx.header('authorization')) ?? this.#cookieToken?.(ctx);
+    return token === undefined ? undefined : sessionIdOfAccessToken(token);
   }
 
   /** SecondFactorGate: called once by the issuing service's constructor. */

@@ -1,4 +1,4 @@
-import { HttpException, problemAnswer, type PlainAnswer } from '../../internal.js';
+import { HttpException, problemAnswer } from '../../internal.js';
 import type { SecondFactorStep } from './second-factor-gate.js';
 
 /** The problem `type` of a sign-in that waits for its second factor. */
@@ -25,17 +25,19 @@ export class SecondFactorRequiredException extends HttpException {
  * The answer of a sign-in route whose password passed for an account with a second factor:
  * 401 problem+json, `type: urn:tessera:auth:second-factor-required`, `code`, and the
  * `pendingToken` to send back with the factor, its `expiresAt` and the `factors` accepted. No
- * session cookie or token is issued; `Cache-Control: no-store` because it carries the token.
+ * session cookie or token is issued; `Cache-Control: no-store` because it carries the token. A
+ * web `Response`, so a typed client's success type stays the token pair.
  *
  * @example
  * if (step.kind === 'second-factor') return secondFactorRequiredAnswer(step.step);
  */
-export function secondFactorRequiredAnswer(step: SecondFactorStep): PlainAnswer {
-  return problemAnswer(
+export function secondFactorRequiredAnswer(step: SecondFactorStep): Response {
+  const answer = problemAnswer(
     401,
     'A second factor is required to finish signing in',
     { code: SECOND_FACTOR_REQUIRED_CODE, pendingToken: step.pendingToken, expiresAt: step.expiresAt.toISOString(), factors: [...step.factors] },
     { 'cache-control': 'no-store' },
     SECOND_FACTOR_REQUIRED_TYPE,
   );
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
 }
