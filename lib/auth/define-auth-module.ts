@@ -18,7 +18,7 @@ import type { AccountStore } from './accounts/account-store.js';
 import { AuthConfigError, assertSecretLength, readTolerance, readTrustedIssuers, createTokenSigner } from './jwt/index.js';
 import { BrowserCookies, BrowserSessions } from './browser/index.js';
 import type { SignInStep } from './issuing/second-factor-gate.js';
-import { secondFactorProviders, type SecondFactorTokens } from './factors/second-factor-providers.js';
+import { secondFactorProviders, type SecondFactorTokens } from './second-factor-providers.js';
 import { checkSecondFactorOptions } from './factors/check-second-factor-options.js';
 import { createStepUpGuard } from './factors/step-up.js';
 import type { SecondFactorService } from './factors/second-factor-service.js';

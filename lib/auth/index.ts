@@ -134,7 +134,6 @@ export {
   InMemorySecondFactorStore,
   SecretBox,
   RequireStepUp,
-  secondFactorControllers,
   generateTotpSecret,
   totpSecretBase32,
   totpUri,
@@ -162,9 +161,8 @@ export {
   type PasskeyOptions,
   type PasskeyOptionsJson,
   type StepUpRule,
-  type SecondFactorRouteParts,
-  type SecondFactorRouteOptions,
 } from './factors/index.js';
+export { secondFactorControllers, type SecondFactorRouteParts, type SecondFactorRouteOptions } from './second-factor-routes.js';
 export {
   SecondFactorRequiredException,
   secondFactorRequiredAnswer,

@@ -10,5 +10,3 @@ export { generateRecoveryCodes, normalizeRecoveryCode, recoveryCodeDigest, RECOV
 export type { PasskeyOptions, PasskeyOptionsJson } from './passkey-ceremonies.js';
 export { RequireStepUp, STEP_UP_RULE, STEP_UP_SECOND_FACTOR_TYPE, STEP_UP_SIGN_IN_TYPE, STEP_UP_ENROLMENT_TYPE } from './step-up.js';
 export type { StepUpRule } from './step-up.js';
-export { secondFactorControllers } from './second-factor-controller.js';
-export type { SecondFactorRouteParts, SecondFactorRouteOptions } from './second-factor-controller.js';

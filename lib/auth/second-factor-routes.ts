@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { defineController, del, get, post, UnauthorizedException, type ClassToken, type ControllerInput, type Guard, type MetadataEntry, type RequestContext, type Token } from '../../internal.js';
-import { Public } from '../auth-metadata.js';
-import type { BrowserSessions } from '../browser/browser-sessions.js';
-import type { SignInContext } from '../issuing/sign-in-context.js';
-import type { TokenPair } from '../issuing/token-pair.js';
-import { NoStore } from '../no-store.js';
-import type { SecondFactorProof, SecondFactorService } from './second-factor-service.js';
+import { defineController, del, get, post, UnauthorizedException, type ClassToken, type ControllerInput, type Guard, type MetadataEntry, type RequestContext, type Token } from '../internal.js';
+import { Public } from './auth-metadata.js';
+import type { BrowserSessions } from './browser/browser-sessions.js';
+import type { SignInContext } from './issuing/sign-in-context.js';
+import type { TokenPair } from './issuing/token-pair.js';
+import { NoStore } from './no-store.js';
+import type { SecondFactorProof, SecondFactorService } from './factors/second-factor-service.js';
 
 /** Small bodies: a code, a token, or a WebAuthn response (a few kilobytes at most). */
 const SMALL_BODY = 16 * 1024;

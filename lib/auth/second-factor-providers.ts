@@ -1,14 +1,14 @@
-import { createToken, defineFactory, defineProvider, type Clock, type Guard, type ProviderInput, type Token } from '../../internal.js';
-import type { AuthRuntime } from '../auth-runtime.js';
-import type { SecondFactorGate } from '../issuing/second-factor-gate.js';
-import type { StoreClass } from '../shared/store-class.js';
-import { tracedStore } from '../shared/auth-telemetry.js';
-import type { SignInThrottle } from '../throttle/sign-in-throttle.js';
-import { SecretBox } from './secret-box.js';
-import type { SecondFactorOptions } from './second-factor-options.js';
-import { SecondFactorService } from './second-factor-service.js';
-import type { SecondFactorStore } from './second-factor-store.js';
-import type { StepUpSettings } from './step-up.js';
+import { createToken, defineFactory, defineProvider, type Clock, type Guard, type ProviderInput, type Token } from '../internal.js';
+import type { AuthRuntime } from './auth-runtime.js';
+import type { SecondFactorGate } from './issuing/second-factor-gate.js';
+import type { StoreClass } from './shared/store-class.js';
+import { tracedStore } from './shared/auth-telemetry.js';
+import type { SignInThrottle } from './throttle/sign-in-throttle.js';
+import { SecretBox } from './factors/secret-box.js';
+import type { SecondFactorOptions } from './factors/second-factor-options.js';
+import { SecondFactorService } from './factors/second-factor-service.js';
+import type { SecondFactorStore } from './factors/second-factor-store.js';
+import type { StepUpSettings } from './factors/step-up.js';
 
 /** The auth module's second-factor tokens. */
 export interface SecondFactorTokens {
