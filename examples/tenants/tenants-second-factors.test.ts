@@ -70,6 +70,7 @@ describe('tenants: TOTP enrolment and the two-step sign-in', () => {
     const { recoveryCodes } = await enableTotp(app, clock, pair);
     expect(recoveryCodes).toHaveLength(10);
     expect(new Set(recoveryCodes).size).toBe(10);
+    for (const code of recoveryCodes) expect(code, '24 base32 characters: 120 bits').toMatch(/^[0-9a-hjkmnp-tv-z]{6}(-[0-9a-hjkmnp-tv-z]{6}){3}$/);
     const status = await send(app, 'GET', '/auth/factors', { headers: bearer(pair) });
     expect(status.json).toEqual({ totp: true, passkeys: 0, recoveryCodes: 10, required: true });
   });
@@ -248,6 +249,17 @@ describe('tenants: step-up on API-key creation', () => {
     clock.advance(30_000);
     const res = await send(app, 'POST', '/auth/second-factor', { json: { pendingToken: await pendingSignIn(app), code: codeAt(secret, clock.now()) } });
     expect((await createKey(app, res.json as Pair)).status).toBe(201);
+  });
+
+  it('removing the TOTP needs a step-up too; after one it is gone and sign-in is one step again', async () => {
+    const { app, clock } = await boot();
+    const pair = await signedIn(app);
+    const { secret } = await enableTotp(app, clock, pair);
+    clock.advance(5 * 60_000 + 1000);
+    expect((await send(app, 'DELETE', '/auth/factors/totp', { headers: bearer(pair) })).status, 'without a recent factor').toBe(401);
+    expect((await send(app, 'POST', '/auth/factors/step-up', { headers: bearer(pair), json: { code: codeAt(secret, clock.now()) } })).status).toBe(204);
+    expect((await send(app, 'DELETE', '/auth/factors/totp', { headers: bearer(pair) })).status).toBe(204);
+    expect((await signIn(app)).status).toBe(200);
   });
 
   it('a wrong step-up code is refused and records nothing', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineController, del, get, post, UnauthorizedException, type ClassToken, type ControllerInput, type Guard, type MetadataEntry, type RequestContext, type Token } from '../internal.js';
+import { defineController, del, get, NotFoundException, post, UnauthorizedException, type ClassToken, type ControllerInput, type Guard, type MetadataEntry, type RequestContext, type Token } from '../internal.js';
 import { Public } from './auth-metadata.js';
 import type { BrowserSessions } from './browser/browser-sessions.js';
 import type { SignInContext } from './issuing/sign-in-context.js';
@@ -74,6 +74,8 @@ export interface SecondFactorRouteOptions {
  * | `POST /auth/factors/step-up/passkey-options` | signed in | WebAuthn options for a step-up |
  * | `POST /auth/passkeys/registration-options` | signed in | WebAuthn creation options |
  * | `POST /auth/passkeys` | signed in | `{ response }` → `{ id, recoveryCodes }` |
+ * | `GET /auth/passkeys` | signed in | the person's passkeys (ids, transports, dates) |
+ * | `DELETE /auth/passkeys/:id` | step-up | removes one (404 for another person's) |
  * | `POST /auth/passkeys/authentication-options` | public | WebAuthn request options (sign-in, second step) |
  * | `POST /auth/passkeys/sign-in` | public | `{ response }` → the token pair |
  * | `POST /auth/browser/second-factor`, `/auth/browser/passkey-sign-in` | public, same origin | as above, answered with the session cookies |
@@ -127,6 +129,11 @@ export function secondFactorControllers(parts: SecondFactorRouteParts, options: 
         registerPasskey: post('/passkeys', { ...signedIn, body: PasskeyResponse, status: 201, interceptors: [NoStore] }, async (ctx) => {
           const { id, recoveryCodes } = await factors.registerPasskey(subjectOf(ctx), ctx.body.response, sessionIdOf(ctx));
           return { id, recoveryCodes: recoveryCodes === undefined ? null : [...recoveryCodes] };
+        }),
+        listPasskeys: get('/passkeys', signedIn, async (ctx) => (await factors.listPasskeys(subjectOf(ctx))).map((p) => ({ ...p, createdAt: p.createdAt.toISOString(), lastUsedAt: p.lastUsedAt?.toISOString() ?? null }))),
+        // Another person's passkey answers exactly as an unknown one: 404.
+        removePasskey: del('/passkeys/:id', stepUp, async (ctx) => {
+          if (!(await factors.removePasskey(subjectOf(ctx), ctx.params.id))) throw new NotFoundException('No such passkey');
         }),
         passkeyAuthenticationOptions: post('/passkeys/authentication-options', open, () => factors.passkeyAuthenticationOptions()),
         passkeySignIn: post('/passkeys/sign-in', { ...open, body: PasskeyResponse, interceptors: [NoStore] }, async (ctx) => pairToJson(await factors.signInWithPasskey(ctx.body.response, contextOf(ctx)))),

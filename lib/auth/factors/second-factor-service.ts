@@ -204,11 +204,32 @@ export class SecondFactorService implements SecondFactorGate {
   }
 
   /**
+   * The person's passkeys (public data only: id, transports, when created and last used).
+   *
+   * @example
+   * const passkeys = await factors.listPasskeys(user.sub);
+   */
+  async listPasskeys(subject: string): Promise<readonly { readonly id: string; readonly transports: readonly string[]; readonly createdAt: Date; readonly lastUsedAt: Date | null }[]> {
+    return (await this.#store.listPasskeys(subject)).map(({ id, transports, createdAt, lastUsedAt }) => ({ id, transports, createdAt, lastUsedAt }));
+  }
+
+  /**
+   * Removes one of the person's passkeys (a lost or stolen device); false for an unknown id or
+   * another person's, alike. Put a step-up guard on the route that calls it.
+   *
+   * @example
+   * if (!(await factors.removePasskey(user.sub, params.id))) throw new NotFoundException('No such passkey');
+   */
+  removePasskey(subject: string, id: string): Promise<boolean> {
+    return this.#store.removePasskey(subject, id);
+  }
+
+  /**
    * Replaces every recovery code with ten new ones, answered once; only their keyed digests are
    * stored. Put a step-up guard on the route that calls it.
    *
    * @example
-   * const codes = await factors.regenerateRecoveryCodes(user.sub); // ['7k2m-9qxd-4t1v', ...]
+   * const codes = await factors.regenerateRecoveryCodes(user.sub); // ['7k2m9q-xd4t1v-...', ...]
    */
   async regenerateRecoveryCodes(subject: string): Promise<readonly string[]> {
     const codes = generateRecoveryCodes();
