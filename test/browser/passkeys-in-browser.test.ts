@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, createManualClock, silentLogger, type App } from '../../lib/index.js';
+import { createApp, createManualClock, silentLogger, type App, type ManualClock } from '../../lib/index.js';
 import { createRequestListener } from '../../lib/node.js';
 import { readTenantsConfig } from '../../examples/tenants/config.js';
 import { DEMO_PASSWORD } from '../../examples/tenants/demo-accounts.js';
@@ -65,13 +65,15 @@ describe.skipIf(!hasChromium)('passkeys of the tenants app in headless Chromium 
   let page: Page;
   let cdp: CDPSession;
   let authenticatorId: string;
+  let clock: ManualClock;
 
   beforeAll(async () => {
     server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://localhost:${(server.address() as AddressInfo).port}`;
     const config = readTenantsConfig({ AUTH_SECRET: 'tenants-passkeys-secret-0123456789abcdef', APP_URL: origin }, () => undefined);
-    app = await createApp(createTenantsModule(config, { clock: createManualClock(Date.now()) }), { logger: silentLogger });
+    clock = createManualClock(Date.now());
+    app = await createApp(createTenantsModule(config, { clock }), { logger: silentLogger });
     app.addRawRoute('GET', '/test-page', () => new Response('<!doctype html><title>passkeys</title>', { headers: { 'content-type': 'text/html; charset=utf-8' } }));
     server.on('request', createRequestListener(app));
     browser = await chromium.launch({
@@ -100,6 +102,7 @@ describe.skipIf(!hasChromium)('passkeys of the tenants app in headless Chromium 
 
   let credentialId: string;
   let registration: { response: Record<string, unknown>; accessToken: string };
+  let recoveryCode: string;
 
   it('registers a passkey for a signed-in person: 201 with its id and, as the first factor, ten recovery codes', async () => {
     const signIn = await post(page, '/auth/sign-in', { identifier: 'alice@acme.test', password: DEMO_PASSWORD });
@@ -112,6 +115,7 @@ describe.skipIf(!hasChromium)('passkeys of the tenants app in headless Chromium 
     expect(body.id).toBe(response.id);
     expect(body.recoveryCodes).toHaveLength(10);
     credentialId = body.id;
+    recoveryCode = body.recoveryCodes[0] as string;
     registration = { response, accessToken };
     const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
     expect(credentials.map((c) => c.isResidentCredential), 'a discoverable credential').toEqual([true]);
@@ -151,6 +155,48 @@ describe.skipIf(!hasChromium)('passkeys of the tenants app in headless Chromium 
     expect((second.body as { accessToken: string }).accessToken).toBeTypeOf('string');
   });
 
+  /** A JSON request with a bearer token from the page. */
+  function call(method: string, path: string, accessToken: string, json?: unknown): Promise<Answer> {
+    return page.evaluate(
+      async ({ method, path, accessToken, json }) => {
+        const headers: Record<string, string> = { authorization: `Bearer ${accessToken}` };
+        if (json !== undefined) headers['content-type'] = 'application/json';
+        const response = await fetch(path, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) });
+        const text = await response.text();
+        return { status: response.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
+      },
+      { method, path, accessToken, json },
+    );
+  }
+
+  it('steps up with the passkey: API-key creation refused after 5 minutes, allowed after the step-up', async () => {
+    const response = await ceremony(page, 'get', '/auth/passkeys/authentication-options');
+    const { accessToken } = (await post(page, '/auth/passkeys/sign-in', { response })).body as { accessToken: string };
+    clock.advance(6 * 60_000);
+    const key = { name: 'ci', scopes: ['posts:read'] };
+    const refused = await call('POST', '/tenants/acme/api-keys', accessToken, key);
+    expect(refused.status).toBe(401);
+    expect((refused.body as { type: string }).type).toBe('urn:tessera:auth:step-up-second-factor');
+    const passkey = await ceremony(page, 'get', '/auth/factors/step-up/passkey-options', accessToken);
+    expect((await call('POST', '/auth/factors/step-up', accessToken, { passkey })).status).toBe(204);
+    expect((await call('POST', '/tenants/acme/api-keys', accessToken, key)).status, 'after the step-up').toBe(201);
+  });
+
+  it("a sign-in challenge cannot serve a step-up (the challenge names its purpose)", async () => {
+    const response = await ceremony(page, 'get', '/auth/passkeys/authentication-options');
+    const { accessToken } = (await post(page, '/auth/passkeys/sign-in', { response })).body as { accessToken: string };
+    const passkey = await ceremony(page, 'get', '/auth/passkeys/authentication-options');
+    expect((await call('POST', '/auth/factors/step-up', accessToken, { passkey })).status).toBe(401);
+  });
+
+  it('lists the passkey; removing an unknown id answers 404', async () => {
+    const response = await ceremony(page, 'get', '/auth/passkeys/authentication-options');
+    const { accessToken } = (await post(page, '/auth/passkeys/sign-in', { response })).body as { accessToken: string };
+    const list = await call('GET', '/auth/passkeys', accessToken);
+    expect((list.body as { id: string }[]).map((p) => p.id)).toEqual([credentialId]);
+    expect((await call('DELETE', '/auth/passkeys/no-such-passkey', accessToken)).status).toBe(404);
+  });
+
   it('refuses an authenticator whose signature counter went back (a cloned key)', async () => {
     const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
     const credential = credentials[0]!;
@@ -160,5 +206,13 @@ describe.skipIf(!hasChromium)('passkeys of the tenants app in headless Chromium 
     await cdp.send('WebAuthn.addCredential', { authenticatorId, credential: { ...credential, signCount: 0 } });
     const response = await ceremony(page, 'get', '/auth/passkeys/authentication-options');
     expect((await post(page, '/auth/passkeys/sign-in', { response })).status).toBe(401);
+  });
+
+  it('a removed passkey signs in no more', async () => {
+    const signIn = await post(page, '/auth/sign-in', { identifier: 'alice@acme.test', password: DEMO_PASSWORD });
+    const { pendingToken } = signIn.body as { pendingToken: string };
+    const pair = (await post(page, '/auth/second-factor', { pendingToken, recoveryCode })).body as { accessToken: string };
+    expect((await call('DELETE', `/auth/passkeys/${credentialId}`, pair.accessToken)).status, 'the second step counts as a fresh factor').toBe(204);
+    expect((await call('GET', '/auth/passkeys', pair.accessToken)).body).toEqual([]);
   });
 });
