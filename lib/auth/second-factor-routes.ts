@@ -31,8 +31,11 @@ function pairToJson(pair: TokenPair) {
 }
 
 /**
- * The tokens and guards of one auth module that {@link secondFactorController} uses (a subset of
+ * The tokens and guards of one auth module that {@link secondFactorControllers} uses (a subset of
  * what `defineAuthModule` returns).
+ *
+ * @example
+ * const parts: SecondFactorRouteParts = auth; // the object defineAuthModule returned
  */
 export interface SecondFactorRouteParts {
   readonly SECOND_FACTORS: Token<SecondFactorService>;
@@ -41,7 +44,12 @@ export interface SecondFactorRouteParts {
   readonly getCurrentUser: (ctx: Pick<RequestContext, 'get'> | undefined) => unknown;
 }
 
-/** Options of {@link secondFactorController}. */
+/**
+ * Options of {@link secondFactorControllers}.
+ *
+ * @example
+ * secondFactorControllers(auth, { browser: true, signedInGuards: [auth.JwtAuthGuard] });
+ */
 export interface SecondFactorRouteOptions {
   /** Adds the cookie routes (`/auth/browser/second-factor`, `/auth/browser/passkey-sign-in`); needs `browser`. Default false. */
   readonly browser?: boolean;

@@ -1,6 +1,11 @@
 import { importOptionalModule } from '../password/import-optional-module.js';
 
-/** The WebAuthn relying party the passkeys belong to. */
+/**
+ * The WebAuthn relying party the passkeys belong to (`secondFactors.passkeys`).
+ *
+ * @example
+ * const passkeys: PasskeyOptions = { rpId: 'acme.test', rpName: 'Acme', origins: ['https://acme.test'] };
+ */
 export interface PasskeyOptions {
   /** The relying party id: the site's registrable domain (`acme.test`), or `localhost`. */
   readonly rpId: string;
@@ -12,7 +17,12 @@ export interface PasskeyOptions {
   readonly challengeSeconds?: number;
 }
 
-/** A WebAuthn options object as JSON, handed to the browser's `navigator.credentials` (via `PublicKeyCredential.parseCreationOptionsFromJSON` or @simplewebauthn/browser). */
+/**
+ * A WebAuthn options object as JSON, handed to the browser's `navigator.credentials` (via `PublicKeyCredential.parseCreationOptionsFromJSON` or @simplewebauthn/browser).
+ *
+ * @example
+ * const credential = await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options) });
+ */
 export type PasskeyOptionsJson = Readonly<Record<string, unknown>> & { readonly challenge: string };
 
 /** The parts of @simplewebauthn/server these ceremonies call (an optional peer, loaded on first use). */

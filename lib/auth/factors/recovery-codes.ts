@@ -1,6 +1,6 @@
 import { encodeBase64 } from '../../internal.js';
 
-/** How many recovery codes one generation makes. */
+/** How many recovery codes one generation makes. @example RECOVERY_CODE_COUNT; // 10 */
 export const RECOVERY_CODE_COUNT = 10;
 
 /** Crockford's base32 without I, L, O, U: no two characters a person confuses when copying from paper. */

@@ -12,7 +12,12 @@ import type { SecretBox } from './secret-box.js';
 import type { PasskeyChallengePurpose, SecondFactorStore, StoredPasskey } from './second-factor-store.js';
 import { generateTotpSecret, matchTotp, totpSecretBase32, totpUri } from './totp.js';
 
-/** The one message of every refused second factor: a wrong, used or unknown code or passkey, and an unknown or expired pending sign-in read alike. */
+/**
+ * The one message of every refused second factor: a wrong, used or unknown code or passkey, and an unknown or expired pending sign-in read alike.
+ *
+ * @example
+ * problem.detail === INVALID_SECOND_FACTOR_MESSAGE; // 'Invalid second factor'
+ */
 export const INVALID_SECOND_FACTOR_MESSAGE = 'Invalid second factor';
 
 /**
@@ -49,7 +54,12 @@ export interface TotpEnrolmentAnswer {
   readonly secret: string;
 }
 
-/** Construction settings of {@link SecondFactorService}. */
+/**
+ * Construction settings of {@link SecondFactorService} (the auth module builds it from `secondFactors`).
+ *
+ * @example
+ * new SecondFactorService({ store: new InMemorySecondFactorStore(), box: await SecretBox.fromKeys([key]), clock: systemClock, totpIssuer: 'Acme', throttle: null });
+ */
 export interface SecondFactorSettings {
   readonly store: SecondFactorStore;
   readonly box: SecretBox;

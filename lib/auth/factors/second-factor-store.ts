@@ -1,6 +1,9 @@
 /**
  * A person's TOTP enrolment: the secret sealed (see `SecretBox`), whether it was confirmed with
  * a first code, and the last time step accepted (a code is never accepted twice).
+ *
+ * @example
+ * const enrolment: TotpEnrolment = { sealedSecret: 'v1.1a2b3c4d.…', confirmedAt: new Date(), lastStep: 59_833_333 };
  */
 export interface TotpEnrolment {
   readonly sealedSecret: string;
@@ -8,7 +11,12 @@ export interface TotpEnrolment {
   readonly lastStep: number | null;
 }
 
-/** A registered passkey (WebAuthn credential): its public key, never a secret. */
+/**
+ * A registered passkey (WebAuthn credential): its public key, never a secret.
+ *
+ * @example
+ * const passkey: StoredPasskey = { id: 'AbC…', subject: 'user_1', publicKey: 'pQEC…', counter: 0, transports: ['internal'], createdAt: new Date(), lastUsedAt: null };
+ */
 export interface StoredPasskey {
   /** The credential id, base64url. */
   readonly id: string;
@@ -22,10 +30,15 @@ export interface StoredPasskey {
   readonly lastUsedAt: Date | null;
 }
 
-/** What a WebAuthn challenge was issued for. */
+/** What a WebAuthn challenge was issued for. @example const purpose: PasskeyChallengePurpose = 'sign-in'; */
 export type PasskeyChallengePurpose = 'registration' | 'sign-in' | 'step-up';
 
-/** A WebAuthn challenge kept server-side until its one use. */
+/**
+ * A WebAuthn challenge kept server-side until its one use.
+ *
+ * @example
+ * const challenge: StoredChallenge = { purpose: 'registration', subject: 'user_1', expiresAt: new Date(Date.now() + 300_000) };
+ */
 export interface StoredChallenge {
   readonly purpose: PasskeyChallengePurpose;
   /** The person it was issued to; null for a passkey-only sign-in (nobody is known yet). */
@@ -33,7 +46,12 @@ export interface StoredChallenge {
   readonly expiresAt: Date;
 }
 
-/** A sign-in whose password (or outside provider) passed and whose second factor is awaited. */
+/**
+ * A sign-in whose password (or outside provider) passed and whose second factor is awaited.
+ *
+ * @example
+ * const pending: PendingSignIn = { subject: 'user_1', expiresAt: new Date(Date.now() + 300_000) };
+ */
 export interface PendingSignIn {
   readonly subject: string;
   readonly expiresAt: Date;

@@ -5,11 +5,11 @@ import { readBearerToken } from '../jwt/bearer-token.js';
 import { sessionStartOf } from '../sessions/session-id.js';
 import type { SecondFactorService } from './second-factor-service.js';
 
-/** Problem `type` when the session must pass a second factor again (POST the factor to the step-up route). */
+/** Problem `type` when the session must pass a second factor again (POST the factor to the step-up route). @example if (problem.type === STEP_UP_SECOND_FACTOR_TYPE) await stepUp(); */
 export const STEP_UP_SECOND_FACTOR_TYPE = 'urn:tessera:auth:step-up-second-factor';
-/** Problem `type` when the person must sign in again (an account without a second factor, its sign-in too old). */
+/** Problem `type` when the person must sign in again (an account without a second factor, its sign-in too old). @example if (problem.type === STEP_UP_SIGN_IN_TYPE) location.assign('/sign-in'); */
 export const STEP_UP_SIGN_IN_TYPE = 'urn:tessera:auth:step-up-sign-in';
-/** Problem `type` when the route needs a second factor and the account has none yet: enrol one. */
+/** Problem `type` when the route needs a second factor and the account has none yet: enrol one. @example if (problem.type === STEP_UP_ENROLMENT_TYPE) location.assign('/settings/factors'); */
 export const STEP_UP_ENROLMENT_TYPE = 'urn:tessera:auth:step-up-enrolment';
 
 /**

@@ -1,6 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 
-/** RFC 6238 parameters Tessera uses: the ones every authenticator app reads (SHA-1, 6 digits, 30 s). */
+/** RFC 6238 parameters Tessera uses: the ones every authenticator app reads (SHA-1, 6 digits, 30 s). @example TOTP_PERIOD_SECONDS; // 30 */
 export const TOTP_PERIOD_SECONDS = 30;
 const DIGITS = 6;
 /** 20 random bytes: RFC 4226 §4 asks for at least 128 bits and recommends 160. */

@@ -1,7 +1,7 @@
 import type { SignInContext } from './sign-in-context.js';
 import type { TokenPair } from './token-pair.js';
 
-/** A second factor a pending sign-in may be completed with. */
+/** A second factor a pending sign-in may be completed with. @example const kinds: SecondFactorKind[] = ['totp', 'recovery-code']; */
 export type SecondFactorKind = 'totp' | 'recovery-code' | 'passkey';
 
 /**
@@ -31,6 +31,9 @@ export type SignInStep = { readonly kind: 'session'; readonly pair: TokenPair } 
  * What the issuing service hands the gate (see {@link SecondFactorGate.attach}): the only way to
  * start a session without the gate, for after the factor passed, and the ending of a subject's
  * other sessions when a first factor is enabled.
+ *
+ * @example
+ * attach(issuing: GatedSessionIssuing) { this.issuing = issuing; }
  */
 export interface GatedSessionIssuing {
   startSession(subject: string, context: SignInContext | undefined): Promise<TokenPair>;

@@ -1,9 +1,9 @@
 import { HttpException, problemAnswer } from '../../internal.js';
 import type { SecondFactorStep } from './second-factor-gate.js';
 
-/** The problem `type` of a sign-in that waits for its second factor. */
+/** The problem `type` of a sign-in that waits for its second factor. @example if (problem.type === SECOND_FACTOR_REQUIRED_TYPE) askForCode(problem.pendingToken); */
 export const SECOND_FACTOR_REQUIRED_TYPE = 'urn:tessera:auth:second-factor-required';
-/** The problem `code` of a sign-in that waits for its second factor. */
+/** The problem `code` of a sign-in that waits for its second factor. @example problem.code === SECOND_FACTOR_REQUIRED_CODE; */
 export const SECOND_FACTOR_REQUIRED_CODE = 'SECOND_FACTOR_REQUIRED';
 
 /**
