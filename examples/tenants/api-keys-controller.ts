@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { BadRequestException, defineController, ForbiddenException, NotFoundException, type Guard, type RequestContext } from '../../lib/index.js';
-import { InvalidCidrError, NoStore, parseAllowedCidrs, Roles } from '../../lib/auth/index.js';
+import { InvalidCidrError, NoStore, parseAllowedCidrs, RequireStepUp, Roles } from '../../lib/auth/index.js';
 import { ApiResponse } from '../../lib/openapi/index.js';
 import { auth } from './claims.js';
-import { FORBIDDEN, IDEMPOTENT_CREATE, NOT_FOUND, REAUTHENTICATE, TOKEN_ONLY, UNAUTHORIZED } from './openapi.js';
+import { FORBIDDEN, IDEMPOTENT_CREATE, NOT_FOUND, TOKEN_ONLY, UNAUTHORIZED } from './openapi.js';
 import { Idempotent } from './idempotency.js';
 import { TenancyGuard } from './tenancy-guard.js';
 import { TENANT_KEYS } from './tenant-api-keys.js';
@@ -33,9 +33,8 @@ export const apiKeysController = defineController({
   // The helpers after the dependencies are bound to the prefix: ctx.params has tenantId, typed.
   routes: (keys, invalidation, { get, post, del }) => ({
     // NoStore first: the answer (and an idempotent replay of it) shows the key once; no cache may keep it.
-    // RecentAuthGuard: a key outlives the session, so a stolen session that is not fresh (signed
-    // in over recentAuthSeconds ago) cannot mint one; the client signs in again (401, reauthentication_required).
-    create: post('/', { body: CreateApiKey, status: 201, guards: [auth.RecentAuthGuard], interceptors: [NoStore, Idempotent], metadata: [...IDEMPOTENT_CREATE, REAUTHENTICATE] }, (ctx) => {
+    // Step-up: a second factor (or, without one, a sign-in) within STEP_UP_SECONDS; else a 401 problem naming the step.
+    create: post('/', { body: CreateApiKey, status: 201, guards: [auth.StepUpGuard], interceptors: [NoStore, Idempotent], metadata: [...IDEMPOTENT_CREATE, RequireStepUp()] }, (ctx) => {
       let allowedCidrs: string[];
       try {
         allowedCidrs = parseAllowedCidrs(ctx.body.allowedCidrs);

@@ -1,3 +1,4 @@
+import { sha256 } from '@noble/hashes/sha2.js';
 import { z } from 'zod';
 import { defineConfig, type ConfigSource } from '../../lib/index.js';
 import type { AsymmetricAlgorithm } from '../../lib/auth/index.js';
@@ -21,6 +22,10 @@ import type { AsymmetricAlgorithm } from '../../lib/auth/index.js';
  * | SMTP_URL | unset: account mails are written to the log, not sent |
  * | MAIL_FROM | unset: nodemailer's default sender |
  * | APP_URL | http://127.0.0.1:3000 (where the links in account mails point) |
+ * | FACTOR_ENCRYPTION_KEYS | derived from AUTH_SECRET (set your own: comma-separated base64url 32-byte keys, the first seals the TOTP secrets) |
+ * | PASSKEY_RP_ID | APP_URL's host name |
+ * | PASSKEY_ORIGINS | APP_URL's origin (comma-separated for several) |
+ * | STEP_UP_SECONDS | 300 (how recent a second factor or sign-in must be to create an API key) |
  */
 export interface TenantsConfig {
   readonly secret: string;
@@ -40,6 +45,12 @@ export interface TenantsConfig {
   readonly mailFrom: string | undefined;
   /** The base of the links in account mails (`<APP_URL>/verify-email?token=...`), without a trailing slash. */
   readonly appUrl: string;
+  /** The keys sealing TOTP secrets at rest (FACTOR_ENCRYPTION_KEYS, else one derived from the secret). */
+  readonly factorEncryptionKeys: readonly string[];
+  /** The passkeys' relying party: its id and the origins ceremonies may come from. */
+  readonly passkeys: { readonly rpId: string; readonly origins: readonly string[] };
+  /** How recent a second factor (or sign-in) must be for the routes behind step-up, seconds. */
+  readonly stepUpSeconds: number;
 }
 
 /**
@@ -95,6 +106,10 @@ export const TenantsEnv = defineConfig(
         .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL, such as https://app.example.com' })
         .default('http://127.0.0.1:3000')
         .transform((url) => url.replace(/\/+$/, '')),
+      FACTOR_ENCRYPTION_KEYS: list,
+      PASSKEY_RP_ID: z.string().optional(),
+      PASSKEY_ORIGINS: list,
+      STEP_UP_SECONDS: z.coerce.number().int().min(1).default(300),
     })
     .superRefine(
       (env, ctx) => {
@@ -105,7 +120,7 @@ export const TenantsEnv = defineConfig(
       // Checked even when another variable is wrong, so that every problem is told at once.
       { when: () => true },
     ),
-  { name: 'TenantsConfig', secrets: ['AUTH_SECRET', 'SMTP_URL'] },
+  { name: 'TenantsConfig', secrets: ['AUTH_SECRET', 'SMTP_URL', 'FACTOR_ENCRYPTION_KEYS'] },
 );
 
 /**
@@ -145,5 +160,18 @@ export function readTenantsConfig(env: ConfigSource, warn: (message: string) => 
     smtpUrl: values.SMTP_URL,
     mailFrom: values.MAIL_FROM,
     appUrl: values.APP_URL,
+    factorEncryptionKeys: values.FACTOR_ENCRYPTION_KEYS.length > 0 ? values.FACTOR_ENCRYPTION_KEYS : [derivedFactorKey(secret)],
+    passkeys: { rpId: values.PASSKEY_RP_ID ?? new URL(values.APP_URL).hostname, origins: values.PASSKEY_ORIGINS.length > 0 ? values.PASSKEY_ORIGINS : [new URL(values.APP_URL).origin] },
+    stepUpSeconds: values.STEP_UP_SECONDS,
   };
+}
+
+/**
+ * A factor key derived from the auth secret (SHA-256 with a label), so the example runs without
+ * FACTOR_ENCRYPTION_KEYS. A real app sets its own key, kept apart from the token secret: then a
+ * leaked signing secret does not open the TOTP secrets, and either can be rotated alone.
+ */
+function derivedFactorKey(secret: string): string {
+  const digest = sha256(new TextEncoder().encode(`tessera-tenants factor key\n${secret}`));
+  return btoa(String.fromCharCode(...digest)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }

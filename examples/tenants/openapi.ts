@@ -27,6 +27,8 @@ export const TENANTS_OPENAPI_OPTIONS: OpenApiDocumentOptions = Object.freeze({
   ],
 });
 
+/** The auth routes need no credential. */
+export const PUBLIC_OPERATION = ApiSecurity(false);
 /** Key management and a person's sessions: a token or the browser session, never an API key. */
 export const TOKEN_ONLY = ApiSecurity('bearer', 'browserSession');
 /** Reading posts: a token, the browser session, or a key holding `posts:read`. */

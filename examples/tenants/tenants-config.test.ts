@@ -31,7 +31,17 @@ describe('tenants configuration (TenantsEnv)', () => {
       appUrl: 'http://127.0.0.1:3000',
       smtpUrl: undefined,
       mailFrom: undefined,
+      factorEncryptionKeys: [expect.stringMatching(/^[A-Za-z0-9_-]{43}$/)],
+      passkeys: { rpId: '127.0.0.1', origins: ['http://127.0.0.1:3000'] },
+      stepUpSeconds: 300,
     });
+  });
+
+  it('derives the factor key from the secret unless FACTOR_ENCRYPTION_KEYS is set, in that order', () => {
+    const derived = readTenantsConfig({ AUTH_SECRET: SECRET }, () => undefined).factorEncryptionKeys;
+    expect(readTenantsConfig({ AUTH_SECRET: `${SECRET}x` }, () => undefined).factorEncryptionKeys, 'another secret, another key').not.toEqual(derived);
+    const own = 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8';
+    expect(readTenantsConfig({ AUTH_SECRET: SECRET, FACTOR_ENCRYPTION_KEYS: `${own}, ${derived[0]}` }, () => undefined).factorEncryptionKeys).toEqual([own, derived[0]]);
   });
 
   it('warns loudly and uses the public development secret when AUTH_SECRET is unset or empty', () => {

@@ -14,7 +14,9 @@ import {
   type ModuleDefinition,
   type RateLimitCounter,
 } from '../../lib/index.js';
-import { InMemoryRefreshTokenStore, smtpMailer, type AuthRouteOptions, type BrowserSessionOptions, type Mailer } from '../../lib/auth/index.js';
+import { InMemoryRefreshTokenStore, InMemorySecondFactorStore, secondFactorControllers, smtpMailer, type AuthRouteOptions, type BrowserSessionOptions, type Mailer } from '../../lib/auth/index.js';
+import { ApiTags } from '../../lib/openapi/index.js';
+import { PUBLIC_OPERATION, TOKEN_ONLY, UNAUTHORIZED } from './openapi.js';
 import { apiKeysController } from './api-keys-controller.js';
 import { auth, Claims } from './claims.js';
 import type { TenantsConfig } from './config.js';
@@ -98,7 +100,7 @@ function createInMemoryTenantsStores(ClockModule: ModuleDefinition, config: Tena
     exports: [TENANT_KEYS, RATE_LIMIT_COUNTER, TENANT_POSTS, IDEMPOTENCY_STORE],
   });
   // The refresh-token store stamps rotations with the same clock the auth module reads.
-  return { module, accountStore: DemoAccounts, refreshTokenStore: defineProvider(InMemoryRefreshTokenStore, [CLOCK]) };
+  return { module, accountStore: DemoAccounts, refreshTokenStore: defineProvider(InMemoryRefreshTokenStore, [CLOCK]), secondFactorStore: InMemorySecondFactorStore };
 }
 
 /**
@@ -161,6 +163,16 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
         // mail routes are throttled on the sign-in throttle's counters (the database's, with
         // PostgreSQL); sessions, password and e-mail change need a sign-in of the last 10 minutes.
         routes: TENANTS_AUTH_ROUTES,
+        // Second factors: TOTP, recovery codes and passkeys; once a person enables one, every
+        // sign-in asks for it, and creating an API key needs one within STEP_UP_SECONDS.
+        secondFactors: {
+          store: stores.secondFactorStore,
+          imports: [stores.module],
+          encryptionKeys: config.factorEncryptionKeys,
+          totpIssuer: 'Tessera tenants',
+          stepUpSeconds: config.stepUpSeconds,
+          passkeys: { rpId: config.passkeys.rpId, rpName: 'Tessera tenants', origins: config.passkeys.origins },
+        },
       }),
     ],
     // The module's own counter and idempotency store, when given, win over those its stores export (own providers first).
@@ -171,6 +183,18 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
     ],
     // Runs after the auth module's guard (modules' app guards run in import order), so only verified keys are counted.
     appGuards: [ApiKeyRateLimitGuard],
-    controllers: [meController, tenantPostsController, tenantLiveController, apiKeysController],
+    controllers: [
+      meController,
+      tenantPostsController,
+      tenantLiveController,
+      apiKeysController,
+      // Bearer tokens or the browser session only: an API key never manages a person's factors.
+      ...secondFactorControllers(auth, {
+        browser: true,
+        signedInGuards: [auth.JwtAuthGuard],
+        signedInMetadata: [ApiTags('Auth'), TOKEN_ONLY, UNAUTHORIZED],
+        publicMetadata: [ApiTags('Auth'), PUBLIC_OPERATION],
+      }),
+    ],
   });
 }

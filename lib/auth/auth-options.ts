@@ -8,6 +8,7 @@ import type { SignInThrottleOptions } from './throttle/sign-in-throttle-options.
 import type { AccountOptions } from './accounts/account-options.js';
 import type { BrowserSessionOptions } from './browser/browser-options.js';
 import type { AuthRouteOptions } from './routes/auth-route-options.js';
+import type { SecondFactorOptions } from './factors/second-factor-options.js';
 
 
 /**
@@ -74,6 +75,12 @@ export interface AuthModuleOptions<Claims> {
    * Default 600. A sign-in's time is its session's start: refreshing does not renew it.
    */
   readonly recentAuthSeconds?: number;
+  /**
+   * Second factors (needs `issuing`): TOTP, recovery codes and passkeys through `SECOND_FACTORS`;
+   * once a person enables one, every sign-in path asks for it (`beginSignIn`'s second step), and
+   * `StepUpGuard` can require a recent one. See `SecondFactorOptions`.
+   */
+  readonly secondFactors?: SecondFactorOptions;
   /** The clock for expiry, rotation and caching; default the system clock. */
   readonly clock?: Clock;
 }

@@ -23,6 +23,11 @@ import { createRecentAuthGuards, type RecentAuthOptions } from './recent-auth-gu
 import { accountRouteThrottleImports, accountRouteThrottleProvider, type AccountRouteThrottle } from './throttle/index.js';
 import { authRouteControllers, authRoutes, checkAuthRouteOptions, routePrefix, type AuthRouteControllers, type AuthRouteOptions, type AuthRouteParts } from './routes/index.js';
 import { NoStore } from './no-store.js';
+import type { SignInStep } from './issuing/second-factor-gate.js';
+import { secondFactorProviders, type SecondFactorTokens } from './second-factor-providers.js';
+import { checkSecondFactorOptions } from './factors/check-second-factor-options.js';
+import { createStepUpGuard } from './factors/step-up.js';
+import type { SecondFactorService } from './factors/second-factor-service.js';
 
 /**
  * The programmatic auth operations, resolved through the `AUTH_SERVICE` token.
@@ -34,6 +39,10 @@ import { NoStore } from './no-store.js';
 export interface AuthService {
   /** `context` feeds sign-in throttling (per client address) and the session list. */
   signIn(identifier: string, password: string, context?: SignInContext): Promise<TokenPair>;
+  /** Sign-in in two steps when the account has a second factor: the session, or the step it waits for. */
+  beginSignIn(identifier: string, password: string, context?: SignInContext): Promise<SignInStep>;
+  /** A session for a subject authenticated by other means (an outside provider), through the same second-factor gate. */
+  beginSession(subject: string, context?: SignInContext): Promise<SignInStep>;
   refresh(refreshToken: string): Promise<TokenPair>;
   signOut(refreshToken: string): Promise<void>;
   issueTokens(subject: string, context?: SignInContext): Promise<TokenPair>;
@@ -102,6 +111,10 @@ export interface AuthDefinitions<Claims> {
    * await client.signIn({ body: { identifier, password } });
    */
   readonly routeControllers: (routes?: Pick<AuthRouteOptions, 'prefix' | 'personSchemes'>) => AuthRouteControllers;
+  /** Resolves to the {@link SecondFactorService} (TOTP, recovery codes, passkeys, the sign-in's second step, step-up) when `secondFactors` is configured. */
+  readonly SECOND_FACTORS: Token<SecondFactorService>;
+  /** Requires a recent second factor (or sign-in) of the session, per `RequireStepUp(...)`; provided when `secondFactors` is configured. */
+  readonly StepUpGuard: ClassToken<Guard>;
 }
 
 function toProvider<T>(token: Token<T>, store: StoreClass<T>): ProviderInput {
@@ -136,6 +149,13 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
   const ACCOUNT_SERVICE = createToken<AccountService<Claims>>('ACCOUNT_SERVICE');
   const BROWSER_SESSIONS = createToken<BrowserSessions>('BROWSER_SESSIONS');
   const ACCOUNT_ROUTE_THROTTLE = createToken<AccountRouteThrottle | null>('AccountRouteThrottle');
+  const factorTokens: SecondFactorTokens = {
+    store: createToken('SecondFactorStore'),
+    gate: createToken('SecondFactorGate'),
+    service: createToken<SecondFactorService>('SECOND_FACTORS'),
+  };
+  const SECOND_FACTORS = factorTokens.service;
+  const StepUpGuard = createStepUpGuard({ currentUser: CURRENT_USER, currentApiKey: CURRENT_API_KEY });
   const { JwtAuthGuard, AuthGuard, createRolesGuard } = createAuthGuards<Claims>({ currentUser: CURRENT_USER, currentApiKey: CURRENT_API_KEY });
   const requireRecentAuth = createRecentAuthGuards<Claims>({ currentUser: CURRENT_USER, currentApiKey: CURRENT_API_KEY }, AUTH_RUNTIME);
   const RecentAuthGuard = requireRecentAuth();
@@ -208,6 +228,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
       if (options.recentAuthSeconds !== undefined) integerAtLeast(options.recentAuthSeconds, 1, 'recentAuthSeconds');
       const routes = options.routes;
       checkAuthRouteOptions(routes, { issuing: options.issuing !== undefined, browser: options.browser !== undefined, accounts: options.accounts !== undefined });
+      checkSecondFactorOptions(options);
       if (options.browser !== undefined) {
         if (options.issuing === undefined) throw new AuthConfigError('browser sessions need issuing: the cookies carry the tokens it issues');
         new BrowserCookies(options.browser); // Validates domain and sameSite now, not at the first request.
@@ -248,7 +269,8 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
           toProvider(REFRESH_TOKEN_STORE, issuing.refreshTokenStore),
           signInThrottleProvider(SIGN_IN_THROTTLE, options.signInThrottle, options.secret, clock),
           // Every sign-in through AUTH_SERVICE (JSON and browser alike) passes the throttle.
-          defineFactory(AUTH_SERVICE, [CREDENTIAL_STORE, REFRESH_TOKEN_STORE, CREDENTIAL_INVALIDATION, SIGN_IN_THROTTLE], async (credentialStore, refreshTokenStore, invalidation, throttle) => {
+          ...secondFactorProviders(options.secondFactors, factorTokens, { signInThrottle: SIGN_IN_THROTTLE, authService: AUTH_SERVICE, runtime: AUTH_RUNTIME, stepUpGuard: StepUpGuard, toProvider, clock }),
+          defineFactory(AUTH_SERVICE, [CREDENTIAL_STORE, REFRESH_TOKEN_STORE, CREDENTIAL_INVALIDATION, SIGN_IN_THROTTLE, factorTokens.gate], async (credentialStore, refreshTokenStore, invalidation, throttle, secondFactorGate) => {
             // Compute the dummy hash at boot: computed lazily, the first sign-in for an unknown
             // account would take a hash longer than the others and tell that it is unknown.
             await getDummyPasswordHash(issuing.passwordHasher);
@@ -265,11 +287,13 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
               clock,
               passwordHasher: issuing.passwordHasher,
               sessionRevocations: invalidation,
+              secondFactorGate: secondFactorGate ?? undefined,
             });
             return withSignInThrottle(service, throttle);
           }),
         );
         exported.push(AUTH_SERVICE);
+        if (options.secondFactors) exported.push(SECOND_FACTORS, StepUpGuard);
         if (options.accounts) exported.push(ACCOUNT_SERVICE);
         if (routes?.accounts === true) providers.push(accountRouteThrottleProvider(ACCOUNT_ROUTE_THROTTLE, routes.throttle, options.signInThrottle, options.secret, clock));
         if (options.browser !== undefined) {
@@ -293,6 +317,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
           ...(issuing && options.signInThrottle ? (options.signInThrottle.imports ?? []) : []),
           ...(options.accounts?.imports ?? []),
           ...(routes?.accounts === true ? accountRouteThrottleImports(routes.throttle) : []),
+          ...(options.secondFactors?.imports ?? []),
         ],
         providers,
         controllers,
@@ -302,5 +327,5 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
     },
   };
 
-  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION, ACCOUNT_SERVICE, BROWSER_SESSIONS, requireRecentAuth, RecentAuthGuard, routeControllers });
+  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION, ACCOUNT_SERVICE, BROWSER_SESSIONS, requireRecentAuth, RecentAuthGuard, routeControllers, SECOND_FACTORS, StepUpGuard });
 }

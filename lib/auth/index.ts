@@ -143,3 +143,48 @@ export {
 } from './mail/index.js';
 export { normalizeIdentifier } from './shared/normalize-identifier.js';
 export { NoStore, NO_STORE_HEADERS } from './no-store.js';
+export {
+  SecondFactorService,
+  InMemorySecondFactorStore,
+  SecretBox,
+  RequireStepUp,
+  generateTotpSecret,
+  totpSecretBase32,
+  totpUri,
+  matchTotp,
+  generateRecoveryCodes,
+  normalizeRecoveryCode,
+  recoveryCodeDigest,
+  INVALID_SECOND_FACTOR_MESSAGE,
+  RECOVERY_CODE_COUNT,
+  TOTP_PERIOD_SECONDS,
+  STEP_UP_SECOND_FACTOR_TYPE,
+  STEP_UP_SIGN_IN_TYPE,
+  STEP_UP_ENROLMENT_TYPE,
+  type SecondFactorOptions,
+  type SecondFactorStore,
+  type SecondFactorProof,
+  type SecondFactorStatus,
+  type SecondFactorSettings,
+  type TotpEnrolment,
+  type TotpEnrolmentAnswer,
+  type StoredPasskey,
+  type StoredChallenge,
+  type PendingSignIn,
+  type PasskeyChallengePurpose,
+  type PasskeyOptions,
+  type PasskeyOptionsJson,
+  type StepUpRule,
+} from './factors/index.js';
+export { secondFactorControllers, type SecondFactorRouteParts, type SecondFactorRouteOptions } from './second-factor-routes.js';
+export {
+  SecondFactorRequiredException,
+  secondFactorRequiredAnswer,
+  SECOND_FACTOR_REQUIRED_TYPE,
+  SECOND_FACTOR_REQUIRED_CODE,
+  type SecondFactorGate,
+  type SecondFactorStep,
+  type SecondFactorKind,
+  type SignInStep,
+  type GatedSessionIssuing,
+} from './issuing/index.js';

@@ -24,6 +24,11 @@ export interface Migration {
  * - `tessera_rate_limits`: one fixed-window counter per (limiter name, key).
  * - `tessera_idempotency`: one claim or stored answer per idempotency id (route, caller and key,
  *   hashed); `expires_at_ms` ends a claim's lock or an answer's TTL, after which the row is purgeable.
+ * - `tessera_totp`, `tessera_recovery_codes`, `tessera_passkeys`: a person's second factors (the
+ *   TOTP secret sealed with AES-GCM, recovery codes as keyed digests, passkeys' public keys);
+ *   `tessera_factor_challenges` and `tessera_pending_sign_ins`: single-use WebAuthn challenges and
+ *   sign-ins awaiting their factor, by SHA-256; `tessera_session_factors`: when a session last
+ *   passed a second factor (step-up).
  *
  * @example
  * MIGRATIONS.at(-1)?.version; // the latest schema version
@@ -127,6 +132,54 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       `ALTER TABLE tessera_refresh_tokens ADD COLUMN IF NOT EXISTS session_started_at timestamptz`,
       `ALTER TABLE tessera_refresh_tokens ADD COLUMN IF NOT EXISTS user_agent text`,
       `ALTER TABLE tessera_refresh_tokens ADD COLUMN IF NOT EXISTS client_address text`,
+    ],
+  },
+  {
+    version: 6,
+    name: 'second factors',
+    // Every "use" is an UPDATE or DELETE whose WHERE still holds only for an unused row, so one
+    // request wins. Expiry indexes serve purgeExpired.
+    statements: [
+      `CREATE TABLE IF NOT EXISTS tessera_totp (
+         subject text PRIMARY KEY,
+         sealed_secret text NOT NULL,
+         confirmed_at timestamptz,
+         last_step bigint
+       )`,
+      `CREATE TABLE IF NOT EXISTS tessera_recovery_codes (
+         subject text NOT NULL,
+         digest text NOT NULL,
+         used_at timestamptz,
+         PRIMARY KEY (subject, digest)
+       )`,
+      `CREATE TABLE IF NOT EXISTS tessera_passkeys (
+         id text PRIMARY KEY,
+         subject text NOT NULL,
+         public_key text NOT NULL,
+         counter bigint NOT NULL DEFAULT 0,
+         transports jsonb NOT NULL DEFAULT '[]'::jsonb,
+         created_at timestamptz NOT NULL,
+         last_used_at timestamptz
+       )`,
+      `CREATE INDEX IF NOT EXISTS tessera_passkeys_subject_idx ON tessera_passkeys (subject)`,
+      `CREATE TABLE IF NOT EXISTS tessera_factor_challenges (
+         challenge_hash text PRIMARY KEY,
+         purpose text NOT NULL,
+         subject text,
+         expires_at timestamptz NOT NULL
+       )`,
+      `CREATE INDEX IF NOT EXISTS tessera_factor_challenges_expires_idx ON tessera_factor_challenges (expires_at)`,
+      `CREATE TABLE IF NOT EXISTS tessera_pending_sign_ins (
+         token_hash text PRIMARY KEY,
+         subject text NOT NULL,
+         expires_at timestamptz NOT NULL
+       )`,
+      `CREATE INDEX IF NOT EXISTS tessera_pending_sign_ins_expires_idx ON tessera_pending_sign_ins (expires_at)`,
+      `CREATE TABLE IF NOT EXISTS tessera_session_factors (
+         session_id text PRIMARY KEY,
+         subject text NOT NULL,
+         verified_at timestamptz NOT NULL
+       )`,
     ],
   },
 ]);

@@ -1,8 +1,8 @@
 import { createToken, defineFactory, defineModule, IDEMPOTENCY_STORE } from '../../../lib/index.js';
 import type { Clock, ModuleDefinition } from '../../../lib/index.js';
-import type { AccountStore, RefreshTokenStore, StoreClass } from '../../../lib/auth/index.js';
+import type { AccountStore, RefreshTokenStore, SecondFactorStore, StoreClass } from '../../../lib/auth/index.js';
 import type { InjectionToken, RateLimitCounter, RateLimitCounterOptions, WindowedRateLimitCounter } from '../../../lib/index.js';
-import { PostgresRefreshTokenStore } from '../../../lib/auth/postgres/index.js';
+import { PostgresRefreshTokenStore, PostgresSecondFactorStore } from '../../../lib/auth/postgres/index.js';
 import { PostgresIdempotencyStore, PostgresRateLimitCounter, SQL_CLIENT } from '../../../lib/postgres/index.js';
 import type { PostgresStoreOptions, SqlClient } from '../../../lib/postgres/index.js';
 import type { Claims } from '../claims.js';
@@ -27,6 +27,8 @@ export interface TenantsStores {
   readonly module: ModuleDefinition;
   readonly accountStore: StoreClass<AccountStore<Claims>>;
   readonly refreshTokenStore: StoreClass<RefreshTokenStore>;
+  /** TOTP enrolments, recovery codes, passkeys, challenges, pending sign-ins and step-ups. */
+  readonly secondFactorStore: StoreClass<SecondFactorStore>;
   /**
    * The counters of sign-in throttling, shared by every instance on the same storage; omitted:
    * the auth module's in-memory counters (one process).
@@ -52,6 +54,7 @@ export type SignInCounters =
 
 const ACCOUNTS = createToken<AccountStore<Claims>>('TenantsAccountStore');
 const REFRESH_TOKENS = createToken<RefreshTokenStore>('TenantsRefreshTokenStore');
+const SECOND_FACTORS = createToken<SecondFactorStore>('TenantsSecondFactorStore');
 
 /**
  * Accounts (with their mail tokens), refresh tokens, API keys, the per-key rate limit, the
@@ -69,6 +72,7 @@ export function createPostgresTenantsStores(database: SqlClient, clock: Clock, c
       defineFactory(SQL_CLIENT, [], () => database),
       defineFactory(ACCOUNTS, [SQL_CLIENT], (db) => new PostgresDemoAccounts(db, options)),
       defineFactory(REFRESH_TOKENS, [SQL_CLIENT], (db) => new PostgresRefreshTokenStore(db, { ...options, clock })),
+      defineFactory(SECOND_FACTORS, [SQL_CLIENT], (db) => new PostgresSecondFactorStore(db, options)),
       defineFactory(TENANT_KEYS, [SQL_CLIENT], (db) => new PostgresTenantApiKeys(db, clock, options)),
       defineFactory(
         RATE_LIMIT_COUNTER,
@@ -78,12 +82,13 @@ export function createPostgresTenantsStores(database: SqlClient, clock: Clock, c
       defineFactory(TENANT_POSTS, [SQL_CLIENT], (db) => new PostgresTenantPosts(db, clock, options)),
       defineFactory(IDEMPOTENCY_STORE, [SQL_CLIENT], (db) => new PostgresIdempotencyStore(db, { ...options, clock })),
     ],
-    exports: [SQL_CLIENT, ACCOUNTS, REFRESH_TOKENS, TENANT_KEYS, RATE_LIMIT_COUNTER, TENANT_POSTS, IDEMPOTENCY_STORE],
+    exports: [SQL_CLIENT, ACCOUNTS, REFRESH_TOKENS, SECOND_FACTORS, TENANT_KEYS, RATE_LIMIT_COUNTER, TENANT_POSTS, IDEMPOTENCY_STORE],
   });
   return {
     module,
     accountStore: { useExisting: ACCOUNTS },
     refreshTokenStore: { useExisting: REFRESH_TOKENS },
+    secondFactorStore: { useExisting: SECOND_FACTORS },
     // Failed sign-ins counted in tessera_rate_limits, so every instance sees the same counts.
     signInCounters: { inject: [SQL_CLIENT], useFactory: (db: SqlClient) => (settings: SignInCounterSettings) => new PostgresRateLimitCounter(db, { ...options, ...settings }) },
     // At most 5 verification, reset and change mails per address per hour, across instances.

@@ -1,13 +1,15 @@
 import { jsonAnswer, withHeaders, type Answer, type Clock, type RequestContext } from '../../index.js';
 import { getCookie } from '../../index.js';
 import { readBearerToken } from '../jwt/bearer-token.js';
-import { hashRefreshToken, invalidCredentials, isWellFormedRefreshToken, type RefreshTokenStore, type SignInContext, type TokenPair } from '../issuing/index.js';
+import { hashRefreshToken, invalidCredentials, isWellFormedRefreshToken, secondFactorRequiredAnswer, type RefreshTokenStore, type SignInContext, type SignInStep, type TokenPair } from '../issuing/index.js';
 import { CSRF_HEADER, type BrowserCookieNames } from './browser-cookies.js';
 import { sessionIdOfAccessToken, type BrowserCredentials } from './browser-credentials.js';
 
 /** What browser sessions need of the auth service (`AUTH_SERVICE`). */
 interface SessionIssuer {
   signIn(identifier: string, password: string, context?: SignInContext): Promise<TokenPair>;
+  /** Two-step sign-in (second factors); when present, browser sign-in uses it. */
+  beginSignIn?(identifier: string, password: string, context?: SignInContext): Promise<SignInStep>;
   refresh(refreshToken: string): Promise<TokenPair>;
   signOut(refreshToken: string): Promise<void>;
 }
@@ -69,7 +71,9 @@ export class BrowserSessions {
    * Signs in and answers 200 with the session cookies and a {@link BrowserSessionBody}. The origin
    * check runs first (a page of another site must not sign the visitor into an account of its
    * choosing). The request's client address (by `browser.clientIp`) and User-Agent go with the
-   * session (`AuthService.listSessions`) and to sign-in throttling.
+   * session (`AuthService.listSessions`) and to sign-in throttling. For an account with a second
+   * factor it answers the second step instead (401 `urn:tessera:auth:second-factor-required` with
+   * the pending token, no cookie); {@link startSession} finishes it.
    *
    * @throws UnauthorizedException `Invalid credentials`, as `AuthService.signIn`.
    * @throws ForbiddenException `Cross-site request refused`.
@@ -78,9 +82,28 @@ export class BrowserSessions {
    */
   async signIn(ctx: RequestContext, identifier: string, password: string): Promise<Answer> {
     this.#credentials.checkOrigin(ctx);
-    const context: SignInContext = { clientAddress: this.#credentials.clientAddressOf(ctx), userAgent: ctx.header('user-agent') ?? undefined };
-    const pair = await this.#auth.signIn(identifier, password, context);
-    return this.#answer(pair);
+    const context = this.#contextOf(ctx);
+    if (this.#auth.beginSignIn === undefined) return this.#answer(await this.#auth.signIn(identifier, password, context));
+    const step = await this.#auth.beginSignIn(identifier, password, context);
+    return step.kind === 'session' ? this.#answer(step.pair) : secondFactorRequiredAnswer(step.step);
+  }
+
+  /**
+   * Answers a session started another way (a sign-in's second step, a passkey) as {@link signIn}
+   * does: the origin check first, then `start` with the request's sign-in context, then the
+   * cookies and a {@link BrowserSessionBody}.
+   *
+   * @throws ForbiddenException `Cross-site request refused`; whatever `start` throws.
+   * @example
+   * post('/auth/browser/second-factor', (ctx) => browser.startSession(ctx, (context) => factors.completeSignIn(ctx.body.pendingToken, { totp: ctx.body.code }, context)));
+   */
+  async startSession(ctx: RequestContext, start: (context: SignInContext) => Promise<TokenPair>): Promise<Answer> {
+    this.#credentials.checkOrigin(ctx);
+    return this.#answer(await start(this.#contextOf(ctx)));
+  }
+
+  #contextOf(ctx: RequestContext): SignInContext {
+    return { clientAddress: this.#credentials.clientAddressOf(ctx), userAgent: ctx.header('user-agent') ?? undefined };
   }
 
   /**

@@ -34,3 +34,5 @@ export { BasicInMemoryRefreshTokenStore } from './basic-in-memory-refresh-token-
 export type { StoredRefreshToken } from './in-memory-refresh-token-table.js';
 export { InMemoryCredentialStore } from './in-memory-credential-store.js';
 export type { InMemoryAccount } from './in-memory-credential-store.js';
+export type { SecondFactorGate, SecondFactorStep, SecondFactorKind, SignInStep, GatedSessionIssuing } from './second-factor-gate.js';
+export { SecondFactorRequiredException, secondFactorRequiredAnswer, SECOND_FACTOR_REQUIRED_TYPE, SECOND_FACTOR_REQUIRED_CODE } from './second-factor-required.js';

@@ -6,6 +6,7 @@ import type { PasswordVerifier } from './password-verifier.js';
 import type { RefreshTokenStore } from './refresh-token-store.js';
 import type { SessionRevocationListener } from '../sessions/session-revocation-listener.js';
 import type { ClaimsSchema } from './validate-claims.js';
+import type { SecondFactorGate } from './second-factor-gate.js';
 
 /** Default access-token lifetime, seconds (15 minutes). @example DEFAULT_ACCESS_TOKEN_TTL_SECONDS; // 900 */
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 900;
@@ -69,6 +70,12 @@ export interface TokenIssuingServiceDeps<Claims> {
    * Default: nobody is told, and access tokens live out their TTL.
    */
   readonly sessionRevocations?: SessionRevocationListener | undefined;
+  /**
+   * The second-factor check every session start passes (the auth module's `SECOND_FACTORS` when
+   * `secondFactors` is configured): for a subject with a factor, `beginSignIn` and `beginSession`
+   * answer a second step and `signIn` and `issueTokens` refuse. Default: no second factors.
+   */
+  readonly secondFactorGate?: SecondFactorGate | undefined;
 }
 
 /**

@@ -21,6 +21,8 @@ import type { TokenPair } from './token-pair.js';
 import type { SignInContext } from './sign-in-context.js';
 import type { SessionInfo } from '../sessions/session-info.js';
 import { validateLoadedClaims } from './validate-claims.js';
+import type { SecondFactorGate, SignInStep } from './second-factor-gate.js';
+import { SecondFactorRequiredException } from './second-factor-required.js';
 import type { ClaimsSchema } from './validate-claims.js';
 
 /**
@@ -59,6 +61,7 @@ export class TokenIssuingService<Claims> {
   readonly #clock: Clock;
   readonly #passwords: PasswordVerifier;
   readonly #sessionRevocations: SessionRevocationListener | undefined;
+  readonly #gate: SecondFactorGate | undefined;
 
   constructor(options: TokenIssuingServiceOptions<Claims>) {
     this.settings = resolveTokenLifetimes(options);
@@ -69,6 +72,16 @@ export class TokenIssuingService<Claims> {
     this.#clock = checkedClock(options.clock ?? systemClock);
     this.#passwords = options.passwordVerifier ?? createDefaultPasswordVerifier(options.passwordHasher);
     this.#sessionRevocations = options.sessionRevocations;
+    this.#gate = options.secondFactorGate;
+    // The gate gets the one ungated way to start a session, for after the factor passed.
+    this.#gate?.attach({
+      startSession: async (subject, context) => {
+        const claims = await this.#loadClaims(subject);
+        if (claims === undefined) throw invalidCredentials();
+        return this.#startFamily(subject, claims, context);
+      },
+      endOtherSessions: (subject, keepSessionId) => this.endOtherSessions(subject, keepSessionId),
+    });
   }
 
   /**
@@ -77,12 +90,54 @@ export class TokenIssuingService<Claims> {
    * @throws UnauthorizedException `Invalid credentials` for an unknown identifier, a wrong
    * password or an account that cannot sign in now (loadClaims empty), identical in all three.
    * @throws Error when the loaded claims fail the claims schema (a server fault).
+   * @throws SecondFactorRequiredException (401) when the account has a second factor: use
+   * {@link beginSignIn}, which can answer the second step.
    * `context` (user agent, client address) is kept with the session for `listSessions`.
    *
    * @example
    * const { accessToken, refreshToken } = await auth.signIn('alice@acme.test', password, { userAgent, clientAddress });
    */
   async signIn(identifier: string, password: string, context?: SignInContext): Promise<TokenPair> {
+    const { subject, claims } = await this.#checkPassword(identifier, password);
+    // One step cannot ask for the factor: refuse rather than start a session without it.
+    if (await this.#factorRequired(subject)) throw new SecondFactorRequiredException();
+    return this.#startFamily(subject, claims, context);
+  }
+
+  /**
+   * Signs in with an identifier and password, in two steps when the account has a second factor:
+   * answers the session, or the second step (`secondFactorRequiredAnswer(step.step)` answers it
+   * over HTTP) whose pending token `SECOND_FACTORS.completeSignIn` exchanges, with the factor,
+   * for the session. Failures as {@link signIn}.
+   *
+   * @example
+   * const step = await auth.beginSignIn('alice@acme.test', password, context);
+   * if (step.kind === 'session') return toJson(step.pair);
+   */
+  async beginSignIn(identifier: string, password: string, context?: SignInContext): Promise<SignInStep> {
+    const { subject, claims } = await this.#checkPassword(identifier, password);
+    return this.#stepFor(subject, claims, context);
+  }
+
+  /**
+   * Starts a session for a subject authenticated by other means (an outside provider's login), in
+   * two steps when the subject has a second factor, exactly as {@link beginSignIn}: the one gate
+   * every sign-in path passes.
+   *
+   * @throws Error when loadClaims returns nothing or the claims fail the schema (as issueTokens).
+   * @example
+   * const step = await auth.beginSession(localSubject, context);
+   */
+  async beginSession(subject: string, context?: SignInContext): Promise<SignInStep> {
+    const claims = await this.#loadClaims(subject);
+    if (claims === undefined) {
+      throw new Error('beginSession: CredentialStore.loadClaims returned nothing for this subject, so it cannot be issued tokens');
+    }
+    return this.#stepFor(subject, claims, context);
+  }
+
+  /** The identifier and password checked: the subject and its claims, or the one 401. */
+  async #checkPassword(identifier: string, password: string): Promise<{ subject: string; claims: Claims & Record<string, unknown> }> {
     const account = await this.#credentials.findByIdentifier(identifier);
     // Exactly one real verification on every path: for an unknown identifier it runs against the
     // cached dummy hash, so the response time does not tell whether the account exists.
@@ -91,7 +146,16 @@ export class TokenIssuingService<Claims> {
     if (account == null || !passwordMatches) throw invalidCredentials();
     const claims = await this.#loadClaims(account.subject);
     if (claims === undefined) throw invalidCredentials();
-    return this.#startFamily(account.subject, claims, context);
+    return { subject: account.subject, claims };
+  }
+
+  async #stepFor(subject: string, claims: Claims & Record<string, unknown>, context: SignInContext | undefined): Promise<SignInStep> {
+    if (this.#gate !== undefined && (await this.#gate.required(subject))) return { kind: 'second-factor', step: await this.#gate.begin(subject) };
+    return { kind: 'session', pair: await this.#startFamily(subject, claims, context) };
+  }
+
+  async #factorRequired(subject: string): Promise<boolean> {
+    return this.#gate !== undefined && (await this.#gate.required(subject));
   }
 
   /**
@@ -100,6 +164,8 @@ export class TokenIssuingService<Claims> {
    *
    * @throws Error when loadClaims returns nothing (the caller should not have asked) or the claims
    * fail the schema.
+   * @throws SecondFactorRequiredException (401) when the subject has a second factor: use
+   * {@link beginSession}.
    * @example
    * const pair = await auth.issueTokens(userIdFromOidc);
    */
@@ -108,6 +174,8 @@ export class TokenIssuingService<Claims> {
     if (claims === undefined) {
       throw new Error('issueTokens: CredentialStore.loadClaims returned nothing for this subject, so it cannot be issued tokens');
     }
+    // A subject with a second factor starts a session only through beginSession's second step.
+    if (await this.#factorRequired(subject)) throw new SecondFactorRequiredException();
     return this.#startFamily(subject, claims, context);
   }
 

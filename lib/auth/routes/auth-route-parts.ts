@@ -1,6 +1,7 @@
 import type { ClassToken, Guard, InterceptorToken, StateKey, Token } from '../../index.js';
 import type { AccountService } from '../accounts/account-service.js';
 import type { BrowserSessions } from '../browser/browser-sessions.js';
+import type { SignInStep } from '../issuing/second-factor-gate.js';
 import type { SignInContext } from '../issuing/sign-in-context.js';
 import type { TokenPair } from '../issuing/token-pair.js';
 import type { SessionInfo } from '../sessions/session-info.js';
@@ -9,7 +10,7 @@ import type { CallerReader } from './own-session.js';
 
 /** What the mounted routes call of `AUTH_SERVICE`. */
 export interface RouteSessionService {
-  signIn(identifier: string, password: string, context?: SignInContext): Promise<TokenPair>;
+  beginSignIn(identifier: string, password: string, context?: SignInContext): Promise<SignInStep>;
   refresh(refreshToken: string): Promise<TokenPair>;
   signOut(refreshToken: string): Promise<void>;
   listSessions(subject: string): Promise<readonly SessionInfo[]>;

@@ -1,6 +1,7 @@
 import { defineController, post, type RequestContext } from '../../index.js';
 import { ACCESS_PUBLIC } from '../../internal/access-rules.js';
 import type { SignInContext } from '../issuing/sign-in-context.js';
+import { secondFactorRequiredAnswer } from '../issuing/second-factor-required.js';
 import type { AuthRouteParts, RouteSessionService } from './auth-route-parts.js';
 import { answers, AUTH_TAG, BAD_REQUEST, summary, THROTTLED, TOO_LARGE } from './route-docs.js';
 import { PASSWORD_BODY_LIMIT, RefreshBody, SignInBody, SMALL_BODY_LIMIT, TokenPairAnswer, tokenPairJson } from './route-schemas.js';
@@ -36,7 +37,12 @@ export function tokenRoutes<Claims>(parts: AuthRouteParts<Claims>) {
       signIn: post(
         '/sign-in',
         { body: SignInBody, bodyLimit: PASSWORD_BODY_LIMIT, interceptors: [parts.noStore], metadata: [summary('Sign in: an access token and a refresh token'), answers({ status: 200, description: 'A new session', schema: TokenPairAnswer }), BAD_REQUEST(), INVALID_CREDENTIALS, THROTTLED] },
-        async (ctx) => tokenPairJson(await service.signIn(ctx.body.identifier, ctx.body.password, signInContextOf(ctx))),
+        // The one gate of second factors: a person with one gets the second step (a 401 problem
+        // with the pending token), never a session from the password alone.
+        async (ctx) => {
+          const step = await service.beginSignIn(ctx.body.identifier, ctx.body.password, signInContextOf(ctx));
+          return step.kind === 'session' ? tokenPairJson(step.pair) : secondFactorRequiredAnswer(step.step);
+        },
       ),
       refresh: post(
         '/refresh',

@@ -1,9 +1,10 @@
 import type { SignInContext } from '../issuing/sign-in-context.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 
-/** What can be throttled: anything with the `signIn` of `AuthService`. */
+/** What can be throttled: anything with the `signIn` of `AuthService` (and its two-step `beginSignIn`, when it has one). */
 interface SignsIn {
   signIn(identifier: string, password: string, context?: SignInContext): Promise<unknown>;
+  beginSignIn?(identifier: string, password: string, context?: SignInContext): Promise<unknown>;
 }
 
 /**
@@ -20,9 +21,13 @@ export function withSignInThrottle<S extends SignsIn>(service: S, throttle: Sign
   if (throttle === null) return service;
   const signIn = (identifier: string, password: string, context?: SignInContext) =>
     throttle.attempt(String(identifier), context, () => service.signIn(identifier, password, context));
+  // The two-step sign-in checks the same password: the same counts.
+  const beginSignIn = (identifier: string, password: string, context?: SignInContext) =>
+    throttle.attempt(String(identifier), context, () => (service.beginSignIn as NonNullable<SignsIn['beginSignIn']>).call(service, identifier, password, context));
   return new Proxy(service, {
     get(target, property) {
       if (property === 'signIn') return signIn;
+      if (property === 'beginSignIn' && typeof target.beginSignIn === 'function') return beginSignIn;
       const value: unknown = Reflect.get(target, property, target);
       // Bound to the service itself: its private fields are not reachable through the proxy.
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;

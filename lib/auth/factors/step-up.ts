@@ -1,0 +1,121 @@
+import { createMetadataKey, ForbiddenException, HttpException, readRouteMetadata, UnauthorizedException, type Clock, type Guard, type MetadataEntry, type MetadataKey, type RequestContext, type StateKey } from '../../index.js';
+import type { AuthenticatedApiKey } from '../api-keys/index.js';
+import { sessionIdOfAccessToken } from '../browser/browser-credentials.js';
+import { readBearerToken } from '../jwt/bearer-token.js';
+import { sessionStartOf } from '../sessions/session-id.js';
+import type { SecondFactorService } from './second-factor-service.js';
+
+/** Problem `type` when the session must pass a second factor again (POST the factor to the step-up route). @example if (problem.type === STEP_UP_SECOND_FACTOR_TYPE) await stepUp(); */
+export const STEP_UP_SECOND_FACTOR_TYPE = 'urn:tessera:auth:step-up-second-factor';
+/** Problem `type` when the person must sign in again (an account without a second factor, its sign-in too old). @example if (problem.type === STEP_UP_SIGN_IN_TYPE) location.assign('/sign-in'); */
+export const STEP_UP_SIGN_IN_TYPE = 'urn:tessera:auth:step-up-sign-in';
+/** Problem `type` when the route needs a second factor and the account has none yet: enrol one. @example if (problem.type === STEP_UP_ENROLMENT_TYPE) location.assign('/settings/factors'); */
+export const STEP_UP_ENROLMENT_TYPE = 'urn:tessera:auth:step-up-enrolment';
+
+/**
+ * A route's step-up rule (see {@link RequireStepUp}).
+ *
+ * @example
+ * const rule: StepUpRule = { withinSeconds: 300, secondFactor: 'required' };
+ */
+export interface StepUpRule {
+  /** How recent the second factor (or, for an account without one, the sign-in) must be. Default: `secondFactors.stepUpSeconds` (300). */
+  readonly withinSeconds?: number;
+  /**
+   * `'if-enabled'` (default): a person with a second factor passes it again; a person without
+   * one signs in again. `'required'`: a person without one must enrol one first (403).
+   */
+  readonly secondFactor?: 'if-enabled' | 'required';
+}
+
+/** The step-up rule of a route, read by `StepUpGuard`. */
+export const STEP_UP_RULE: MetadataKey<StepUpRule> = createMetadataKey<StepUpRule>('auth:step-up');
+
+/**
+ * Sets the step-up rule of a route or controller that lists `StepUpGuard` (a route's own rule
+ * wins). Without it the guard applies the module's defaults.
+ *
+ * @example
+ * post('/api-keys', { guards: [auth.StepUpGuard], metadata: [RequireStepUp({ withinSeconds: 300 })] }, handler);
+ */
+export function RequireStepUp(rule: StepUpRule = {}): MetadataEntry<StepUpRule> {
+  const seconds = rule.withinSeconds;
+  if (seconds !== undefined && !(Number.isInteger(seconds) && seconds > 0)) throw new TypeError('RequireStepUp: withinSeconds must be a positive whole number of seconds');
+  if (rule.secondFactor !== undefined && rule.secondFactor !== 'if-enabled' && rule.secondFactor !== 'required') throw new TypeError("RequireStepUp: secondFactor is 'if-enabled' or 'required'");
+  return STEP_UP_RULE.with(Object.freeze({ ...rule }));
+}
+
+/**
+ * The refusal that says which step is missing: 401 with `type` and `code` naming it, `step`
+ * (`second-factor` or `sign-in`), `maxAgeSeconds`, and the RFC 9470 challenge
+ * `WWW-Authenticate: Bearer error="insufficient_user_authentication", max_age=...`.
+ */
+class StepUpRequiredException extends HttpException {
+  constructor(step: 'second-factor' | 'sign-in', maxAgeSeconds: number) {
+    const type = step === 'second-factor' ? STEP_UP_SECOND_FACTOR_TYPE : STEP_UP_SIGN_IN_TYPE;
+    const code = step === 'second-factor' ? 'STEP_UP_SECOND_FACTOR' : 'STEP_UP_SIGN_IN';
+    const detail = step === 'second-factor' ? 'Confirm with a second factor to continue' : 'Sign in again to continue';
+    super(401, detail, { code, step, maxAgeSeconds }, { 'www-authenticate': `Bearer error="insufficient_user_authentication", error_description="${detail}", max_age=${maxAgeSeconds}` }, { type, code });
+  }
+}
+
+/** The state keys a step-up guard reads (those of one auth module). */
+export interface StepUpStateKeys {
+  readonly currentUser: StateKey<unknown>;
+  readonly currentApiKey: StateKey<AuthenticatedApiKey>;
+}
+
+/** What one app's step-up guard runs with: its default window and clock, and the browser-session cookie reader. */
+export interface StepUpSettings {
+  readonly defaultSeconds: number;
+  readonly clock: Clock;
+  /** The access token of a cookie-authenticated request (browser sessions), when configured. */
+  readonly cookieToken: (ctx: RequestContext) => string | undefined;
+}
+
+/**
+ * The step-up guard class of one auth module: list it after the authenticating guard (or rely
+ * on `protectAllRoutes`), with `RequireStepUp(...)` to set the window. For the signed-in session
+ * (the access token's `sid`):
+ * - a person with a second factor passes when the session passed one (sign-in's second step or a
+ *   step-up) within the window; else 401 `urn:tessera:auth:step-up-second-factor`;
+ * - a person without one passes when the session's sign-in is that recent; else 401
+ *   `urn:tessera:auth:step-up-sign-in` (or, with `secondFactor: 'required'`, 403
+ *   `urn:tessera:auth:step-up-enrolment`);
+ * - an API key, or a token without a session (an outside issuer's), cannot step up: 403.
+ *
+ * @example
+ * const StepUpGuard = createStepUpGuard(keys); // the auth module's `StepUpGuard`
+ */
+export function createStepUpGuard(keys: StepUpStateKeys): new (factors: SecondFactorService, settings: StepUpSettings) => Guard {
+  return class StepUpGuard implements Guard {
+    constructor(
+      readonly factors: SecondFactorService,
+      readonly settings: StepUpSettings,
+    ) {}
+
+    async canActivate(ctx: RequestContext): Promise<boolean> {
+      const settings = this.settings;
+      const user = ctx.get(keys.currentUser) as { sub?: unknown } | undefined;
+      if (user === undefined || typeof user.sub !== 'string') throw new UnauthorizedException('Authentication required', undefined, { 'www-authenticate': 'Bearer' });
+      if (ctx.get(keys.currentApiKey) !== undefined) throw new ForbiddenException('This action needs a signed-in person, not an API key', { code: 'STEP_UP_NOT_POSSIBLE' });
+      const token = readBearerToken(ctx.header('authorization')) ?? settings.cookieToken(ctx);
+      const sessionId = token === undefined ? undefined : sessionIdOfAccessToken(token);
+      if (sessionId === undefined) throw new ForbiddenException('This action needs a session of this app', { code: 'STEP_UP_NOT_POSSIBLE' });
+      const rule = (ctx.route === undefined ? undefined : readRouteMetadata(ctx.route, STEP_UP_RULE)) ?? {};
+      const seconds = rule.withinSeconds ?? settings.defaultSeconds;
+      const oldest = settings.clock.now() - seconds * 1000;
+      if (await this.factors.required(user.sub)) {
+        const verifiedAt = await this.factors.sessionVerifiedAt(sessionId);
+        if (verifiedAt !== undefined && verifiedAt.getTime() >= oldest) return true;
+        throw new StepUpRequiredException('second-factor', seconds);
+      }
+      if (rule.secondFactor === 'required') {
+        throw new HttpException(403, 'This action needs a second factor: enrol one first', { code: 'STEP_UP_ENROLMENT', step: 'enrol' }, undefined, { type: STEP_UP_ENROLMENT_TYPE, code: 'STEP_UP_ENROLMENT' });
+      }
+      const startedAt = sessionStartOf(sessionId);
+      if (startedAt !== undefined && startedAt >= oldest) return true;
+      throw new StepUpRequiredException('sign-in', seconds);
+    }
+  };
+}
