@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineController, post } from '../../lib/index.js';
-import { Public, type AccountService, type BrowserSessions } from '../../lib/auth/index.js';
+import { getAccountId, Public, type AccountService, type BrowserSessions } from '../../lib/auth/index.js';
 import { ApiResponse, ApiTags } from '../../lib/openapi/index.js';
 import { auth } from './claims.js';
 import { PUBLIC_OPERATION, UNAUTHORIZED } from './openapi.js';
@@ -66,11 +66,11 @@ export const accountSettingsController = defineController({
   inject: [auth.ACCOUNT_SERVICE, auth.BROWSER_SESSIONS, SIGN_IN_CONTEXT],
   metadata: [ApiTags('Auth'), UNAUTHORIZED],
   routes: (accounts: AccountService, browser: BrowserSessions, context: SignInContextReader) => ({
-    changePassword: post('/password/change', { body: ChangePassword, guards: [auth.JwtAuthGuard], metadata: [ApiResponse({ status: 204, description: 'Changed; every other session has ended' }), ApiResponse({ status: 403, description: 'Wrong current password' })] }, async (ctx) => {
-      await accounts.changePassword({ subject: auth.getCurrentUser(ctx)?.sub as string, sessionId: browser.sessionIdOf(ctx) ?? '', currentPassword: ctx.body.currentPassword, newPassword: ctx.body.newPassword, context: context(ctx) });
+    changePassword: post('/password/change', { body: ChangePassword, guards: [auth.AccountGuard], metadata: [ApiResponse({ status: 204, description: 'Changed; every other session has ended' }), ApiResponse({ status: 403, description: 'Wrong current password' })] }, async (ctx) => {
+      await accounts.changePassword({ subject: getAccountId(ctx) as string, sessionId: browser.sessionIdOf(ctx) ?? '', currentPassword: ctx.body.currentPassword, newPassword: ctx.body.newPassword, context: context(ctx) });
     }),
-    changeEmail: post('/email/change', { body: ChangeEmail, status: 202, guards: [auth.JwtAuthGuard], metadata: [MAIL_ACCEPTED, ApiResponse({ status: 403, description: 'Wrong current password' })] }, async (ctx) => {
-      await accounts.requestEmailChange({ subject: auth.getCurrentUser(ctx)?.sub as string, currentPassword: ctx.body.currentPassword, newEmail: ctx.body.newEmail, context: context(ctx) });
+    changeEmail: post('/email/change', { body: ChangeEmail, status: 202, guards: [auth.AccountGuard], metadata: [MAIL_ACCEPTED, ApiResponse({ status: 403, description: 'Wrong current password' })] }, async (ctx) => {
+      await accounts.requestEmailChange({ subject: getAccountId(ctx) as string, currentPassword: ctx.body.currentPassword, newEmail: ctx.body.newEmail, context: context(ctx) });
       return ACCEPTED;
     }),
   }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineController, del, get, NotFoundException, post } from '../../lib/index.js';
-import { NoStore, Public, type AuthService, type BrowserSessions, type SessionInfo, type TokenPair } from '../../lib/auth/index.js';
+import { getAccountId, NoStore, Public, type AuthService, type BrowserSessions, type SessionInfo, type TokenPair } from '../../lib/auth/index.js';
 import { ApiResponse } from '../../lib/openapi/index.js';
 import { auth } from './claims.js';
 import { ApiTags } from '../../lib/openapi/index.js';
@@ -51,6 +51,10 @@ function sessionToJson(session: SessionInfo, ownSessionId: string | undefined) {
 /**
  * A person's sessions (one per sign-in, on each device): list them, end one, or end them all.
  *
+ * AccountGuard: only the app's own sessions reach these routes. A token of an outside identity
+ * provider whose `sub` equals a local account's id is the provider's user, not that account
+ * (ASVS 6.8.1), so it is refused; the account is read with `getAccountId`, never from `sub`.
+ *
  * "Sign out everywhere": ends every session of the signed-in person, on every instance (their
  * access tokens are refused at once, not when they expire). Bearer tokens only: an API key is not
  * a session. When the bus cannot tell the other instances the answer is an error (the refresh
@@ -62,16 +66,16 @@ export const sessionsController = defineController({
   inject: [auth.AUTH_SERVICE, auth.BROWSER_SESSIONS],
   metadata: [ApiTags('Auth'), TOKEN_ONLY, UNAUTHORIZED],
   routes: (service: AuthService, browser: BrowserSessions) => ({
-    list: get('/sessions', { guards: [auth.JwtAuthGuard] }, async (ctx) => {
+    list: get('/sessions', { guards: [auth.AccountGuard] }, async (ctx) => {
       const own = browser.sessionIdOf(ctx);
-      return (await service.listSessions(auth.getCurrentUser(ctx)?.sub as string)).map((session) => sessionToJson(session, own));
+      return (await service.listSessions(getAccountId(ctx) as string)).map((session) => sessionToJson(session, own));
     }),
     // Another person's session id answers exactly as an unknown one: 404.
-    end: del('/sessions/:id', { guards: [auth.JwtAuthGuard], metadata: [ApiResponse({ status: 204, description: 'Ended: its tokens are refused and its sockets closed, on every instance' }), NOT_FOUND] }, async (ctx) => {
-      if (!(await service.endSession(auth.getCurrentUser(ctx)?.sub as string, ctx.params.id))) throw new NotFoundException('No such session');
+    end: del('/sessions/:id', { guards: [auth.AccountGuard], metadata: [ApiResponse({ status: 204, description: 'Ended: its tokens are refused and its sockets closed, on every instance' }), NOT_FOUND] }, async (ctx) => {
+      if (!(await service.endSession(getAccountId(ctx) as string, ctx.params.id))) throw new NotFoundException('No such session');
     }),
-    signOutEverywhere: del('/sessions', { guards: [auth.JwtAuthGuard] }, async (ctx) => {
-      await service.revokeAllSessions(auth.getCurrentUser(ctx)?.sub as string);
+    signOutEverywhere: del('/sessions', { guards: [auth.AccountGuard] }, async (ctx) => {
+      await service.revokeAllSessions(getAccountId(ctx) as string);
     }),
   }),
 });

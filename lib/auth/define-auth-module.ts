@@ -53,6 +53,12 @@ export interface AuthDefinitions<Claims> {
   readonly JwtAuthGuard: ClassToken<Guard>;
   /** Token or API key, unless `Public()`; then `Roles` and, for keys, `RequireScopes`. */
   readonly AuthGuard: ClassToken<Guard>;
+  /**
+   * Bearer tokens (or the session cookie) of the app's own sessions only: an outside issuer's
+   * token is refused (401) on the routes that reach a local account. Read the account with
+   * `getAccountId(ctx)`.
+   */
+  readonly AccountGuard: ClassToken<Guard>;
   /** A guard class requiring one of `roles`; list it after `JwtAuthGuard`. */
   readonly createRolesGuard: (...roles: [string, ...string[]]) => new () => Guard;
   /** The claims of the authenticated caller, or undefined. */
@@ -106,7 +112,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
   const ACCOUNT_STORE = createToken<AccountStore<Claims>>('AccountStore');
   const ACCOUNT_SERVICE = createToken<AccountService<Claims>>('ACCOUNT_SERVICE');
   const BROWSER_SESSIONS = createToken<BrowserSessions>('BROWSER_SESSIONS');
-  const { JwtAuthGuard, AuthGuard, createRolesGuard } = createAuthGuards<Claims>({ currentUser: CURRENT_USER, currentApiKey: CURRENT_API_KEY });
+  const { JwtAuthGuard, AuthGuard, createRolesGuard, AccountGuard } = createAuthGuards<Claims>({ currentUser: CURRENT_USER, currentApiKey: CURRENT_API_KEY });
 
   /**
    * The claims of the authenticated caller; undefined outside a request or before a guard ran.
@@ -167,6 +173,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
             }),
         defineProvider(JwtAuthGuard, [AUTH_RUNTIME]),
         defineProvider(AuthGuard, [AUTH_RUNTIME]),
+        defineProvider(AccountGuard, [AUTH_RUNTIME]),
         defineFactory(JWKS_HEALTH_CHECK, [AUTH_RUNTIME], (runtime) => jwksHealthCheck(runtime.verifier)),
         // With issuing, the refresh-token store tells a starting instance which sessions ended
         // before it (untraced: a boot step, not part of any request's trace).
@@ -175,7 +182,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
           : defineFactory(CREDENTIAL_INVALIDATION, [AUTH_RUNTIME, PUB_SUB, LOGGER], (runtime, bus, logger) => startCredentialInvalidation(runtime, bus, clock, undefined, logger)),
       ];
       if (apiKeys) providers.push(toProvider(API_KEY_STORE, apiKeys.store));
-      const exported: unknown[] = [JwtAuthGuard, AuthGuard, AUTH_RUNTIME, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION];
+      const exported: unknown[] = [JwtAuthGuard, AuthGuard, AccountGuard, AUTH_RUNTIME, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION];
       const issuing = options.issuing;
       if (issuing) {
         const signer = createTokenSigner({ secret: options.secret, algorithm, issuer: options.issuer, audience: options.audience, clock });
@@ -229,5 +236,5 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
     },
   };
 
-  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION, ACCOUNT_SERVICE, BROWSER_SESSIONS });
+  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, AccountGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION, ACCOUNT_SERVICE, BROWSER_SESSIONS });
 }

@@ -129,3 +129,4 @@ export {
 } from './mail/index.js';
 export { normalizeIdentifier } from './shared/normalize-identifier.js';
 export { NoStore, NO_STORE_HEADERS } from './no-store.js';
+export { getPrincipal, getAccountId, type Principal } from './federation/principal.js';
