@@ -17,6 +17,9 @@ import type { AccountService } from './accounts/account-service.js';
 import type { AccountStore } from './accounts/account-store.js';
 import { AuthConfigError, assertSecretLength, readTolerance, readTrustedIssuers, createTokenSigner } from './jwt/index.js';
 import { BrowserCookies, BrowserSessions } from './browser/index.js';
+import { checkOutsideSignInOptions, outsideSignInProviders } from './federation/outside-sign-in-providers.js';
+import { outsideSignInController } from './federation/outside-sign-in-controller.js';
+import type { OutsideSignIn } from './federation/outside-sign-in.js';
 
 /**
  * The programmatic auth operations, resolved through the `AUTH_SERVICE` token.
@@ -79,6 +82,8 @@ export interface AuthDefinitions<Claims> {
   readonly ACCOUNT_SERVICE: Token<AccountService<Claims>>;
   /** Resolves to the {@link BrowserSessions} (sign-in, refresh, sign-out with cookies) when `browser` is configured. */
   readonly BROWSER_SESSIONS: Token<BrowserSessions>;
+  /** Resolves to the {@link OutsideSignIn} when `outsideSignIn` is configured (its routes are mounted by the module). */
+  readonly OUTSIDE_SIGN_IN: Token<OutsideSignIn>;
 }
 
 function toProvider<T>(token: Token<T>, store: StoreClass<T>): ProviderInput {
@@ -112,6 +117,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
   const ACCOUNT_STORE = createToken<AccountStore<Claims>>('AccountStore');
   const ACCOUNT_SERVICE = createToken<AccountService<Claims>>('ACCOUNT_SERVICE');
   const BROWSER_SESSIONS = createToken<BrowserSessions>('BROWSER_SESSIONS');
+  const OUTSIDE_SIGN_IN = createToken<OutsideSignIn>('OUTSIDE_SIGN_IN');
   const { JwtAuthGuard, AuthGuard, createRolesGuard, AccountGuard } = createAuthGuards<Claims>({ currentUser: CURRENT_USER, currentApiKey: CURRENT_API_KEY });
 
   /**
@@ -151,6 +157,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
       readTolerance(options.clockToleranceSeconds);
       checkSignInThrottleOptions(options);
       checkAccountOptions(options);
+      checkOutsideSignInOptions(options.outsideSignIn, options.issuing !== undefined);
       if (options.browser !== undefined) {
         if (options.issuing === undefined) throw new AuthConfigError('browser sessions need issuing: the cookies carry the tokens it issues');
         new BrowserCookies(options.browser); // Validates domain and sameSite now, not at the first request.
@@ -224,17 +231,31 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
           );
           exported.push(BROWSER_SESSIONS);
         }
+        if (options.outsideSignIn !== undefined) {
+          providers.push(
+            ...outsideSignInProviders(options.outsideSignIn, clock, readTolerance(options.clockToleranceSeconds), {
+              outsideSignIn: OUTSIDE_SIGN_IN,
+              authService: AUTH_SERVICE,
+              credentialStore: CREDENTIAL_STORE as Token<CredentialStore<unknown>>,
+              browserSessions: options.browser === undefined ? undefined : BROWSER_SESSIONS,
+              toProvider,
+            }),
+          );
+          exported.push(OUTSIDE_SIGN_IN);
+        }
       }
       return defineModule({
         name: 'AuthModule',
         global: options.global ?? false,
-        imports: [...(issuing?.imports ?? []), ...(apiKeys?.imports ?? []), ...(issuing && options.signInThrottle ? (options.signInThrottle.imports ?? []) : []), ...(options.accounts?.imports ?? [])],
+        imports: [...(issuing?.imports ?? []), ...(apiKeys?.imports ?? []), ...(issuing && options.signInThrottle ? (options.signInThrottle.imports ?? []) : []), ...(options.accounts?.imports ?? []), ...(options.outsideSignIn?.imports ?? [])],
         providers,
+        // The outside sign-in's routes come with its configuration.
+        controllers: issuing && options.outsideSignIn !== undefined ? [outsideSignInController(OUTSIDE_SIGN_IN, AccountGuard)] : [],
         exports: exported as never,
         appGuards: options.protectAllRoutes ? [AuthGuard] : [],
       });
     },
   };
 
-  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, AccountGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION, ACCOUNT_SERVICE, BROWSER_SESSIONS });
+  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, AccountGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION, ACCOUNT_SERVICE, BROWSER_SESSIONS, OUTSIDE_SIGN_IN });
 }

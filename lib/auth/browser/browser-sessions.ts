@@ -1,4 +1,4 @@
-import { jsonAnswer, withHeaders, type Answer, type Clock, type RequestContext } from '../../internal.js';
+import { jsonAnswer, toResponse, withHeaders, type Answer, type Clock, type RequestContext } from '../../internal.js';
 import { getCookie } from '../../internal.js';
 import { readBearerToken } from '../jwt/bearer-token.js';
 import { hashRefreshToken, invalidCredentials, isWellFormedRefreshToken, type RefreshTokenStore, type SignInContext, type TokenPair } from '../issuing/index.js';
@@ -10,6 +10,7 @@ interface SessionIssuer {
   signIn(identifier: string, password: string, context?: SignInContext): Promise<TokenPair>;
   refresh(refreshToken: string): Promise<TokenPair>;
   signOut(refreshToken: string): Promise<void>;
+  issueTokens(subject: string, context?: SignInContext): Promise<TokenPair>;
 }
 
 /**
@@ -81,6 +82,33 @@ export class BrowserSessions {
     const context: SignInContext = { clientAddress: this.#credentials.clientAddressOf(ctx), userAgent: ctx.header('user-agent') ?? undefined };
     const pair = await this.#auth.signIn(identifier, password, context);
     return this.#answer(pair);
+  }
+
+  /**
+   * Starts a session for a person authenticated by other means (an outside provider's sign-in,
+   * see `outsideSignIn`) and answers 303 to `location` (a path of this app) with the session
+   * cookies. No origin check: the request is the provider's redirect back, cross-site by nature;
+   * the caller has authenticated it (state, browser binding, PKCE, ID token).
+   *
+   * @example
+   * return browser.startSession(ctx, accountId, '/');
+   */
+  async startSession(ctx: RequestContext, subject: string, location: string): Promise<Answer> {
+    const pair = await this.#auth.issueTokens(subject, { clientAddress: this.#credentials.clientAddressOf(ctx), userAgent: ctx.header('user-agent') ?? undefined });
+    const sessionId = sessionIdOfAccessToken(pair.accessToken);
+    if (sessionId === undefined) throw new Error('browser sessions: the issued access token has no sid');
+    const csrfToken = this.#credentials.csrfTokenFor(sessionId);
+    return this.#withCookies(toResponse({ status: 303, headers: { location }, body: null }), this.#credentials.cookies.issue(pair, csrfToken, this.#clock.now()));
+  }
+
+  /**
+   * The client address a session keeps (by `browser.clientIp`, else the app's rule).
+   *
+   * @example
+   * browser.clientAddressOf(ctx);
+   */
+  clientAddressOf(ctx: RequestContext): string | undefined {
+    return this.#credentials.clientAddressOf(ctx);
   }
 
   /**
