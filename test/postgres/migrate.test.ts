@@ -14,7 +14,7 @@ export function driversAreSqlClients(pool: pg.Pool, client: pg.Client, pooled: p
 }
 
 const LATEST = MIGRATIONS.at(-1)?.version ?? 0;
-const TABLES = ['tessera_account_tokens', 'tessera_accounts', 'tessera_api_keys', 'tessera_idempotency', 'tessera_migrations', 'tessera_rate_limits', 'tessera_refresh_tokens'];
+const TABLES = ['tessera_account_tokens', 'tessera_accounts', 'tessera_api_keys', 'tessera_idempotency', 'tessera_identities', 'tessera_migrations', 'tessera_rate_limits', 'tessera_refresh_tokens', 'tessera_sign_in_flows'];
 
 async function tables(client: SqlClient): Promise<string[]> {
   const { rows } = await client.query<{ name: string }>(

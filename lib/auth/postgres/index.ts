@@ -9,6 +9,8 @@ export type { PostgresRefreshTokenStoreOptions } from './postgres-refresh-token-
 export { PostgresApiKeyStore } from './postgres-api-key-store.js';
 export type { NewPostgresApiKey, StoredApiKey } from './postgres-api-key-store.js';
 export { PostgresAccountStore } from './postgres-account-store.js';
+export { PostgresIdentityStore } from './postgres-identity-store.js';
+export { PostgresSignInFlowStore } from './postgres-sign-in-flow-store.js';
 // Deprecated: the names that moved to tessera-http/postgres (and the counter's types to tessera-http)
 // in 0.2, under their old import until 0.3.
 export {
