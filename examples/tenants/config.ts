@@ -21,6 +21,10 @@ import type { AsymmetricAlgorithm } from '../../lib/auth/index.js';
  * | SMTP_URL | unset: account mails are written to the log, not sent |
  * | MAIL_FROM | unset: nodemailer's default sender |
  * | APP_URL | http://127.0.0.1:3000 (where the links in account mails point) |
+ * | OIDC_ISSUER | unset: no sign-in through an outside provider |
+ * | OIDC_CLIENT_ID | required with OIDC_ISSUER |
+ * | OIDC_CLIENT_SECRET | unset: a public client (PKCE only) |
+ * | OIDC_LINK_VERIFIED_EMAIL | false (a verified e-mail of the provider links to the local account with that address only when true) |
  */
 export interface TenantsConfig {
   readonly secret: string;
@@ -40,6 +44,22 @@ export interface TenantsConfig {
   readonly mailFrom: string | undefined;
   /** The base of the links in account mails (`<APP_URL>/verify-email?token=...`), without a trailing slash. */
   readonly appUrl: string;
+  /** The outside OpenID provider people may sign in with, as provider `oidc` (OIDC_*); undefined: none. */
+  readonly oidc: OidcConfig | undefined;
+}
+
+/**
+ * The tenants app's outside OpenID provider, from OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET
+ * and OIDC_LINK_VERIFIED_EMAIL. Its redirect URI is `<APP_URL>/auth/oidc/oidc/callback`.
+ *
+ * @example
+ * const oidc: OidcConfig = { issuer: 'https://id.acme.test/realms/acme', clientId: 'tenants', clientSecret: undefined, linkVerifiedEmail: false };
+ */
+export interface OidcConfig {
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret: string | undefined;
+  readonly linkVerifiedEmail: boolean;
 }
 
 /**
@@ -95,9 +115,14 @@ export const TenantsEnv = defineConfig(
         .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL, such as https://app.example.com' })
         .default('http://127.0.0.1:3000')
         .transform((url) => url.replace(/\/+$/, '')),
+      OIDC_ISSUER: z.url({ protocol: /^https?$/, error: 'must be the provider\'s issuer URL, such as https://id.example.com/realms/acme' }).optional(),
+      OIDC_CLIENT_ID: z.string().optional(),
+      OIDC_CLIENT_SECRET: z.string().optional(),
+      OIDC_LINK_VERIFIED_EMAIL: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
     })
     .superRefine(
       (env, ctx) => {
+        if (env.OIDC_ISSUER !== undefined && env.OIDC_CLIENT_ID === undefined) ctx.addIssue({ code: 'custom', path: ['OIDC_CLIENT_ID'], message: 'must be set with OIDC_ISSUER (the client id the provider gave this app)' });
         if (env.AUTH_JWKS_URL === undefined) return;
         if (env.AUTH_JWKS_ISSUER === undefined) ctx.addIssue({ code: 'custom', path: ['AUTH_JWKS_ISSUER'], message: "must be set with AUTH_JWKS_URL (the iss of the provider's tokens)" });
         if (env.AUTH_JWKS_AUDIENCE.length === 0) ctx.addIssue({ code: 'custom', path: ['AUTH_JWKS_AUDIENCE'], message: 'must be set with AUTH_JWKS_URL (the aud the provider writes for this API)' });
@@ -105,7 +130,7 @@ export const TenantsEnv = defineConfig(
       // Checked even when another variable is wrong, so that every problem is told at once.
       { when: () => true },
     ),
-  { name: 'TenantsConfig', secrets: ['AUTH_SECRET', 'SMTP_URL'] },
+  { name: 'TenantsConfig', secrets: ['AUTH_SECRET', 'SMTP_URL', 'OIDC_CLIENT_SECRET'] },
 );
 
 /**
@@ -145,5 +170,9 @@ export function readTenantsConfig(env: ConfigSource, warn: (message: string) => 
     smtpUrl: values.SMTP_URL,
     mailFrom: values.MAIL_FROM,
     appUrl: values.APP_URL,
+    oidc:
+      values.OIDC_ISSUER === undefined
+        ? undefined
+        : { issuer: values.OIDC_ISSUER, clientId: values.OIDC_CLIENT_ID ?? '', clientSecret: values.OIDC_CLIENT_SECRET, linkVerifiedEmail: values.OIDC_LINK_VERIFIED_EMAIL },
   };
 }

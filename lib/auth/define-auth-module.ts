@@ -157,7 +157,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
       readTolerance(options.clockToleranceSeconds);
       checkSignInThrottleOptions(options);
       checkAccountOptions(options);
-      checkOutsideSignInOptions(options.outsideSignIn, options.issuing !== undefined);
+      checkOutsideSignInOptions(options.outsideSignIn, options.issuing !== undefined, options.accounts !== undefined);
       if (options.browser !== undefined) {
         if (options.issuing === undefined) throw new AuthConfigError('browser sessions need issuing: the cookies carry the tokens it issues');
         new BrowserCookies(options.browser); // Validates domain and sameSite now, not at the first request.
@@ -238,6 +238,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
               authService: AUTH_SERVICE,
               credentialStore: CREDENTIAL_STORE as Token<CredentialStore<unknown>>,
               browserSessions: options.browser === undefined ? undefined : BROWSER_SESSIONS,
+              accountStore: options.accounts === undefined ? undefined : (ACCOUNT_STORE as Token<AccountStore<unknown>>),
               toProvider,
             }),
           );

@@ -129,4 +129,22 @@ export {
 } from './mail/index.js';
 export { normalizeIdentifier } from './shared/normalize-identifier.js';
 export { NoStore, NO_STORE_HEADERS } from './no-store.js';
-export { getPrincipal, getAccountId, type Principal } from './federation/principal.js';
+export {
+  getPrincipal,
+  getAccountId,
+  OutsideSignIn,
+  InMemoryIdentityStore,
+  InMemorySignInFlowStore,
+  FLOW_BINDING_COOKIE,
+  type Principal,
+  type IdentityStore,
+  type LinkedIdentity,
+  type SignInFlow,
+  type SignInFlowStore,
+  type OutsideAccounts,
+  type OutsideProfile,
+  type OutsideProviderOptions,
+  type OidcProviderOptions,
+  type OAuthProviderOptions,
+  type OutsideSignInOptions,
+} from './federation/index.js';

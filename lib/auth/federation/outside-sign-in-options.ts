@@ -31,7 +31,12 @@ export interface OutsideSignInOptions {
   readonly identityStore?: StoreClass<IdentityStore>;
   /** Modules the stores need to see. */
   readonly imports?: readonly ModuleDefinition[];
-  readonly accounts: OutsideAccounts;
+  /**
+   * How linking rules reach the app's accounts. Omitted with the module's `accounts`: the account
+   * store answers (a verified, enabled account by its verified e-mail; every stored account can
+   * use a password, by a mailed reset if need be) and no account is created by a provider.
+   */
+  readonly accounts?: OutsideAccounts;
   /**
    * Required before linking or unlinking while signed in (ASVS 6.8, 7.5): resolves when the
    * request's session authenticated recently enough, throws (e.g. a 401/403 problem) when not.

@@ -34,6 +34,8 @@ export interface OutsideSignInParts {
   readonly options: OutsideSignInOptions;
   readonly flows: SignInFlowStore;
   readonly identities: IdentityStore;
+  /** The linking rules' view of the app's accounts (the option, or the module's account store). */
+  readonly accounts: OutsideAccounts;
   readonly sessions: OutsideSessionIssuer;
   readonly browser: OutsideBrowserSessions | undefined;
   /** Whether an account may sign in now (not disabled, not gone): the credential store's loadClaims. */
@@ -180,7 +182,7 @@ export class OutsideSignIn {
     const identities = await this.#parts.identities.listByAccount(accountId);
     const target = identities.find((identity) => identity.provider === providerName);
     if (target === undefined) throw new NotFoundException('No such linked identity');
-    if (identities.length === 1 && !(await this.#parts.options.accounts.canUsePassword(accountId))) {
+    if (identities.length === 1 && !(await this.#parts.accounts.canUsePassword(accountId))) {
       throw new ConflictException('This is the last way to sign in to the account; add another before removing it');
     }
     await this.#parts.identities.unlink(accountId, target.issuer, target.subject);
@@ -195,10 +197,10 @@ export class OutsideSignIn {
 
   /** The linking rules, in order; see the class comment. */
   async #accountFor(provider: OutsideProviderClient, identity: { issuer: string; subject: string }, profile: OutsideProfile): Promise<string> {
-    const { identities, options } = this.#parts;
+    const { identities } = this.#parts;
     const linked = await identities.find(identity.issuer, identity.subject);
     if (linked !== undefined) return linked.accountId;
-    const accounts: OutsideAccounts = options.accounts;
+    const accounts: OutsideAccounts = this.#parts.accounts;
     if (provider.linkVerifiedEmail && profile.emailVerified && profile.email !== undefined && accounts.findByVerifiedEmail !== undefined) {
       const accountId = await accounts.findByVerifiedEmail(profile.email);
       if (accountId !== undefined) return this.#linkNew(accountId, provider.name, identity, profile);
