@@ -4,8 +4,8 @@
  * from the package.
  */
 import { z } from 'zod';
-import { createApp, createManualClock, createToken, defineController, defineModule, get, type App, type ManualClock } from '../../internal.js';
-import { defineAuthModule, InMemoryCredentialStore, InMemoryRefreshTokenStore, type BrowserSessionOptions } from '../index.js';
+import { createApp, createManualClock, createToken, defineController, defineModule, get, post, type App, type ManualClock } from '../../internal.js';
+import { defineAuthModule, InMemoryCredentialStore, InMemoryRefreshTokenStore, type AuthService, type BrowserSessionOptions } from '../index.js';
 import type { IdentityStore } from './identity-store.js';
 import { InMemoryIdentityStore } from './in-memory-identity-store.js';
 import { InMemorySignInFlowStore } from './in-memory-sign-in-flow-store.js';
@@ -64,9 +64,14 @@ export async function outsideTestApp(
   });
   const emails = new Map([[BOB.identifier, BOB.subject], [CAROL.identifier, CAROL.subject]]);
   const passwordless = new Set(settings.passwordless ?? []);
+  const SignIn = z.object({ identifier: z.string(), password: z.string() });
   const me = defineController({
     name: 'Me',
-    routes: () => ({ me: get('/me', { guards: [definitions.AccountGuard] }, (ctx) => ({ sub: definitions.getCurrentUser(ctx)?.sub })) }),
+    inject: [definitions.AUTH_SERVICE],
+    routes: (auth: AuthService) => ({
+      me: get('/me', { guards: [definitions.AccountGuard] }, (ctx) => ({ sub: definitions.getCurrentUser(ctx)?.sub })),
+      signIn: post('/test/sign-in', { body: SignIn }, async (ctx) => ({ accessToken: (await auth.signIn(ctx.body.identifier, ctx.body.password)).accessToken })),
+    }),
   });
   const browser = settings.browser === undefined ? {} : settings.browser;
   const Root = defineModule({

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signInAtProvider, startOidcProvider, type TestOidcProvider } from './oidc-provider.test-helper.js';
-import { APP_ORIGIN, BOB, FLOW_BINDING_COOKIE, outsideTestApp, type OutsideTestApp } from './outside-sign-in.test-helper.js';
+import { ForbiddenException } from '../../internal.js';
+import { APP_ORIGIN, BOB, CAROL, FLOW_BINDING_COOKIE, outsideTestApp, type OutsideTestApp } from './outside-sign-in.test-helper.js';
 import type { OidcProviderOptions } from './outside-provider-options.js';
 
 const CALLBACK = `${APP_ORIGIN}/auth/oidc/oidc/callback`;
@@ -255,5 +256,93 @@ describe('outside sign-in (OIDC, oidc-provider on loopback)', () => {
   it('answers 404 for a provider that is not configured', async () => {
     const t = await outsideTestApp(oidc());
     expect((await t.browser('GET', '/auth/oidc/github')).status).toBe(404);
+  });
+});
+
+describe('linking and unlinking identities while signed in', () => {
+  let fresh = true;
+  const recentAuthentication = () => {
+    if (!fresh) throw new ForbiddenException('Authenticate again first');
+  };
+
+  async function signedIn(t: OutsideTestApp, who: { identifier: string; password: string }) {
+    const response = await t.browser('POST', '/test/sign-in', { body: JSON.stringify({ identifier: who.identifier, password: who.password }), headers: { 'content-type': 'application/json' } });
+    return { authorization: `Bearer ${((await response.json()) as { accessToken: string }).accessToken}` };
+  }
+
+  async function linkAs(t: OutsideTestApp, headers: Record<string, string>, sub: string) {
+    const start = await t.browser('POST', '/auth/oidc/oidc/link?returnTo=/settings', { headers });
+    if (start.status !== 303) return start;
+    op.loginAs(sub);
+    const back = await signInAtProvider(start.headers.get('location') as string, APP_ORIGIN);
+    if (back.kind !== 'redirect') throw new Error('expected a redirect');
+    return t.browser('GET', back.url.pathname + back.url.search);
+  }
+
+  it('links the provider identity to the signed-in account after a recent authentication', async () => {
+    fresh = true;
+    const t = await outsideTestApp(oidc({ linkVerifiedEmail: false }), { outside: { recentAuthentication } });
+    const carol = await signedIn(t, CAROL);
+    const done = await linkAs(t, carol, 'op-dora');
+    expect(done.status, await done.clone().text()).toBe(303);
+    expect(done.headers.get('location')).toBe('/settings');
+    expect((await t.identities.find(op.issuer, 'op-dora'))?.accountId).toBe(CAROL.subject);
+    const listed = await t.browser('GET', '/auth/identities', { headers: carol });
+    expect(((await listed.json()) as { provider: string }[]).map((identity) => identity.provider)).toEqual(['oidc']);
+  });
+
+  it('refuses to start linking without a recent authentication', async () => {
+    fresh = false;
+    const t = await outsideTestApp(oidc(), { outside: { recentAuthentication } });
+    const start = await t.browser('POST', '/auth/oidc/oidc/link', { headers: await signedIn(t, CAROL) });
+    expect(start.status).toBe(403);
+  });
+
+  it('refuses linking and unlinking when the app checks no recent authentication (fail closed)', async () => {
+    const t = await outsideTestApp(oidc());
+    const carol = await signedIn(t, CAROL);
+    expect((await t.browser('POST', '/auth/oidc/oidc/link', { headers: carol })).status).toBe(403);
+    await t.identities.link({ issuer: op.issuer, subject: 'op-dora', accountId: CAROL.subject, provider: 'oidc', linkedAt: new Date() });
+    expect((await t.browser('DELETE', '/auth/identities/oidc', { headers: carol })).status).toBe(403);
+  });
+
+  it('refuses linking without a session of the app (401)', async () => {
+    const t = await outsideTestApp(oidc(), { outside: { recentAuthentication } });
+    expect((await t.browser('POST', '/auth/oidc/oidc/link')).status).toBe(401);
+  });
+
+  it('refuses to link an identity that is another account\'s (409), and leaves that link alone', async () => {
+    fresh = true;
+    const t = await outsideTestApp(oidc(), { outside: { recentAuthentication } });
+    await t.identities.link({ issuer: op.issuer, subject: 'op-dora', accountId: BOB.subject, provider: 'oidc', linkedAt: new Date() });
+    const done = await linkAs(t, await signedIn(t, CAROL), 'op-dora');
+    expect(done.status).toBe(409);
+    expect((await t.identities.find(op.issuer, 'op-dora'))?.accountId).toBe(BOB.subject);
+  });
+
+  it('unlinks an identity of an account that can still use its password (204)', async () => {
+    fresh = true;
+    const t = await outsideTestApp(oidc(), { outside: { recentAuthentication } });
+    await t.identities.link({ issuer: op.issuer, subject: 'op-dora', accountId: CAROL.subject, provider: 'oidc', linkedAt: new Date() });
+    const response = await t.browser('DELETE', '/auth/identities/oidc', { headers: await signedIn(t, CAROL) });
+    expect(response.status).toBe(204);
+    expect(await t.identities.find(op.issuer, 'op-dora')).toBeUndefined();
+  });
+
+  it('never removes the last way to sign in: an account without a password keeps its only identity (409)', async () => {
+    fresh = true;
+    const t = await outsideTestApp(oidc(), { outside: { recentAuthentication }, passwordless: [CAROL.subject] });
+    await t.identities.link({ issuer: op.issuer, subject: 'op-dora', accountId: CAROL.subject, provider: 'oidc', linkedAt: new Date() });
+    const response = await t.browser('DELETE', '/auth/identities/oidc', { headers: await signedIn(t, CAROL) });
+    expect(response.status, 'the last way to sign in was removed').toBe(409);
+    expect((await t.identities.find(op.issuer, 'op-dora'))?.accountId).toBe(CAROL.subject);
+  });
+
+  it('refuses unlinking without a recent authentication (403)', async () => {
+    fresh = false;
+    const t = await outsideTestApp(oidc(), { outside: { recentAuthentication } });
+    await t.identities.link({ issuer: op.issuer, subject: 'op-dora', accountId: CAROL.subject, provider: 'oidc', linkedAt: new Date() });
+    expect((await t.browser('DELETE', '/auth/identities/oidc', { headers: await signedIn(t, CAROL) })).status).toBe(403);
+    expect(await t.identities.find(op.issuer, 'op-dora')).toBeDefined();
   });
 });
