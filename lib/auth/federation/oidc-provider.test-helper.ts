@@ -48,8 +48,11 @@ export async function startOidcProvider(options: { readonly redirectUris: readon
   const provider = new Provider(issuer, {
     clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [...options.redirectUris], response_types: ['code'], grant_types: ['authorization_code'] }],
     jwks: { keys: [jwk] },
+    // read:user: the scope a plain OAuth 2.0 request asks for (GitHub's), with no openid.
+    scopes: ['openid', 'offline_access', 'read:user'],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
-    features: { devInteractions: { enabled: false } },
+    // Introspection stands in for a plain OAuth 2.0 provider's "who is this" API (GitHub's /user).
+    features: { devInteractions: { enabled: false }, introspection: { enabled: true } },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     findAccount: (_ctx: unknown, sub: string) => {
       const account = accounts.get(sub);

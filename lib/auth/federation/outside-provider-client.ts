@@ -66,7 +66,8 @@ export class OutsideProviderClient {
     url.searchParams.set('response_type', 'code');
     url.searchParams.set('client_id', this.#options.clientId);
     url.searchParams.set('redirect_uri', request.redirectUri);
-    url.searchParams.set('scope', this.#scopes().join(' '));
+    const scopes = this.#scopes();
+    if (scopes.length > 0) url.searchParams.set('scope', scopes.join(' '));
     url.searchParams.set('state', request.state);
     url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(request.codeVerifier));
     url.searchParams.set('code_challenge_method', 'S256');

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { signInAtProvider, startOidcProvider, type TestOidcProvider } from './oidc-provider.test-helper.js';
 import { ForbiddenException } from '../../internal.js';
 import { APP_ORIGIN, BOB, CAROL, FLOW_BINDING_COOKIE, outsideTestApp, type OutsideTestApp } from './outside-sign-in.test-helper.js';
-import type { OidcProviderOptions } from './outside-provider-options.js';
+import type { OAuthProviderOptions, OidcProviderOptions } from './outside-provider-options.js';
 
 const CALLBACK = `${APP_ORIGIN}/auth/oidc/oidc/callback`;
 let op: TestOidcProvider;
@@ -344,5 +344,59 @@ describe('linking and unlinking identities while signed in', () => {
     await t.identities.link({ issuer: op.issuer, subject: 'op-dora', accountId: CAROL.subject, provider: 'oidc', linkedAt: new Date() });
     expect((await t.browser('DELETE', '/auth/identities/oidc', { headers: await signedIn(t, CAROL) })).status).toBe(403);
     expect(await t.identities.find(op.issuer, 'op-dora')).toBeDefined();
+  });
+});
+
+describe('a plain OAuth 2.0 provider (GitHub style: no ID token, a profile callback)', () => {
+  /** The profile callback: asks the provider who the access token belongs to, as GitHub's /user answers. */
+  const profile: OAuthProviderOptions['profile'] = async ({ accessToken, fetch: fetchImpl, signal }) => {
+    const response = await fetchImpl(`${op.issuer}/token/introspection`, {
+      method: 'POST',
+      signal,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${btoa(`${op.clientId}:${op.clientSecret}`)}` },
+      body: new URLSearchParams({ token: accessToken }).toString(),
+    });
+    const body = (await response.json()) as { active: boolean; sub?: string };
+    if (!body.active || body.sub === undefined) throw new Error('the access token is not active');
+    return { subject: body.sub, email: undefined, emailVerified: false, claims: body };
+  };
+
+  function github(): OAuthProviderOptions {
+    return {
+      kind: 'oauth2',
+      name: 'oidc',
+      issuer: op.issuer,
+      clientId: op.clientId,
+      clientSecret: op.clientSecret,
+      authorizationEndpoint: `${op.issuer}/auth`,
+      tokenEndpoint: `${op.issuer}/token`,
+      scopes: ['read:user'],
+      profile,
+    };
+  }
+
+  it('signs a linked identity in through the profile callback, keyed by the configured issuer', async () => {
+    const t = await outsideTestApp(github());
+    await t.identities.link({ issuer: op.issuer, subject: 'op-dora', accountId: BOB.subject, provider: 'oidc', linkedAt: new Date() });
+    const start = await t.browser('GET', '/auth/oidc/oidc');
+    const location = new URL(start.headers.get('location') as string);
+    expect(location.searchParams.get('nonce'), 'a plain OAuth 2.0 request carries no nonce').toBeNull();
+    expect(location.searchParams.get('code_challenge_method')).toBe('S256');
+    op.loginAs('op-dora');
+    const back = await signInAtProvider(location.href, APP_ORIGIN);
+    if (back.kind !== 'redirect') throw new Error('expected a redirect');
+    const done = await t.browser('GET', back.url.pathname + back.url.search);
+    expect(done.status, `${await done.clone().text()} ${back.url.search}`).toBe(303);
+    expect(await (await t.browser('GET', '/me')).json()).toEqual({ sub: BOB.subject });
+  });
+
+  it('does not take the same subject under another issuer for this provider\'s (403)', async () => {
+    const t = await outsideTestApp(github());
+    await t.identities.link({ issuer: 'https://other-provider.example', subject: 'op-dora', accountId: BOB.subject, provider: 'oidc', linkedAt: new Date() });
+    const start = await t.browser('GET', '/auth/oidc/oidc');
+    op.loginAs('op-dora');
+    const back = await signInAtProvider(start.headers.get('location') as string, APP_ORIGIN);
+    if (back.kind !== 'redirect') throw new Error('expected a redirect');
+    expect((await t.browser('GET', back.url.pathname + back.url.search)).status).toBe(403);
   });
 });
