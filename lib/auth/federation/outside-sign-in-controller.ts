@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import { defineController, del, get, post, UnsupportedMediaTypeException, type ClassToken, type ControllerDefinition, type Guard, type RequestContext, type Token } from '../../internal.js';
-import { Public } from '../auth-metadata.js';
+import { ACCESS_PUBLIC, defineController, del, get, post, UnsupportedMediaTypeException, type ClassToken, type ControllerDefinition, type Guard, type RequestContext, type Token } from '../../internal.js';
 import { getAccountId } from './principal.js';
 import type { OutsideSignIn } from './outside-sign-in.js';
 
 /** A `form_post` callback carries a code, a state and at most a few more fields: 16 KiB is plenty. */
 const CALLBACK_BODY_LIMIT = 16 * 1024;
+
+/** `Public()`, from the core's key: the routes a caller uses to get a credential need none. */
+const PUBLIC = ACCESS_PUBLIC.with(true);
 
 const StartQuery = z.object({ returnTo: z.string().max(2048).optional() }).passthrough();
 
@@ -35,9 +37,9 @@ export function outsideSignInController(service: Token<OutsideSignIn>, accountGu
     prefix: '/auth',
     inject: [service],
     routes: (signIn: OutsideSignIn) => ({
-      start: get('/oidc/:provider', { query: StartQuery, metadata: [Public()] }, (ctx) => signIn.start(ctx, ctx.params.provider, ctx.query.returnTo)),
-      callback: get('/oidc/:provider/callback', { metadata: [Public()] }, async (ctx) => signIn.callback(ctx, ctx.params.provider, await callbackParameters(ctx))),
-      formPostCallback: post('/oidc/:provider/callback', { metadata: [Public()], bodyLimit: CALLBACK_BODY_LIMIT }, async (ctx) => signIn.callback(ctx, ctx.params.provider, await callbackParameters(ctx))),
+      start: get('/oidc/:provider', { query: StartQuery, metadata: [PUBLIC] }, (ctx) => signIn.start(ctx, ctx.params.provider, ctx.query.returnTo)),
+      callback: get('/oidc/:provider/callback', { metadata: [PUBLIC] }, async (ctx) => signIn.callback(ctx, ctx.params.provider, await callbackParameters(ctx))),
+      formPostCallback: post('/oidc/:provider/callback', { metadata: [PUBLIC], bodyLimit: CALLBACK_BODY_LIMIT }, async (ctx) => signIn.callback(ctx, ctx.params.provider, await callbackParameters(ctx))),
       link: post('/oidc/:provider/link', { query: StartQuery, guards: [accountGuard] }, (ctx) => signIn.startLink(ctx, ctx.params.provider, getAccountId(ctx) as string, ctx.query.returnTo)),
       identities: get('/identities', { guards: [accountGuard] }, async (ctx) =>
         (await signIn.identitiesOf(getAccountId(ctx) as string)).map((identity) => ({ provider: identity.provider, email: identity.email ?? null, linkedAt: identity.linkedAt.toISOString() })),
