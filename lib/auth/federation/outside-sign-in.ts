@@ -2,6 +2,7 @@ import { BadRequestException, ConflictException, ForbiddenException, jsonAnswer,
 import { generateOpaqueToken, hashOpaqueToken, isWellFormedOpaqueToken } from '../issuing/opaque-token.js';
 import type { SignInContext, TokenPair } from '../issuing/index.js';
 import { constantTimeEqual } from '../shared/constant-time-equal.js';
+import { escapeHtml } from '../mail/escape-html.js';
 import type { IdentityStore, LinkedIdentity } from './identity-store.js';
 import type { OutsideAccounts } from './outside-accounts.js';
 import { OutsideProviderClient, OutsideProviderUnavailable, OutsideSignInRefused } from './outside-provider-client.js';
@@ -69,7 +70,7 @@ function signInRefused(): UnauthorizedException {
  *
  * @example
  * const answer = await outsideSignIn.start(ctx, 'oidc');      // 303 to the provider
- * const done = await outsideSignIn.callback(ctx, 'oidc');     // 303 home with session cookies
+ * const done = await outsideSignIn.callback(ctx, 'oidc', parameters); // session cookies, a page on to returnTo
  */
 export class OutsideSignIn {
   readonly #parts: OutsideSignInParts;
@@ -127,7 +128,8 @@ export class OutsideSignIn {
   /**
    * Completes a sign-in from the provider's callback (query or `form_post` body): takes the flow
    * (single use), checks the browser binding, lets oauth4webapi check the answer, applies the
-   * linking rules and answers the session (cookies and 303 to `returnTo`, or a JSON token pair).
+   * linking rules and answers the session (cookies and a page that moves on to `returnTo`, or a
+   * JSON token pair).
    *
    * @throws BadRequestException for an unknown, used, expired or foreign flow; UnauthorizedException
    * when the provider's answer fails a check; ForbiddenException when no rule gives an account;
@@ -147,7 +149,7 @@ export class OutsideSignIn {
     const identity = { issuer: provider.issuer, subject: profile.subject };
     if (flow.linkAccountId !== undefined) {
       await this.#link(flow.linkAccountId, provider.name, identity, profile);
-      return redirect(flow.returnTo, this.#clearBinding());
+      return this.#continuePage([], flow.returnTo);
     }
     const accountId = await this.#accountFor(provider, identity, profile);
     if (!(await this.#parts.canSignIn(accountId))) throw new ForbiddenException('This account cannot sign in');
@@ -234,8 +236,8 @@ export class OutsideSignIn {
   async #session(ctx: RequestContext, accountId: string, returnTo: string): Promise<Answer> {
     const browser = this.#parts.browser;
     if (browser !== undefined) {
-      const answer = await browser.startSession(ctx, accountId, returnTo);
-      return withHeaders(toResponse(answer), { 'set-cookie': this.#clearBinding() });
+      const started = toResponse(await browser.startSession(ctx, accountId, returnTo));
+      return this.#continuePage(started.headers.getSetCookie(), returnTo);
     }
     const pair = await this.#parts.sessions.issueTokens(accountId, { clientAddress: ctx.clientAddress, userAgent: ctx.header('user-agent') ?? undefined });
     const body = {
@@ -245,6 +247,21 @@ export class OutsideSignIn {
       refreshTokenExpiresAt: pair.refreshTokenExpiresAt.toISOString(),
     };
     return toResponse(withHeaders(withHeaders(jsonAnswer(200, body), { 'cache-control': 'no-store' }), { 'set-cookie': this.#clearBinding() }));
+  }
+
+  /**
+   * The answer that sets the session cookies: a page that moves on to `returnTo` by itself, not a
+   * 303. The callback is a navigation the provider started (cross-site), and a redirect keeps it
+   * so: the browser would not send the SameSite=Strict session cookies on the first page after
+   * sign-in. The page's refresh is a navigation of this site, which sends them.
+   */
+  #continuePage(cookies: readonly string[], returnTo: string): Response {
+    const headers = new Headers({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+    for (const cookie of cookies) headers.append('set-cookie', cookie);
+    headers.append('set-cookie', this.#clearBinding());
+    const target = escapeHtml(returnTo);
+    const body = `<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${target}"><title>Signed in</title></head><body><p><a href="${target}">Continue</a></p></body></html>`;
+    return new Response(body, { status: 200, headers });
   }
 
   #clearBinding(): string {
