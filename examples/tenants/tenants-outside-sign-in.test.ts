@@ -7,6 +7,7 @@ import { createApp, createManualClock, type App } from '../../lib/index.js';
 import { signInAtProvider, startOidcProvider, type TestOidcProvider } from '../../lib/auth/federation/oidc-provider.test-helper.js';
 import { readTenantsConfig } from './config.js';
 import { createTenantsModule } from './tenants-module.js';
+import { serveTenantsOpenApi } from './openapi.js';
 
 const APP_URL = 'http://tenants.test';
 let op: TestOidcProvider;
@@ -78,6 +79,14 @@ describe('tenants: sign-in through the outside provider (OIDC_*)', () => {
     const app = await boot({ OIDC_LINK_VERIFIED_EMAIL: 'false' });
     const { done } = await signInAs(app, 'kc-bob');
     expect(done.status).toBe(403);
+  });
+
+  it('describes the mounted routes in the OpenAPI document', async () => {
+    const app = await boot();
+    serveTenantsOpenApi(app);
+    const document = (await (await app.fetch(new Request(`${APP_URL}/openapi.json`))).json()) as { paths: Record<string, Record<string, unknown>> };
+    expect(Object.keys(document.paths['/auth/oidc/{provider}/callback'] ?? {}).sort()).toEqual(['get', 'post']);
+    expect(document.paths['/auth/oidc/{provider}']?.get, 'the start route is missing from the document').toBeDefined();
   });
 
   it('mounts no outside sign-in route without OIDC_ISSUER', async () => {
