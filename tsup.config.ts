@@ -42,5 +42,5 @@ export default defineConfig({
   shims: true,
   target: 'es2022',
   platform: 'neutral',
-  external: ['zod', 'jose', '@opentelemetry/api', '@noble/hashes', 'hash-wasm', '@node-rs/argon2', 'swagger-ui-dist', 'ws', 'ioredis', /^node:/],
+  external: ['zod', 'jose', 'oauth4webapi', '@opentelemetry/api', '@noble/hashes', 'hash-wasm', '@node-rs/argon2', 'swagger-ui-dist', 'ws', 'ioredis', /^node:/],
 });

@@ -26,6 +26,10 @@ import type { AsymmetricAlgorithm } from '../../lib/auth/index.js';
  * | PASSKEY_RP_ID | APP_URL's host name |
  * | PASSKEY_ORIGINS | APP_URL's origin (comma-separated for several) |
  * | STEP_UP_SECONDS | 300 (how recent a second factor or sign-in must be to create an API key) |
+ * | OIDC_ISSUER | unset: no sign-in through an outside provider |
+ * | OIDC_CLIENT_ID | required with OIDC_ISSUER |
+ * | OIDC_CLIENT_SECRET | unset: a public client (PKCE only) |
+ * | OIDC_LINK_VERIFIED_EMAIL | false (a verified e-mail of the provider links to the local account with that address only when true) |
  */
 export interface TenantsConfig {
   readonly secret: string;
@@ -51,6 +55,22 @@ export interface TenantsConfig {
   readonly passkeys: { readonly rpId: string; readonly origins: readonly string[] };
   /** How recent a second factor (or sign-in) must be for the routes behind step-up, seconds. */
   readonly stepUpSeconds: number;
+  /** The outside OpenID provider people may sign in with, as provider `oidc` (OIDC_*); undefined: none. */
+  readonly oidc: OidcConfig | undefined;
+}
+
+/**
+ * The tenants app's outside OpenID provider, from OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET
+ * and OIDC_LINK_VERIFIED_EMAIL. Its redirect URI is `<APP_URL>/auth/oidc/oidc/callback`.
+ *
+ * @example
+ * const oidc: OidcConfig = { issuer: 'https://id.acme.test/realms/acme', clientId: 'tenants', clientSecret: undefined, linkVerifiedEmail: false };
+ */
+export interface OidcConfig {
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret: string | undefined;
+  readonly linkVerifiedEmail: boolean;
 }
 
 /**
@@ -110,9 +130,14 @@ export const TenantsEnv = defineConfig(
       PASSKEY_RP_ID: z.string().optional(),
       PASSKEY_ORIGINS: list,
       STEP_UP_SECONDS: z.coerce.number().int().min(1).default(300),
+      OIDC_ISSUER: z.url({ protocol: /^https?$/, error: 'must be the provider\'s issuer URL, such as https://id.example.com/realms/acme' }).optional(),
+      OIDC_CLIENT_ID: z.string().optional(),
+      OIDC_CLIENT_SECRET: z.string().optional(),
+      OIDC_LINK_VERIFIED_EMAIL: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
     })
     .superRefine(
       (env, ctx) => {
+        if (env.OIDC_ISSUER !== undefined && env.OIDC_CLIENT_ID === undefined) ctx.addIssue({ code: 'custom', path: ['OIDC_CLIENT_ID'], message: 'must be set with OIDC_ISSUER (the client id the provider gave this app)' });
         if (env.AUTH_JWKS_URL === undefined) return;
         if (env.AUTH_JWKS_ISSUER === undefined) ctx.addIssue({ code: 'custom', path: ['AUTH_JWKS_ISSUER'], message: "must be set with AUTH_JWKS_URL (the iss of the provider's tokens)" });
         if (env.AUTH_JWKS_AUDIENCE.length === 0) ctx.addIssue({ code: 'custom', path: ['AUTH_JWKS_AUDIENCE'], message: 'must be set with AUTH_JWKS_URL (the aud the provider writes for this API)' });
@@ -120,7 +145,7 @@ export const TenantsEnv = defineConfig(
       // Checked even when another variable is wrong, so that every problem is told at once.
       { when: () => true },
     ),
-  { name: 'TenantsConfig', secrets: ['AUTH_SECRET', 'SMTP_URL', 'FACTOR_ENCRYPTION_KEYS'] },
+  { name: 'TenantsConfig', secrets: ['AUTH_SECRET', 'SMTP_URL', 'FACTOR_ENCRYPTION_KEYS', 'OIDC_CLIENT_SECRET'] },
 );
 
 /**
@@ -163,6 +188,10 @@ export function readTenantsConfig(env: ConfigSource, warn: (message: string) => 
     factorEncryptionKeys: values.FACTOR_ENCRYPTION_KEYS.length > 0 ? values.FACTOR_ENCRYPTION_KEYS : [derivedFactorKey(secret)],
     passkeys: { rpId: values.PASSKEY_RP_ID ?? new URL(values.APP_URL).hostname, origins: values.PASSKEY_ORIGINS.length > 0 ? values.PASSKEY_ORIGINS : [new URL(values.APP_URL).origin] },
     stepUpSeconds: values.STEP_UP_SECONDS,
+    oidc:
+      values.OIDC_ISSUER === undefined
+        ? undefined
+        : { issuer: values.OIDC_ISSUER, clientId: values.OIDC_CLIENT_ID ?? '', clientSecret: values.OIDC_CLIENT_SECRET, linkVerifiedEmail: values.OIDC_LINK_VERIFIED_EMAIL },
   };
 }
 

@@ -1,13 +1,17 @@
 import { idempotent, type RequestContext } from '../../lib/index.js';
+import { getPrincipal } from '../../lib/auth/index.js';
 import { auth } from './claims.js';
 
 /**
  * Who is calling, as the auth module verified it: an API key by its id, a person by their
- * subject. Keys are scoped to it, so one caller's Idempotency-Key never replays another's answer.
+ * subject (with its issuer for an outside provider's token). Keys are scoped to it, so one caller's Idempotency-Key never replays another's answer.
  */
 export function tenantsCaller(ctx: RequestContext): string | undefined {
   const key = auth.getCurrentApiKey(ctx);
   if (key !== undefined) return `api-key:${key.id}`;
+  // A subject is only unique with its issuer: an outside provider's `bob` is not local `bob`.
+  const principal = getPrincipal(ctx);
+  if (principal?.kind === 'outside') return principal.subject === undefined ? undefined : `outside:${JSON.stringify([principal.issuer, principal.subject])}`;
   const user = auth.getCurrentUser(ctx);
   return user === undefined ? undefined : `user:${user.sub}`;
 }

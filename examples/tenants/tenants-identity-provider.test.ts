@@ -78,3 +78,52 @@ describe('tenants: tokens from an identity provider (AUTH_JWKS_*)', () => {
     expect(() => readTenantsConfig({ AUTH_JWKS_URL: server.url, AUTH_JWKS_ISSUER: IDP }, () => undefined)).toThrow(/AUTH_JWKS_AUDIENCE/);
   });
 });
+
+describe('tenants: a provider\'s subject is not the local account with that id (ASVS 6.8.1)', () => {
+  const asBob = () => idpToken({ sub: 'bob' });
+  async function bobSignedIn(app: Awaited<ReturnType<typeof boot>>['app']) {
+    const signIn = await send(app, 'POST', '/auth/sign-in', { json: { identifier: 'bob@acme.test', password: DEMO_PASSWORD } });
+    return (signIn.json as { accessToken: string }).accessToken;
+  }
+
+  it('refuses a provider token for sub "bob" on local bob\'s session list (401, nothing listed)', async () => {
+    const { app } = await boot();
+    await bobSignedIn(app);
+    const list = await send(app, 'GET', '/auth/sessions', bearer(await asBob()));
+    expect(list.status, `the provider's bob read local bob's sessions: ${JSON.stringify(list.json)}`).toBe(401);
+  });
+
+  it('refuses "sign out everywhere" with a provider token for sub "bob", and local bob stays signed in', async () => {
+    const { app } = await boot();
+    const own = await bobSignedIn(app);
+    expect((await send(app, 'DELETE', '/auth/sessions', bearer(await asBob()))).status, 'the provider token ended sessions').toBe(401);
+    const mine = await send(app, 'GET', '/auth/sessions', bearer(own));
+    expect(mine.status, 'local bob was signed out by the provider\'s bob').toBe(200);
+    expect((mine.json as unknown[]).length).toBe(1);
+  });
+
+  it('refuses a provider token for sub "bob" on local bob\'s password and e-mail change', async () => {
+    const { app } = await boot();
+    const token = await asBob();
+    const password = await send(app, 'POST', '/auth/password/change', { ...bearer(token), json: { currentPassword: DEMO_PASSWORD, newPassword: 'a-new-long-passphrase-for-bob' } });
+    expect(password.status, 'the provider token reached the password change').toBe(401);
+    const email = await send(app, 'POST', '/auth/email/change', { ...bearer(token), json: { currentPassword: DEMO_PASSWORD, newEmail: 'mallory@evil.test' } });
+    expect(email.status, 'the provider token reached the e-mail change').toBe(401);
+  });
+
+  it('does not replay local bob\'s idempotent answer to the provider\'s bob', async () => {
+    const { app } = await boot();
+    const own = await bobSignedIn(app);
+    const headers = (token: string) => ({ authorization: `Bearer ${token}`, 'idempotency-key': 'same-key-0001' });
+    const first = await send(app, 'POST', '/tenants/acme/posts', { headers: headers(own), json: { title: 'Local bob' } });
+    expect(first.status).toBe(201);
+    const second = await send(app, 'POST', '/tenants/acme/posts', { headers: headers(await asBob()), json: { title: 'Provider bob' } });
+    expect(second.status).toBe(201);
+    expect((second.json as { title: string }).title, 'the provider\'s bob got local bob\'s stored answer').toBe('Provider bob');
+  });
+
+  it('still lets the provider\'s token read /me and its tenant', async () => {
+    const { app } = await boot();
+    expect((await send(app, 'GET', '/me', bearer(await asBob()))).status).toBe(200);
+  });
+});

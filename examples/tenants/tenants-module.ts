@@ -153,6 +153,18 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
         // The client address a browser session keeps and throttling counts is ctx.clientAddress:
         // the app's one proxy rule (createApp's clientAddress, see main.ts), as for the keys.
         browser: TENANTS_BROWSER_SESSIONS,
+        // Sign-in through the outside OpenID provider (OIDC_*) as provider `oidc`: the module mounts
+        // GET /auth/oidc/oidc and its callback. Flows and links live beside the accounts (the
+        // database with DATABASE_URL), so any instance answers the callback.
+        ...(config.oidc === undefined
+          ? {}
+          : {
+              outsideSignIn: {
+                providers: [{ name: 'oidc', issuer: config.oidc.issuer, clientId: config.oidc.clientId, clientSecret: config.oidc.clientSecret, linkVerifiedEmail: config.oidc.linkVerifiedEmail }],
+                baseUrl: config.appUrl,
+                ...(stores.outsideSignIn === undefined ? {} : { flowStore: stores.outsideSignIn.flowStore, identityStore: stores.outsideSignIn.identityStore, imports: [stores.module] }),
+              },
+            }),
         apiKeys: {
           store: { useExisting: TENANT_KEYS },
           imports: [stores.module],

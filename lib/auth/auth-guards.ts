@@ -2,6 +2,9 @@ import { ForbiddenException, ServiceUnavailableException, UnauthorizedException,
 import { readAccessRules, type AccessRules } from '../internal/access-rules.js';
 import { checkScopes, type ApiKeyAuthenticator, type AuthenticatedApiKey } from './api-keys/index.js';
 import type { AuthRuntime } from './auth-runtime.js';
+import { bearerFailure } from './jwt/bearer-token.js';
+import { recordTokenRefusal } from './shared/auth-telemetry.js';
+import { PRINCIPAL } from './federation/principal.js';
 
 /** The one answer for every API-key failure; it never says which check failed. */
 function apiKeyFailure(): UnauthorizedException {
@@ -35,6 +38,7 @@ export interface AuthGuards<Claims> {
   readonly JwtAuthGuard: new (runtime: AuthRuntime<Claims>) => Guard;
   readonly AuthGuard: new (runtime: AuthRuntime<Claims>) => Guard;
   readonly createRolesGuard: (...roles: [string, ...string[]]) => new () => Guard;
+  readonly AccountGuard: new (runtime: AuthRuntime<Claims>) => Guard;
 }
 
 /**
@@ -99,6 +103,7 @@ export function createAuthGuards<Claims>(keys: AuthStateKeys<Claims>): AuthGuard
     }
     ctx.set(CURRENT_USER, result.claims);
     ctx.set(CURRENT_API_KEY, result.apiKey);
+    ctx.set(PRINCIPAL, Object.freeze({ kind: 'apiKey', keyId: result.apiKey.id }));
     // A socket opened with the key closes when the key expires.
     runtime.expireSocketAt(ctx, result.expiresAtMs);
     requireRole(result.claims, rules);
@@ -129,6 +134,30 @@ export function createAuthGuards<Claims>(keys: AuthStateKeys<Claims>): AuthGuard
   }
 
   /**
+   * For routes that reach a local account (its sessions, password, e-mail, linked identities):
+   * accepts only the app's own access tokens (by header, or by cookie with the CSRF checks), and
+   * answers an outside issuer's token with the same 401 as a bad token. An outside provider's
+   * `sub` names the provider's user, never the local account with that id (ASVS 6.8.1); an API
+   * key is not a person's session either (it is refused by never being read). Read the account
+   * with `getAccountId(ctx)`. `Roles(...)` on the route are enforced as by `AuthGuard`.
+   */
+  class AccountGuard implements Guard {
+    constructor(readonly runtime: AuthRuntime<Claims>) {}
+    canActivate(ctx: RequestContext): boolean | Promise<boolean> {
+      const admitted = admitBearer(this.runtime, ctx, readAccessRules(ctx.route));
+      const own = (): boolean => {
+        const principal = ctx.get(PRINCIPAL);
+        if (principal?.kind !== 'session' || principal.subject === undefined) {
+          recordTokenRefusal('not_own_session');
+          throw bearerFailure();
+        }
+        return true;
+      };
+      return admitted instanceof Promise ? admitted.then(own) : own();
+    }
+  }
+
+  /**
    * A guard class requiring at least one of `roles`. It reads the user put in the context by
    * `JwtAuthGuard`, so list it after that guard; without a user it answers 401, with a user
    * lacking the roles 403. It has no dependencies, so any module can use it.
@@ -148,5 +177,5 @@ export function createAuthGuards<Claims>(keys: AuthStateKeys<Claims>): AuthGuard
     };
   }
 
-  return { JwtAuthGuard, AuthGuard, createRolesGuard };
+  return { JwtAuthGuard, AuthGuard, createRolesGuard, AccountGuard };
 }

@@ -9,6 +9,7 @@ import type { AccountOptions } from './accounts/account-options.js';
 import type { BrowserSessionOptions } from './browser/browser-options.js';
 import type { AuthRouteOptions } from './routes/auth-route-options.js';
 import type { SecondFactorOptions } from './factors/second-factor-options.js';
+import type { OutsideSignInOptions } from './federation/outside-sign-in-options.js';
 
 
 /**
@@ -56,6 +57,12 @@ export interface AuthModuleOptions<Claims> {
    * browser's sign-in, refresh and sign-out with cookies. See `BrowserSessions`.
    */
   readonly browser?: BrowserSessionOptions;
+  /**
+   * Sign-in through outside OpenID Connect and OAuth 2.0 providers (needs `issuing`): the module
+   * mounts `/auth/oidc/:provider` and its callback, and links identities to accounts by explicit
+   * rules. See `OutsideSignInOptions`.
+   */
+  readonly outsideSignIn?: OutsideSignInOptions;
   /**
    * Throttled sign-in (with `issuing`; on by default, in memory): failed sign-ins counted per
    * account and client address, per address and per account answer 429 with `Retry-After`, before

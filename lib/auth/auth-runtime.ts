@@ -12,6 +12,8 @@ import { BrowserCredentials } from './browser/browser-credentials.js';
 import { authenticatedAtOf, DEFAULT_RECENT_AUTH_SECONDS } from './sessions/recent-auth.js';
 import type { AuthenticatedToken } from './sessions/authenticated-token.js';
 
+import { PRINCIPAL, principalOfPayload, type Principal } from './federation/principal.js';
+import { readTrustedIssuers } from './jwt/trusted-issuer-options.js';
 
 /**
  * What the guards of one auth module share: the bearer-token verifier, the API-key authenticator
@@ -108,6 +110,10 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
   const parsed = new WeakMap<object, Claims>();
   // Keyed by the claims object the guards hand on: computed once per token, as its claims are.
   const facts = new WeakMap<object, AuthenticatedToken>();
+  // Which tokens are an outside issuer's, by the verifier's own routing rule: the principal says
+  // so, and a provider's subject never passes for a local account's (ASVS 6.8.1).
+  const outsideIssuers: ReadonlySet<string> = new Set(readTrustedIssuers(options.trustedIssuers, options.issuer).map((issuer) => issuer.issuer));
+  const principals = new WeakMap<object, Principal>();
   const keys = options.apiKeys;
   const apiKeys =
     keys && apiKeyStore
@@ -184,6 +190,7 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
   /** The claims, and for a WebSocket upgrade what its socket must close with: the token's expiry and session. */
   function claimsFor(ctx: RequestContext, result: VerificationResult): Claims {
     const claims = claimsOf(result);
+    if (result.ok) ctx.set(PRINCIPAL, principalOf(result.payload));
     if (result.ok && ctx.route?.webSocket !== undefined) {
       ctx.set(SOCKET_TOKEN_PAYLOAD, result.payload);
       const exp = result.payload.exp;
@@ -201,6 +208,16 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
       sessionId: own && typeof payload.sid === 'string' ? payload.sid : undefined,
       authenticatedAtMs: authenticatedAtOf(payload, own),
     });
+  }
+
+  /** The payload's principal, made once per verified payload (the cache hands the same object back). */
+  function principalOf(payload: Readonly<Record<string, unknown>>): Principal {
+    let principal = principals.get(payload);
+    if (principal === undefined) {
+      principal = principalOfPayload(payload, outsideIssuers);
+      principals.set(payload, principal);
+    }
+    return principal;
   }
 
   /** Own and outside tokens alike: the claims schema decides, and any failure is the one 401. */

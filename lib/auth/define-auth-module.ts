@@ -28,6 +28,9 @@ import { secondFactorProviders, type SecondFactorTokens } from './second-factor-
 import { checkSecondFactorOptions } from './factors/check-second-factor-options.js';
 import { createStepUpGuard } from './factors/step-up.js';
 import type { SecondFactorService } from './factors/second-factor-service.js';
+import { checkOutsideSignInOptions, outsideSignInProviders } from './federation/outside-sign-in-providers.js';
+import { outsideSignInController } from './federation/outside-sign-in-controller.js';
+import type { OutsideSignIn } from './federation/outside-sign-in.js';
 
 /**
  * The programmatic auth operations, resolved through the `AUTH_SERVICE` token.
@@ -68,6 +71,12 @@ export interface AuthDefinitions<Claims> {
   readonly JwtAuthGuard: ClassToken<Guard>;
   /** Token or API key, unless `Public()`; then `Roles` and, for keys, `RequireScopes`. */
   readonly AuthGuard: ClassToken<Guard>;
+  /**
+   * Bearer tokens (or the session cookie) of the app's own sessions only: an outside issuer's
+   * token is refused (401) on the routes that reach a local account. Read the account with
+   * `getAccountId(ctx)`.
+   */
+  readonly AccountGuard: ClassToken<Guard>;
   /** A guard class requiring one of `roles`; list it after `JwtAuthGuard`. */
   readonly createRolesGuard: (...roles: [string, ...string[]]) => new () => Guard;
   /** The claims of the authenticated caller, or undefined. */
@@ -115,6 +124,8 @@ export interface AuthDefinitions<Claims> {
   readonly SECOND_FACTORS: Token<SecondFactorService>;
   /** Requires a recent second factor (or sign-in) of the session, per `RequireStepUp(...)`; provided when `secondFactors` is configured. */
   readonly StepUpGuard: ClassToken<Guard>;
+  /** Resolves to the {@link OutsideSignIn} when `outsideSignIn` is configured (its routes are mounted by the module). */
+  readonly OUTSIDE_SIGN_IN: Token<OutsideSignIn>;
 }
 
 function toProvider<T>(token: Token<T>, store: StoreClass<T>): ProviderInput {
@@ -156,7 +167,8 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
   };
   const SECOND_FACTORS = factorTokens.service;
   const StepUpGuard = createStepUpGuard({ currentUser: CURRENT_USER, currentApiKey: CURRENT_API_KEY });
-  const { JwtAuthGuard, AuthGuard, createRolesGuard } = createAuthGuards<Claims>({ currentUser: CURRENT_USER, currentApiKey: CURRENT_API_KEY });
+  const OUTSIDE_SIGN_IN = createToken<OutsideSignIn>('OUTSIDE_SIGN_IN');
+  const { JwtAuthGuard, AuthGuard, createRolesGuard, AccountGuard } = createAuthGuards<Claims>({ currentUser: CURRENT_USER, currentApiKey: CURRENT_API_KEY });
   const requireRecentAuth = createRecentAuthGuards<Claims>({ currentUser: CURRENT_USER, currentApiKey: CURRENT_API_KEY }, AUTH_RUNTIME);
   const RecentAuthGuard = requireRecentAuth();
 
@@ -229,6 +241,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
       const routes = options.routes;
       checkAuthRouteOptions(routes, { issuing: options.issuing !== undefined, browser: options.browser !== undefined, accounts: options.accounts !== undefined });
       checkSecondFactorOptions(options);
+      checkOutsideSignInOptions(options.outsideSignIn, options.issuing !== undefined, options.accounts !== undefined);
       if (options.browser !== undefined) {
         if (options.issuing === undefined) throw new AuthConfigError('browser sessions need issuing: the cookies carry the tokens it issues');
         new BrowserCookies(options.browser); // Validates domain and sameSite now, not at the first request.
@@ -251,6 +264,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
             }),
         defineProvider(JwtAuthGuard, [AUTH_RUNTIME]),
         defineProvider(AuthGuard, [AUTH_RUNTIME]),
+        defineProvider(AccountGuard, [AUTH_RUNTIME]),
         defineFactory(JWKS_HEALTH_CHECK, [AUTH_RUNTIME], (runtime) => jwksHealthCheck(runtime.verifier)),
         // With issuing, the refresh-token store tells a starting instance which sessions ended
         // before it (untraced: a boot step, not part of any request's trace).
@@ -259,7 +273,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
           : defineFactory(CREDENTIAL_INVALIDATION, [AUTH_RUNTIME, PUB_SUB, LOGGER], (runtime, bus, logger) => startCredentialInvalidation(runtime, bus, clock, undefined, logger)),
       ];
       if (apiKeys) providers.push(toProvider(API_KEY_STORE, apiKeys.store));
-      const exported: unknown[] = [JwtAuthGuard, AuthGuard, AUTH_RUNTIME, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION];
+      const exported: unknown[] = [JwtAuthGuard, AuthGuard, AccountGuard, AUTH_RUNTIME, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION];
       const issuing = options.issuing;
       if (issuing) {
         const signer = createTokenSigner({ secret: options.secret, algorithm, issuer: options.issuer, audience: options.audience, clock });
@@ -305,6 +319,19 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
           );
           exported.push(BROWSER_SESSIONS);
         }
+        if (options.outsideSignIn !== undefined) {
+          providers.push(
+            ...outsideSignInProviders(options.outsideSignIn, clock, readTolerance(options.clockToleranceSeconds), {
+              outsideSignIn: OUTSIDE_SIGN_IN,
+              authService: AUTH_SERVICE,
+              credentialStore: CREDENTIAL_STORE as Token<CredentialStore<unknown>>,
+              browserSessions: options.browser === undefined ? undefined : BROWSER_SESSIONS,
+              accountStore: options.accounts === undefined ? undefined : (ACCOUNT_STORE as Token<AccountStore<unknown>>),
+              toProvider,
+            }),
+          );
+          exported.push(OUTSIDE_SIGN_IN);
+        }
       }
       // The routes the app asked for, as controllers of this module (its providers are theirs).
       const controllers = authRouteControllers<Claims>(routes, routeParts(routes));
@@ -318,14 +345,16 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
           ...(options.accounts?.imports ?? []),
           ...(routes?.accounts === true ? accountRouteThrottleImports(routes.throttle) : []),
           ...(options.secondFactors?.imports ?? []),
+          ...(options.outsideSignIn?.imports ?? []),
         ],
         providers,
-        controllers,
+        // The outside sign-in's routes come with its configuration.
+        controllers: issuing && options.outsideSignIn !== undefined ? [...controllers, outsideSignInController(OUTSIDE_SIGN_IN, AccountGuard)] : controllers,
         exports: exported as never,
         appGuards: options.protectAllRoutes ? [AuthGuard] : [],
       });
     },
   };
 
-  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION, ACCOUNT_SERVICE, BROWSER_SESSIONS, requireRecentAuth, RecentAuthGuard, routeControllers, SECOND_FACTORS, StepUpGuard });
+  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, AccountGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION, ACCOUNT_SERVICE, BROWSER_SESSIONS, requireRecentAuth, RecentAuthGuard, routeControllers, SECOND_FACTORS, StepUpGuard, OUTSIDE_SIGN_IN });
 }

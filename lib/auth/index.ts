@@ -188,3 +188,22 @@ export {
   type SignInStep,
   type GatedSessionIssuing,
 } from './issuing/index.js';
+export {
+  getPrincipal,
+  getAccountId,
+  OutsideSignIn,
+  InMemoryIdentityStore,
+  InMemorySignInFlowStore,
+  FLOW_BINDING_COOKIE,
+  type Principal,
+  type IdentityStore,
+  type LinkedIdentity,
+  type SignInFlow,
+  type SignInFlowStore,
+  type OutsideAccounts,
+  type OutsideProfile,
+  type OutsideProviderOptions,
+  type OidcProviderOptions,
+  type OAuthProviderOptions,
+  type OutsideSignInOptions,
+} from './federation/index.js';

@@ -22,6 +22,9 @@ export interface Migration {
  * - `tessera_refresh_tokens`: keyed by the SHA-256 hash of each token; never the token.
  * - `tessera_api_keys`: keyed by the public key id; the SHA-256 of the secret, never the secret.
  * - `tessera_rate_limits`: one fixed-window counter per (limiter name, key).
+ * - `tessera_sign_in_flows`: outside sign-ins waiting for their callback, keyed by the SHA-256 of
+ *   their `state`; taken (deleted) by the callback, purgeable after `expires_at`.
+ * - `tessera_identities`: provider identities linked to accounts, keyed by (issuer, subject).
  * - `tessera_idempotency`: one claim or stored answer per idempotency id (route, caller and key,
  *   hashed); `expires_at_ms` ends a claim's lock or an answer's TTL, after which the row is purgeable.
  * - `tessera_totp`, `tessera_recovery_codes`, `tessera_passkeys`: a person's second factors (the
@@ -180,6 +183,31 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
          subject text NOT NULL,
          verified_at timestamptz NOT NULL
        )`,
+    ],
+  },
+  {
+    version: 7,
+    name: 'outside sign-in',
+    // Flows hold a PKCE verifier and a nonce until their callback takes them (one DELETE ...
+    // RETURNING, so a replay on any instance finds nothing). Identities are keyed by issuer and
+    // subject together (ASVS 6.8.1); the account index serves listing and the last-way check.
+    statements: [
+      `CREATE TABLE IF NOT EXISTS tessera_sign_in_flows (
+         state_hash text PRIMARY KEY,
+         flow jsonb NOT NULL,
+         expires_at timestamptz NOT NULL
+       )`,
+      `CREATE INDEX IF NOT EXISTS tessera_sign_in_flows_expires_idx ON tessera_sign_in_flows (expires_at)`,
+      `CREATE TABLE IF NOT EXISTS tessera_identities (
+         issuer text NOT NULL,
+         subject text NOT NULL,
+         account_id text NOT NULL,
+         provider text NOT NULL,
+         email text,
+         linked_at timestamptz NOT NULL,
+         PRIMARY KEY (issuer, subject)
+       )`,
+      `CREATE INDEX IF NOT EXISTS tessera_identities_account_idx ON tessera_identities (account_id)`,
     ],
   },
 ]);

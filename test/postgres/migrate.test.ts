@@ -20,6 +20,7 @@ const TABLES = [
   'tessera_api_keys',
   'tessera_factor_challenges',
   'tessera_idempotency',
+  'tessera_identities',
   'tessera_migrations',
   'tessera_passkeys',
   'tessera_pending_sign_ins',
@@ -27,6 +28,7 @@ const TABLES = [
   'tessera_recovery_codes',
   'tessera_refresh_tokens',
   'tessera_session_factors',
+  'tessera_sign_in_flows',
   'tessera_totp',
 ];
 

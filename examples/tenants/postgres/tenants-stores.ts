@@ -1,8 +1,8 @@
 import { createToken, defineFactory, defineModule, IDEMPOTENCY_STORE } from '../../../lib/index.js';
 import type { Clock, ModuleDefinition } from '../../../lib/index.js';
-import type { AccountStore, RefreshTokenStore, SecondFactorStore, StoreClass } from '../../../lib/auth/index.js';
+import type { AccountStore, IdentityStore, RefreshTokenStore, SecondFactorStore, SignInFlowStore, StoreClass } from '../../../lib/auth/index.js';
 import type { InjectionToken, RateLimitCounter, RateLimitCounterOptions, WindowedRateLimitCounter } from '../../../lib/index.js';
-import { PostgresRefreshTokenStore, PostgresSecondFactorStore } from '../../../lib/auth/postgres/index.js';
+import { PostgresIdentityStore, PostgresRefreshTokenStore, PostgresSecondFactorStore, PostgresSignInFlowStore } from '../../../lib/auth/postgres/index.js';
 import { PostgresIdempotencyStore, PostgresRateLimitCounter, SQL_CLIENT } from '../../../lib/postgres/index.js';
 import type { PostgresStoreOptions, SqlClient } from '../../../lib/postgres/index.js';
 import type { Claims } from '../claims.js';
@@ -36,6 +36,8 @@ export interface TenantsStores {
   readonly signInCounters?: SignInCounters;
   /** Counts the account mails anyone can cause, per address, for every instance; omitted: in this process. */
   readonly mailLimit?: RateLimitCounter;
+  /** Where outside sign-ins wait for their callback and provider identities are linked; omitted: in this process. */
+  readonly outsideSignIn?: { readonly flowStore: StoreClass<SignInFlowStore>; readonly identityStore: StoreClass<IdentityStore> };
 }
 
 /** What a counter of sign-in throttling is built with (the auth module names each tier's). */
@@ -55,6 +57,8 @@ export type SignInCounters =
 const ACCOUNTS = createToken<AccountStore<Claims>>('TenantsAccountStore');
 const REFRESH_TOKENS = createToken<RefreshTokenStore>('TenantsRefreshTokenStore');
 const SECOND_FACTORS = createToken<SecondFactorStore>('TenantsSecondFactorStore');
+const SIGN_IN_FLOWS = createToken<SignInFlowStore>('TenantsSignInFlowStore');
+const IDENTITIES = createToken<IdentityStore>('TenantsIdentityStore');
 
 /**
  * Accounts (with their mail tokens), refresh tokens, API keys, the per-key rate limit, the
@@ -81,8 +85,10 @@ export function createPostgresTenantsStores(database: SqlClient, clock: Clock, c
       ),
       defineFactory(TENANT_POSTS, [SQL_CLIENT], (db) => new PostgresTenantPosts(db, clock, options)),
       defineFactory(IDEMPOTENCY_STORE, [SQL_CLIENT], (db) => new PostgresIdempotencyStore(db, { ...options, clock })),
+      defineFactory(SIGN_IN_FLOWS, [SQL_CLIENT], (db) => new PostgresSignInFlowStore(db, options)),
+      defineFactory(IDENTITIES, [SQL_CLIENT], (db) => new PostgresIdentityStore(db, options)),
     ],
-    exports: [SQL_CLIENT, ACCOUNTS, REFRESH_TOKENS, SECOND_FACTORS, TENANT_KEYS, RATE_LIMIT_COUNTER, TENANT_POSTS, IDEMPOTENCY_STORE],
+    exports: [SQL_CLIENT, ACCOUNTS, REFRESH_TOKENS, SECOND_FACTORS, TENANT_KEYS, RATE_LIMIT_COUNTER, TENANT_POSTS, IDEMPOTENCY_STORE, SIGN_IN_FLOWS, IDENTITIES],
   });
   return {
     module,
@@ -93,5 +99,7 @@ export function createPostgresTenantsStores(database: SqlClient, clock: Clock, c
     signInCounters: { inject: [SQL_CLIENT], useFactory: (db: SqlClient) => (settings: SignInCounterSettings) => new PostgresRateLimitCounter(db, { ...options, ...settings }) },
     // At most 5 verification, reset and change mails per address per hour, across instances.
     mailLimit: new PostgresRateLimitCounter(database, { ...options, clock, name: 'tenants-account-mails', limit: 5, windowMs: 3_600_000 }),
+    // Outside sign-ins: a callback finds its flow on any instance, and links are shared.
+    outsideSignIn: { flowStore: { useExisting: SIGN_IN_FLOWS }, identityStore: { useExisting: IDENTITIES } },
   };
 }

@@ -1,4 +1,5 @@
 import { jsonAnswer, withHeaders, type Answer, type Clock, type RequestContext } from '../../index.js';
+import { toResponse } from '../../internal/request-path.js';
 import { getCookie } from '../../index.js';
 import { readBearerToken } from '../jwt/bearer-token.js';
 import { hashRefreshToken, invalidCredentials, isWellFormedRefreshToken, secondFactorRequiredAnswer, type RefreshTokenStore, type SignInContext, type SignInStep, type TokenPair } from '../issuing/index.js';
@@ -12,6 +13,7 @@ interface SessionIssuer {
   beginSignIn?(identifier: string, password: string, context?: SignInContext): Promise<SignInStep>;
   refresh(refreshToken: string): Promise<TokenPair>;
   signOut(refreshToken: string): Promise<void>;
+  issueTokens(subject: string, context?: SignInContext): Promise<TokenPair>;
 }
 
 /**
@@ -104,6 +106,33 @@ export class BrowserSessions {
 
   #contextOf(ctx: RequestContext): SignInContext {
     return { clientAddress: this.#credentials.clientAddressOf(ctx), userAgent: ctx.header('user-agent') ?? undefined };
+  }
+
+  /**
+   * Answers a session already started for a person authenticated by other means (an outside
+   * provider's sign-in, past the second-factor gate: see `outsideSignIn`) with 303 to `location`
+   * (a path of this app) and the session cookies. No origin check: the request is the provider's
+   * redirect back, cross-site by nature; the caller has authenticated it (state, browser binding,
+   * PKCE, ID token).
+   *
+   * @example
+   * return browser.redirectWithSession(pair, '/');
+   */
+  redirectWithSession(pair: TokenPair, location: string): Answer {
+    const sessionId = sessionIdOfAccessToken(pair.accessToken);
+    if (sessionId === undefined) throw new Error('browser sessions: the issued access token has no sid');
+    const csrfToken = this.#credentials.csrfTokenFor(sessionId);
+    return this.#withCookies(toResponse({ status: 303, headers: { location }, body: null }), this.#credentials.cookies.issue(pair, csrfToken, this.#clock.now()));
+  }
+
+  /**
+   * The client address a session keeps (by `browser.clientIp`, else the app's rule).
+   *
+   * @example
+   * browser.clientAddressOf(ctx);
+   */
+  clientAddressOf(ctx: RequestContext): string | undefined {
+    return this.#credentials.clientAddressOf(ctx);
   }
 
   /**

@@ -10,6 +10,8 @@ export { PostgresApiKeyStore } from './postgres-api-key-store.js';
 export type { NewPostgresApiKey, StoredApiKey } from './postgres-api-key-store.js';
 export { PostgresAccountStore } from './postgres-account-store.js';
 export { PostgresSecondFactorStore } from './postgres-second-factor-store.js';
+export { PostgresIdentityStore } from './postgres-identity-store.js';
+export { PostgresSignInFlowStore } from './postgres-sign-in-flow-store.js';
 // Deprecated: the names that moved to tessera-http/postgres (and the counter's types to tessera-http)
 // in 0.2, under their old import until 0.3.
 export {

@@ -1,0 +1,132 @@
+/**
+ * An app with outside sign-in for the tests: one provider `oidc` (the test's oidc-provider),
+ * browser sessions or JSON tokens, in-memory stores unless given, a manual clock. Not exported
+ * from the package.
+ */
+import { z } from 'zod';
+import { createApp, createManualClock, createToken, defineController, defineModule, get, post, type App, type ManualClock } from '../../index.js';
+import { defineAuthModule, InMemoryCredentialStore, InMemoryRefreshTokenStore, type AuthService, type BrowserSessionOptions } from '../index.js';
+import type { IdentityStore } from './identity-store.js';
+import { InMemoryIdentityStore } from './in-memory-identity-store.js';
+import { InMemorySignInFlowStore } from './in-memory-sign-in-flow-store.js';
+import type { OutsideProviderOptions } from './outside-provider-options.js';
+import type { OutsideSignInOptions } from './outside-sign-in-options.js';
+import type { SignInFlowStore } from './sign-in-flow-store.js';
+import { FLOW_BINDING_COOKIE } from './outside-sign-in.js';
+
+export const APP_ORIGIN = 'http://app.test';
+export const SECRET = 'a-test-secret-that-is-long-enough-for-hs256!';
+const Claims = z.object({ sub: z.string(), roles: z.array(z.string()) });
+const passwordHasher = { hash: async (password: string) => `plain:${password}`, verify: async (password: string, phc: string) => phc === `plain:${password}` };
+export const BOB = { identifier: 'bob@acme.test', subject: 'u_bob', password: 'bob-pw' };
+export const CAROL = { identifier: 'carol@acme.test', subject: 'u_carol', password: 'carol-pw' };
+
+/** What a test holds of the app. */
+export interface OutsideTestApp {
+  readonly app: App;
+  readonly clock: ManualClock;
+  readonly identities: IdentityStore;
+  readonly flows: SignInFlowStore;
+  /** Sends a request with the browser's cookies (kept across calls, as a browser would). */
+  browser(method: string, path: string, init?: { body?: string; headers?: Record<string, string> }): Promise<Response>;
+  /** The browser's cookies by name. */
+  readonly cookies: Map<string, string>;
+}
+
+/**
+ * Builds the app. `provider` is the `oidc` provider's options (issuer, client, fetch, ...).
+ *
+ * @example
+ * const t = await outsideTestApp({ issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret, name: 'oidc' });
+ */
+export async function outsideTestApp(
+  provider: OutsideProviderOptions,
+  settings: { readonly browser?: BrowserSessionOptions | null; readonly outside?: Partial<OutsideSignInOptions>; readonly flows?: SignInFlowStore; readonly identities?: IdentityStore; readonly clock?: ManualClock; readonly passwordless?: readonly string[] } = {},
+): Promise<OutsideTestApp> {
+  const clock = settings.clock ?? createManualClock(Date.now());
+  const definitions = defineAuthModule(Claims);
+  const credentials = new InMemoryCredentialStore<z.output<typeof Claims>>(
+    [BOB, CAROL].map((a) => ({ identifier: a.identifier, subject: a.subject, passwordHash: `plain:${a.password}`, claims: { sub: a.subject, roles: ['member'] } })),
+  );
+  const flows = settings.flows ?? new InMemorySignInFlowStore();
+  const identities = settings.identities ?? new InMemoryIdentityStore();
+  const FLOWS = createToken<SignInFlowStore>('TestFlows');
+  const IDENTITIES = createToken<IdentityStore>('TestIdentities');
+  const Stores = defineModule({
+    name: 'Stores',
+    providers: [
+      { provide: InMemoryCredentialStore, useValue: credentials },
+      { provide: InMemoryRefreshTokenStore, useValue: new InMemoryRefreshTokenStore(clock) },
+      { provide: FLOWS, useValue: flows },
+      { provide: IDENTITIES, useValue: identities },
+    ],
+    exports: [InMemoryCredentialStore, InMemoryRefreshTokenStore, FLOWS, IDENTITIES],
+  });
+  const emails = new Map([[BOB.identifier, BOB.subject], [CAROL.identifier, CAROL.subject]]);
+  const passwordless = new Set(settings.passwordless ?? []);
+  const SignIn = z.object({ identifier: z.string(), password: z.string() });
+  const me = defineController({
+    name: 'Me',
+    inject: [definitions.AUTH_SERVICE],
+    routes: (auth: AuthService) => ({
+      me: get('/me', { guards: [definitions.AccountGuard] }, (ctx) => ({ sub: definitions.getCurrentUser(ctx)?.sub })),
+      signIn: post('/test/sign-in', { body: SignIn }, async (ctx) => ({ accessToken: (await auth.signIn(ctx.body.identifier, ctx.body.password)).accessToken })),
+    }),
+  });
+  const browser = settings.browser === undefined ? {} : settings.browser;
+  const Root = defineModule({
+    name: 'Root',
+    imports: [
+      Stores,
+      definitions.AuthModule.forRoot({
+        secret: SECRET,
+        issuer: 'outside-test-app',
+        audience: 'outside-test-app',
+        clock,
+        issuing: { credentialStore: { useExisting: InMemoryCredentialStore }, refreshTokenStore: { useExisting: InMemoryRefreshTokenStore }, imports: [Stores], passwordHasher },
+        ...(browser === null ? {} : { browser }),
+        outsideSignIn: {
+          providers: [provider],
+          baseUrl: APP_ORIGIN,
+          flowStore: { useExisting: FLOWS },
+          identityStore: { useExisting: IDENTITIES },
+          imports: [Stores],
+          accounts: {
+            findByVerifiedEmail: (email) => emails.get(email),
+            canUsePassword: (accountId) => !passwordless.has(accountId),
+          },
+          timeoutMs: 1500,
+          ...settings.outside,
+        },
+      }),
+    ],
+    controllers: [me],
+  });
+  const app = await createApp(Root);
+  const cookies = new Map<string, string>();
+  return {
+    app,
+    clock,
+    identities,
+    flows,
+    cookies,
+    async browser(method, path, init = {}) {
+      const cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+      const headers: Record<string, string> = { ...init.headers };
+      if (cookie !== '') headers.cookie = cookie;
+      const response = await app.fetch(new Request(new URL(path, APP_ORIGIN), { method, headers, body: init.body }));
+      for (const line of response.headers.getSetCookie()) {
+        const [pair] = line.split(';');
+        const at = pair?.indexOf('=') ?? -1;
+        if (pair === undefined || at < 0) continue;
+        const name = pair.slice(0, at);
+        const value = pair.slice(at + 1);
+        if (value === '' || /max-age=0/i.test(line)) cookies.delete(name);
+        else cookies.set(name, value);
+      }
+      return response;
+    },
+  };
+}
+
+export { FLOW_BINDING_COOKIE };
