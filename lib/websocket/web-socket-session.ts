@@ -4,13 +4,17 @@ import type { WebSocketConnection, WebSocketSpec } from '../routing/web-socket-s
 import type { WebSocketEvents, WebSocketPort } from './web-socket-port.js';
 import { utf8LengthExceeds } from '../http/utf8.js';
 import { unrefTimer } from '../common/unref-timer.js';
+import { Context } from '../context/request-context.js';
 import { CREDENTIAL_EXPIRES_AT } from './credential-expiry.js';
+import type { IdleSweep, IdleWatched } from './idle-sweep.js';
 import type { Schema } from '../context/route-info.js';
 import { compileSchemaParser, type SchemaParser, type SchemaParseResult } from '../schema/schema-parser.js';
 
 /** What a session needs of its app's hub: topics and the registry of open sockets. */
 export interface SessionHub {
   readonly logger: Logger;
+  /** The idle checks of the app's sockets (one timer per idle timeout, not one per socket). */
+  readonly idleSweep: IdleSweep;
   opened(socket: HubSocket): void;
   closed(socket: HubSocket): void;
   subscribe(topic: string, socket: HubSocket): Promise<void>;
@@ -76,27 +80,36 @@ function messageParser(schema: Schema): SchemaParser {
 }
 
 let sessions = 0;
+/** The signal of a connection that closed before anyone asked for its signal. */
+let closedSignal: AbortSignal | undefined;
 
 /**
- * One WebSocket from the accepted upgrade to its close, in three roles: the connection its
+ * One WebSocket from the accepted upgrade to its close, in four roles: the connection its
  * route's handlers see (`WebSocketConnection`), the pending socket its adapter opens
- * (`PendingWebSocket`), and the socket its hub drives (`HubSocket`); and the policy every runtime
- * shares (message size and validation, idle pings, send-queue limit, close timeouts, the
+ * (`PendingWebSocket`), the socket its hub drives (`HubSocket`), and the receiver of its
+ * runtime's events (`WebSocketEvents`, what `open` returns to the adapter); and the policy every
+ * runtime shares (message size and validation, idle pings, send-queue limit, close timeouts, the
  * credential's expiry). The adapter only moves frames through the port it gives `open`.
+ *
+ * An idle connection is what a server holds by the thousand, so a session allocates only what
+ * its route uses (issue 51): no timer of its own (the hub's idle sweep checks it), its abort
+ * signal, topic set and drain waiters only once asked for, an expiry timer only with a
+ * credential that expires, and the upgrade request's runtime objects let go once the socket
+ * opens (see `detachRequest`).
  */
-export class WebSocketSession implements WebSocketConnection, PendingWebSocket, HubSocket {
-  readonly id: string = `ws-${(++sessions).toString(36)}`;
+export class WebSocketSession implements WebSocketConnection, PendingWebSocket, HubSocket, WebSocketEvents, IdleWatched {
+  /** Numbered in the order accepted; `id` is made from it when read. */
+  private readonly serial = ++sessions;
   private port: WebSocketPort | undefined;
   private state: 'pending' | 'open' | 'closing' | 'closed' = 'pending';
-  private readonly aborter = new AbortController();
-  private readonly topics = new Set<string>();
+  private aborter: AbortController | undefined;
+  private topics: Set<string> | undefined;
   private lastSeen = 0;
   private pinged = false;
-  private idleTimer: ReturnType<typeof setInterval> | undefined;
   private closeTimer: ReturnType<typeof setTimeout> | undefined;
   private drainTimer: ReturnType<typeof setInterval> | undefined;
   private expiryTimer: ReturnType<typeof setTimeout> | undefined;
-  private drainWaiters: (() => void)[] = [];
+  private drainWaiters: (() => void)[] | undefined;
   /** Settles once the messages waiting for an asynchronous validation have been handled. */
   private inOrder: Promise<void> | undefined;
 
@@ -108,6 +121,9 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
     private readonly where: string,
   ) {}
 
+  get id(): string {
+    return `ws-${this.serial.toString(36)}`;
+  }
   get params(): Readonly<Record<string, string>> {
     return this.context.params;
   }
@@ -115,7 +131,10 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
     return this.context.query;
   }
   get signal(): AbortSignal {
-    return this.aborter.signal;
+    if (this.aborter !== undefined) return this.aborter.signal;
+    // Asked after the close: one aborted signal serves every such connection.
+    if (this.state === 'closed') return (closedSignal ??= AbortSignal.abort());
+    return (this.aborter = new AbortController()).signal;
   }
   get bufferedAmount(): number {
     return this.port?.bufferedAmount ?? 0;
@@ -135,25 +154,48 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
     return this.context.get(key);
   }
 
+  /**
+   * Called as the adapter takes the upgrade over: the context keeps the request's method, target,
+   * headers and address, and lets go of the runtime's request objects (Node's request, response
+   * and body reader; the web Request), which would otherwise live as long as the socket. Its
+   * `signal` becomes the connection's.
+   */
+  detachRequest(): void {
+    if (this.context instanceof Context) this.context.detach(this);
+  }
+
   open(port: WebSocketPort): WebSocketEvents {
     if (this.state !== 'pending') throw new Error(`WebSocket ${this.id} was opened twice.`);
     this.port = port;
     this.state = 'open';
     this.lastSeen = Date.now();
     this.hub.opened(this);
-    if (port.ping !== undefined) {
-      const idleMs = this.spec.idleTimeoutSeconds * 1000;
-      this.idleTimer = unrefTimer(setInterval(() => this.checkIdle(idleMs), Math.max(10, idleMs / 4)));
-    }
-    this.run('open', () => this.spec.handlers.open?.(this));
+    if (port.ping !== undefined) this.hub.idleSweep.watch(this, this.spec.idleTimeoutSeconds * 1000);
+    this.run('open', this.spec.handlers.open);
     const expiresAt = this.context.get(CREDENTIAL_EXPIRES_AT);
     if (expiresAt !== undefined) this.expireAt(expiresAt);
-    return {
-      message: (data) => this.receive(data),
-      pong: () => this.seen(),
-      drain: () => this.checkDrained(),
-      closed: (code, reason) => this.finish(code, reason),
-    };
+    // The session receives its runtime's events itself: no object nor closure per socket.
+    return this;
+  }
+
+  /** A whole message from the runtime (`WebSocketEvents`). */
+  message(data: string | Uint8Array): void {
+    this.receive(data);
+  }
+
+  /** A pong from the runtime (`WebSocketEvents`): the peer is alive. */
+  pong(): void {
+    this.seen();
+  }
+
+  /** The runtime's send buffer emptied (`WebSocketEvents`). */
+  drain(): void {
+    this.checkDrained();
+  }
+
+  /** The runtime closed the socket (`WebSocketEvents`). */
+  closed(code: number, reason: string): void {
+    this.finish(code, reason);
   }
 
   send(data: unknown): boolean {
@@ -188,7 +230,8 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
   drained(): Promise<void> {
     if (this.state === 'closed' || this.bufferedAmount <= this.spec.maxBufferedBytes / 2) return Promise.resolve();
     return new Promise((resolve) => {
-      this.drainWaiters.push(resolve);
+      (this.drainWaiters ??= []).push(resolve);
+      this.port?.watchDrain?.();
       // Runtimes without a drain event (Deno, workerd) are polled while someone waits.
       this.drainTimer ??= unrefTimer(setInterval(() => this.checkDrained(), DRAIN_POLL_MS));
     });
@@ -207,17 +250,18 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
   }
 
   subscribe(topic: string): Promise<void> {
-    if (this.state !== 'open' || this.topics.has(topic)) return Promise.resolve();
-    this.topics.add(topic);
+    const topics = (this.topics ??= new Set());
+    if (this.state !== 'open' || topics.has(topic)) return Promise.resolve();
+    topics.add(topic);
     return this.hub.subscribe(topic, this).catch((error: unknown) => {
       // The hub dropped it too: this socket hears nothing on the topic, and says so.
-      this.topics.delete(topic);
+      topics.delete(topic);
       throw error;
     });
   }
 
   unsubscribe(topic: string): Promise<void> {
-    if (!this.topics.delete(topic)) return Promise.resolve();
+    if (this.topics?.delete(topic) !== true) return Promise.resolve();
     return this.hub.unsubscribe(topic, this);
   }
 
@@ -332,8 +376,9 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
     this.pinged = false;
   }
 
-  private checkIdle(idleMs: number): void {
-    const idle = Date.now() - this.lastSeen;
+  /** The idle sweep's tick (`IdleWatched`): pings a socket silent for half its timeout, drops one silent for all of it. */
+  checkIdle(now: number, idleMs: number): void {
+    const idle = now - this.lastSeen;
     if (idle >= idleMs) {
       this.hub.logger.debug({ route: this.where, connection: this.id }, 'WebSocket idle past its timeout: dropped');
       this.terminate();
@@ -344,10 +389,10 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
   }
 
   private checkDrained(): void {
-    if (this.drainWaiters.length === 0) return;
+    if (this.drainWaiters === undefined || this.drainWaiters.length === 0) return;
     if (this.state !== 'closed' && this.bufferedAmount > this.spec.maxBufferedBytes / 2) return;
     const waiters = this.drainWaiters;
-    this.drainWaiters = [];
+    this.drainWaiters = undefined;
     clearInterval(this.drainTimer);
     this.drainTimer = undefined;
     for (const resolve of waiters) resolve();
@@ -356,21 +401,25 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
   private finish(code: number, reason: string): void {
     if (this.state === 'closed') return;
     this.state = 'closed';
-    clearInterval(this.idleTimer);
+    if (this.port?.ping !== undefined) this.hub.idleSweep.forget(this, this.spec.idleTimeoutSeconds * 1000);
     clearTimeout(this.closeTimer);
     clearTimeout(this.expiryTimer);
     this.checkDrained();
-    this.aborter.abort();
-    for (const topic of this.topics) void this.hub.unsubscribe(topic, this).catch((error: unknown) => this.hub.logger.warn({ err: error, topic }, 'WebSocket unsubscribe failed'));
-    this.topics.clear();
+    this.aborter?.abort();
+    const topics = this.topics;
+    if (topics !== undefined) {
+      for (const topic of topics) void this.hub.unsubscribe(topic, this).catch((error: unknown) => this.hub.logger.warn({ err: error, topic }, 'WebSocket unsubscribe failed'));
+      topics.clear();
+    }
     this.hub.closed(this);
-    this.run('close', () => this.spec.handlers.close?.(this, code, reason));
+    this.run('close', this.spec.handlers.close, code, reason);
   }
 
-  /** Runs a handler; its error (thrown or rejected) is logged and closes the connection with 1011. */
-  private run(name: 'open' | 'message' | 'close', call: () => unknown): void {
+  /** Runs a handler, if the route has it; its error (thrown or rejected) is logged and closes the connection with 1011. */
+  private run(name: 'open' | 'close', handler: ((conn: WebSocketConnection, code: number, reason: string) => unknown) | undefined, code = 0, reason = ''): void {
+    if (handler === undefined) return;
     try {
-      const result = call();
+      const result = handler(this, code, reason);
       if (result instanceof Promise) result.catch((error: unknown) => this.failed(name, error));
     } catch (error) {
       this.failed(name, error);
