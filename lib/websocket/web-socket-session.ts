@@ -104,8 +104,8 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
   private state: 'pending' | 'open' | 'closing' | 'closed' = 'pending';
   private aborter: AbortController | undefined;
   private topics: Set<string> | undefined;
-  private lastSeen = 0;
-  private pinged = false;
+  /** Ticks of the idle sweep since the peer was last heard from (a message or a pong). */
+  private silentTicks = 0;
   private closeTimer: ReturnType<typeof setTimeout> | undefined;
   private drainTimer: ReturnType<typeof setInterval> | undefined;
   private expiryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -168,7 +168,6 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
     if (this.state !== 'pending') throw new Error(`WebSocket ${this.id} was opened twice.`);
     this.port = port;
     this.state = 'open';
-    this.lastSeen = Date.now();
     this.hub.opened(this);
     if (port.ping !== undefined) this.hub.idleSweep.watch(this, this.spec.idleTimeoutSeconds * 1000);
     this.run('open', this.spec.handlers.open);
@@ -372,18 +371,16 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
   }
 
   private seen(): void {
-    this.lastSeen = Date.now();
-    this.pinged = false;
+    this.silentTicks = 0;
   }
 
-  /** The idle sweep's tick (`IdleWatched`): pings a socket silent for half its timeout, drops one silent for all of it. */
-  checkIdle(now: number, idleMs: number): void {
-    const idle = now - this.lastSeen;
-    if (idle >= idleMs) {
+  /** The idle sweep's tick (`IdleWatched`): pings a socket silent past half its timeout, drops one silent past all of it. */
+  idleTick(pingAt: number, dropAt: number): void {
+    const silent = ++this.silentTicks;
+    if (silent >= dropAt) {
       this.hub.logger.debug({ route: this.where, connection: this.id }, 'WebSocket idle past its timeout: dropped');
       this.terminate();
-    } else if (idle >= idleMs / 2 && !this.pinged && this.state === 'open') {
-      this.pinged = true;
+    } else if (silent === pingAt && this.state === 'open') {
       this.port?.ping?.();
     }
   }
