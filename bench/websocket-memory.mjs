@@ -210,9 +210,14 @@ for (const { connections, note, rounds } of results) {
     const runs = rounds.get(framework);
     const raw = rounds.get(FRAMEWORKS.find((f) => f.runtime === framework.runtime)) ?? runs;
     const spread = (key) => `${kib(median(runs.map((r) => r[key])))} [${kib(Math.min(...runs.map((r) => r[key])))}–${kib(Math.max(...runs.map((r) => r[key])))}]`;
-    const ratio = (key) => (median(runs.map((r) => r[key])) / median(raw.map((r) => r[key]))).toFixed(2);
+    // A raw server that keeps (almost) nothing per socket in the JS heap (Bun.serve: its sockets are
+    // native) gives no meaningful ratio: under 0.2 KiB, "n/a".
+    const ratio = (key) => {
+      const base = median(raw.map((r) => r[key]));
+      return base < 0.2 * 1024 ? 'n/a' : (median(runs.map((r) => r[key])) / base).toFixed(2);
+    };
     table.push(`| ${framework.runtime} | ${framework.name} | ${spread('heap')} | ${ratio('heap')} | ${spread('rss')} | ${ratio('rss')} | ${kib(median(runs.map((r) => r.heapUsed)))} | ${kib(median(runs.map((r) => r.rssUsed)))} |`);
-    json.push({ connections, id: framework.id, runtime: framework.runtime, server: framework.name, heap: median(runs.map((r) => r.heap)), rss: median(runs.map((r) => r.rss)), heapRatio: Number(ratio('heap')), rssRatio: Number(ratio('rss')), rounds: runs });
+    json.push({ connections, id: framework.id, runtime: framework.runtime, server: framework.name, heap: median(runs.map((r) => r.heap)), rss: median(runs.map((r) => r.rss)), heapRatio: ratio('heap') === 'n/a' ? null : Number(ratio('heap')), rssRatio: ratio('rss') === 'n/a' ? null : Number(ratio('rss')), rounds: runs });
   }
   const base = rounds.get(FRAMEWORKS.find((f) => f.id === 'tessera'));
   const features = FRAMEWORKS.filter((f) => f.feature);
