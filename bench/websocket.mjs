@@ -12,6 +12,14 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
+// Two scenarios: `cpu` (this file: the echo under load) and `memory` (bench/websocket-memory.mjs:
+// idle connections, per-connection heap and RSS). `npm run bench:ws` runs both;
+// `npm run bench:ws -- memory` (or BENCH_WS_SCENARIOS=memory) one of them.
+const SCENARIOS = (process.argv[2] ?? process.env.BENCH_WS_SCENARIOS ?? 'cpu,memory').split(',');
+if (!SCENARIOS.includes('cpu')) {
+  await import('./websocket-memory.mjs');
+  process.exit(0);
+}
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -137,3 +145,4 @@ mkdirSync(join(root, 'bench', 'results'), { recursive: true });
 const full = ROUNDS >= 3 && SECONDS >= 5;
 writeFileSync(join(root, 'bench', 'results', full ? 'websocket.md' : 'websocket-partial.md'), `${lines.join('\n')}\n`);
 writeFileSync(join(root, 'bench', 'results', full ? 'websocket.json' : 'websocket-partial.json'), `${JSON.stringify(summary, null, 2)}\n`);
+if (SCENARIOS.includes('memory')) await import('./websocket-memory.mjs');

@@ -163,7 +163,8 @@ export class Context implements RequestContext {
   refused: unknown = undefined;
 
   constructor(
-    readonly incoming: IncomingRequest,
+    /** The request; replaced by its detached view once a WebSocket upgrade is accepted (see `detach`). */
+    public incoming: IncomingRequest,
     public params: Readonly<Record<string, string>>,
     public route: RouteInfo | undefined,
     /** The body limit of the request: the app's until routing, then the route's. */
@@ -180,6 +181,15 @@ export class Context implements RequestContext {
     this.route = route;
     this.bodyLimit = bodyLimit;
     if (route !== undefined) this.telemetry?.routed(route);
+  }
+
+  /**
+   * A WebSocket's context outlives its request: once the upgrade is accepted, the context reads
+   * the request's detached view (`IncomingRequest.detach`), so the socket does not hold the
+   * runtime's request objects for its whole life.
+   */
+  detach(socket: { readonly signal: AbortSignal }): void {
+    this.incoming = this.incoming.detach?.(socket) ?? this.incoming;
   }
 
   get log(): Logger {

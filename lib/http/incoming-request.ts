@@ -55,4 +55,13 @@ export interface IncomingRequest {
    * error, through the same error path as everything else, and routes nothing.
    */
   readonly invalid?: HttpException | undefined;
+  /**
+   * The request as a WebSocket's context keeps it once its upgrade is accepted: the method, the
+   * target, the headers and the client's address, without the runtime's request objects (a Node
+   * request, response and body reader; a web Request), which would otherwise live as long as the
+   * socket. The HTTP exchange is over: the detached request has no body, and its `signal` is
+   * `socket.signal` (the connection's, aborted when it closes). Adapters whose request view
+   * holds nothing heavy leave it out.
+   */
+  detach?(socket: { readonly signal: AbortSignal }): IncomingRequest;
 }

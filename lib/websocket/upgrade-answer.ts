@@ -80,5 +80,8 @@ export function settleUpgrade<Completed>(incoming: IncomingRequest, answer: Answ
   const session = pending.get(incoming);
   pending.delete(incoming);
   if (session === undefined || complete === undefined) return NOT_UPGRADED;
+  // The answer is final: from here on the socket's context needs only the request's detached view
+  // (the adapter completes the upgrade with its own objects, not the context's).
+  session.detachRequest();
   return complete({ pending: session, headers: answer.headers }, incoming);
 }

@@ -9,6 +9,7 @@ import { checkHandshake } from './handshake.js';
 import type { PubSub, TopicHandler } from '../pubsub/pub-sub.js';
 import { TopicTable } from '../pubsub/topic-table.js';
 import { acceptedUpgrade } from './upgrade-answer.js';
+import { IdleSweep } from './idle-sweep.js';
 import { WebSocketSession, type HubSocket, type SessionHub } from './web-socket-session.js';
 
 /**
@@ -64,6 +65,8 @@ export const WEB_SOCKETS: Token<WebSockets> = createToken<WebSockets>('WebSocket
  */
 export class WebSocketHub implements WebSockets, SessionHub {
   private readonly sessions = new Set<HubSocket>();
+  /** The idle checks of every open socket: one timer per idle timeout, walking the registry above. */
+  readonly idleSweep = new IdleSweep(this.sessions);
   /** The sockets of each topic; a topic's upstream subscription is one handler on the app's bus. */
   private readonly topics: TopicTable<HubSocket>;
   private readonly handlers = new Map<string, TopicHandler>();

@@ -16,6 +16,13 @@ export interface WebSocketPort {
   terminate(): void;
   /** Sends a ping; the adapter reports the pong with `WebSocketEvents.pong`. */
   ping?(): void;
+  /**
+   * Called when a sender starts waiting for the queue to drain (`conn.drained()`): from then on
+   * the adapter reports the runtime's drain events with `WebSocketEvents.drain`. Adapters whose
+   * runtime reports drains anyway, or never, leave it out (the core also polls while someone
+   * waits). Asked for, not always on, so that a socket nobody waits on carries no listener.
+   */
+  watchDrain?(): void;
   /** Bytes queued but not yet handed to the network (0 where the runtime does not tell). */
   readonly bufferedAmount: number;
   /**

@@ -4,13 +4,17 @@ import type { WebSocketConnection, WebSocketSpec } from '../routing/web-socket-s
 import type { WebSocketEvents, WebSocketPort } from './web-socket-port.js';
 import { utf8LengthExceeds } from '../http/utf8.js';
 import { unrefTimer } from '../common/unref-timer.js';
+import { Context } from '../context/request-context.js';
 import { CREDENTIAL_EXPIRES_AT } from './credential-expiry.js';
+import type { IdleSweep, IdleWatched } from './idle-sweep.js';
 import type { Schema } from '../context/route-info.js';
 import { compileSchemaParser, type SchemaParser, type SchemaParseResult } from '../schema/schema-parser.js';
 
 /** What a session needs of its app's hub: topics and the registry of open sockets. */
 export interface SessionHub {
   readonly logger: Logger;
+  /** The idle checks of the app's sockets (one timer per idle timeout, not one per socket). */
+  readonly idleSweep: IdleSweep;
   opened(socket: HubSocket): void;
   closed(socket: HubSocket): void;
   subscribe(topic: string, socket: HubSocket): Promise<void>;
@@ -27,7 +31,7 @@ export interface SessionHub {
  * @example
  * for (const socket of sockets) if (socket.isOpen && revoked(socket.context)) socket.close(1008, 'Session ended');
  */
-export interface HubSocket {
+export interface HubSocket extends IdleWatched {
   readonly context: RequestContext;
   readonly isOpen: boolean;
   /** Sends a frame already encoded (a topic's message, encoded once for all its subscribers). */
@@ -78,27 +82,92 @@ function messageParser(schema: Schema): SchemaParser {
 let sessions = 0;
 
 /**
- * One WebSocket from the accepted upgrade to its close, in three roles: the connection its
- * route's handlers see (`WebSocketConnection`), the pending socket its adapter opens
- * (`PendingWebSocket`), and the socket its hub drives (`HubSocket`); and the policy every runtime
- * shares (message size and validation, idle pings, send-queue limit, close timeouts, the
- * credential's expiry). The adapter only moves frames through the port it gives `open`.
+ * The part of a session that only some connections use, in one object made on first use: an
+ * idle socket of a plain route never needs any of it, and seven fields fewer on every session is
+ * ~56 bytes per held connection.
  */
-export class WebSocketSession implements WebSocketConnection, PendingWebSocket, HubSocket {
-  readonly id: string = `ws-${(++sessions).toString(36)}`;
+class SessionExtras {
+  aborter: AbortController | undefined = undefined;
+  topics: Set<string> | undefined = undefined;
+  closeTimer: ReturnType<typeof setTimeout> | undefined = undefined;
+  drainTimer: ReturnType<typeof setInterval> | undefined = undefined;
+  expiryTimer: ReturnType<typeof setTimeout> | undefined = undefined;
+  drainWaiters: (() => void)[] | undefined = undefined;
+  inOrder: Promise<void> | undefined = undefined;
+}
+/** The signal of a connection that closed before anyone asked for its signal. */
+let closedSignal: AbortSignal | undefined;
+
+/**
+ * One WebSocket from the accepted upgrade to its close, in four roles: the connection its
+ * route's handlers see (`WebSocketConnection`), the pending socket its adapter opens
+ * (`PendingWebSocket`), the socket its hub drives (`HubSocket`), and the receiver of its
+ * runtime's events (`WebSocketEvents`, what `open` returns to the adapter); and the policy every
+ * runtime shares (message size and validation, idle pings, send-queue limit, close timeouts, the
+ * credential's expiry). The adapter only moves frames through the port it gives `open`.
+ *
+ * An idle connection is what a server holds by the thousand, so a session allocates only what
+ * its route uses (issue 51): no timer of its own (the hub's idle sweep checks it), its abort
+ * signal, topic set and drain waiters only once asked for, an expiry timer only with a
+ * credential that expires, and the upgrade request's runtime objects let go once the socket
+ * opens (see `detachRequest`).
+ */
+export class WebSocketSession implements WebSocketConnection, PendingWebSocket, HubSocket, WebSocketEvents, IdleWatched {
+  /** Numbered in the order accepted; `id` is made from it when read. */
+  private readonly serial = ++sessions;
   private port: WebSocketPort | undefined;
   private state: 'pending' | 'open' | 'closing' | 'closed' = 'pending';
-  private readonly aborter = new AbortController();
-  private readonly topics = new Set<string>();
-  private lastSeen = 0;
-  private pinged = false;
-  private idleTimer: ReturnType<typeof setInterval> | undefined;
-  private closeTimer: ReturnType<typeof setTimeout> | undefined;
-  private drainTimer: ReturnType<typeof setInterval> | undefined;
-  private expiryTimer: ReturnType<typeof setTimeout> | undefined;
-  private drainWaiters: (() => void)[] = [];
+  /** The silence the idle sweep counts: ticks since the peer was last heard from (a message or a pong). */
+  private silentTicks = 0;
+  /** What only some connections need (a signal someone asked for, topics, timers, waiters), made on first use. */
+  private extras: SessionExtras | undefined;
+
+  private get aborter(): AbortController | undefined {
+    return this.extras?.aborter;
+  }
+  private set aborter(value: AbortController | undefined) {
+    this.extrasNow().aborter = value;
+  }
+  private get topics(): Set<string> | undefined {
+    return this.extras?.topics;
+  }
+  private set topics(value: Set<string> | undefined) {
+    this.extrasNow().topics = value;
+  }
+  private get closeTimer(): ReturnType<typeof setTimeout> | undefined {
+    return this.extras?.closeTimer;
+  }
+  private set closeTimer(value: ReturnType<typeof setTimeout> | undefined) {
+    this.extrasNow().closeTimer = value;
+  }
+  private get drainTimer(): ReturnType<typeof setInterval> | undefined {
+    return this.extras?.drainTimer;
+  }
+  private set drainTimer(value: ReturnType<typeof setInterval> | undefined) {
+    this.extrasNow().drainTimer = value;
+  }
+  private get expiryTimer(): ReturnType<typeof setTimeout> | undefined {
+    return this.extras?.expiryTimer;
+  }
+  private set expiryTimer(value: ReturnType<typeof setTimeout> | undefined) {
+    this.extrasNow().expiryTimer = value;
+  }
+  private get drainWaiters(): (() => void)[] | undefined {
+    return this.extras?.drainWaiters;
+  }
+  private set drainWaiters(value: (() => void)[] | undefined) {
+    this.extrasNow().drainWaiters = value;
+  }
   /** Settles once the messages waiting for an asynchronous validation have been handled. */
-  private inOrder: Promise<void> | undefined;
+  private get inOrder(): Promise<void> | undefined {
+    return this.extras?.inOrder;
+  }
+  private set inOrder(value: Promise<void> | undefined) {
+    this.extrasNow().inOrder = value;
+  }
+  private extrasNow(): SessionExtras {
+    return (this.extras ??= new SessionExtras());
+  }
 
   constructor(
     private readonly spec: WebSocketSpec,
@@ -108,6 +177,9 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
     private readonly where: string,
   ) {}
 
+  get id(): string {
+    return `ws-${this.serial.toString(36)}`;
+  }
   get params(): Readonly<Record<string, string>> {
     return this.context.params;
   }
@@ -115,7 +187,10 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
     return this.context.query;
   }
   get signal(): AbortSignal {
-    return this.aborter.signal;
+    if (this.aborter !== undefined) return this.aborter.signal;
+    // Asked after the close: one aborted signal serves every such connection.
+    if (this.state === 'closed') return (closedSignal ??= AbortSignal.abort());
+    return (this.aborter = new AbortController()).signal;
   }
   get bufferedAmount(): number {
     return this.port?.bufferedAmount ?? 0;
@@ -135,25 +210,47 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
     return this.context.get(key);
   }
 
+  /**
+   * Called as the adapter takes the upgrade over: the context keeps the request's method, target,
+   * headers and address, and lets go of the runtime's request objects (Node's request, response
+   * and body reader; the web Request), which would otherwise live as long as the socket. Its
+   * `signal` becomes the connection's.
+   */
+  detachRequest(): void {
+    if (this.context instanceof Context) this.context.detach(this);
+  }
+
   open(port: WebSocketPort): WebSocketEvents {
     if (this.state !== 'pending') throw new Error(`WebSocket ${this.id} was opened twice.`);
     this.port = port;
     this.state = 'open';
-    this.lastSeen = Date.now();
     this.hub.opened(this);
-    if (port.ping !== undefined) {
-      const idleMs = this.spec.idleTimeoutSeconds * 1000;
-      this.idleTimer = unrefTimer(setInterval(() => this.checkIdle(idleMs), Math.max(10, idleMs / 4)));
-    }
-    this.run('open', () => this.spec.handlers.open?.(this));
+    if (port.ping !== undefined) this.hub.idleSweep.watch(this.spec.idleTimeoutSeconds * 1000);
+    this.run('open', this.spec.handlers.open);
     const expiresAt = this.context.get(CREDENTIAL_EXPIRES_AT);
     if (expiresAt !== undefined) this.expireAt(expiresAt);
-    return {
-      message: (data) => this.receive(data),
-      pong: () => this.seen(),
-      drain: () => this.checkDrained(),
-      closed: (code, reason) => this.finish(code, reason),
-    };
+    // The session receives its runtime's events itself: no object nor closure per socket.
+    return this;
+  }
+
+  /** A whole message from the runtime (`WebSocketEvents`). */
+  message(data: string | Uint8Array): void {
+    this.receive(data);
+  }
+
+  /** A pong from the runtime (`WebSocketEvents`): the peer is alive. */
+  pong(): void {
+    this.seen();
+  }
+
+  /** The runtime's send buffer emptied (`WebSocketEvents`). */
+  drain(): void {
+    this.checkDrained();
+  }
+
+  /** The runtime closed the socket (`WebSocketEvents`). */
+  closed(code: number, reason: string): void {
+    this.finish(code, reason);
   }
 
   send(data: unknown): boolean {
@@ -188,7 +285,8 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
   drained(): Promise<void> {
     if (this.state === 'closed' || this.bufferedAmount <= this.spec.maxBufferedBytes / 2) return Promise.resolve();
     return new Promise((resolve) => {
-      this.drainWaiters.push(resolve);
+      (this.drainWaiters ??= []).push(resolve);
+      this.port?.watchDrain?.();
       // Runtimes without a drain event (Deno, workerd) are polled while someone waits.
       this.drainTimer ??= unrefTimer(setInterval(() => this.checkDrained(), DRAIN_POLL_MS));
     });
@@ -207,17 +305,18 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
   }
 
   subscribe(topic: string): Promise<void> {
-    if (this.state !== 'open' || this.topics.has(topic)) return Promise.resolve();
-    this.topics.add(topic);
+    const topics = (this.topics ??= new Set());
+    if (this.state !== 'open' || topics.has(topic)) return Promise.resolve();
+    topics.add(topic);
     return this.hub.subscribe(topic, this).catch((error: unknown) => {
       // The hub dropped it too: this socket hears nothing on the topic, and says so.
-      this.topics.delete(topic);
+      topics.delete(topic);
       throw error;
     });
   }
 
   unsubscribe(topic: string): Promise<void> {
-    if (!this.topics.delete(topic)) return Promise.resolve();
+    if (this.topics?.delete(topic) !== true) return Promise.resolve();
     return this.hub.unsubscribe(topic, this);
   }
 
@@ -328,26 +427,27 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
   }
 
   private seen(): void {
-    this.lastSeen = Date.now();
-    this.pinged = false;
+    this.silentTicks = 0;
   }
 
-  private checkIdle(idleMs: number): void {
-    const idle = Date.now() - this.lastSeen;
-    if (idle >= idleMs) {
+  /** The idle sweep's tick (`IdleWatched`): pings a socket silent past half its timeout, drops one silent past all of it. */
+  idleTick(idleMs: number, pingAt: number, dropAt: number): void {
+    // Sockets of other timeouts, and those whose runtime pings by itself (Deno) or not at all (workerd), are not this tick's.
+    if (this.port?.ping === undefined || this.spec.idleTimeoutSeconds * 1000 !== idleMs || this.state === 'closed') return;
+    const silent = ++this.silentTicks;
+    if (silent >= dropAt) {
       this.hub.logger.debug({ route: this.where, connection: this.id }, 'WebSocket idle past its timeout: dropped');
       this.terminate();
-    } else if (idle >= idleMs / 2 && !this.pinged && this.state === 'open') {
-      this.pinged = true;
+    } else if (silent === pingAt && this.state === 'open') {
       this.port?.ping?.();
     }
   }
 
   private checkDrained(): void {
-    if (this.drainWaiters.length === 0) return;
+    if (this.drainWaiters === undefined || this.drainWaiters.length === 0) return;
     if (this.state !== 'closed' && this.bufferedAmount > this.spec.maxBufferedBytes / 2) return;
     const waiters = this.drainWaiters;
-    this.drainWaiters = [];
+    this.drainWaiters = undefined;
     clearInterval(this.drainTimer);
     this.drainTimer = undefined;
     for (const resolve of waiters) resolve();
@@ -356,21 +456,25 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
   private finish(code: number, reason: string): void {
     if (this.state === 'closed') return;
     this.state = 'closed';
-    clearInterval(this.idleTimer);
+    if (this.port?.ping !== undefined) this.hub.idleSweep.forget(this.spec.idleTimeoutSeconds * 1000);
     clearTimeout(this.closeTimer);
     clearTimeout(this.expiryTimer);
     this.checkDrained();
-    this.aborter.abort();
-    for (const topic of this.topics) void this.hub.unsubscribe(topic, this).catch((error: unknown) => this.hub.logger.warn({ err: error, topic }, 'WebSocket unsubscribe failed'));
-    this.topics.clear();
+    this.aborter?.abort();
+    const topics = this.topics;
+    if (topics !== undefined) {
+      for (const topic of topics) void this.hub.unsubscribe(topic, this).catch((error: unknown) => this.hub.logger.warn({ err: error, topic }, 'WebSocket unsubscribe failed'));
+      topics.clear();
+    }
     this.hub.closed(this);
-    this.run('close', () => this.spec.handlers.close?.(this, code, reason));
+    this.run('close', this.spec.handlers.close, code, reason);
   }
 
-  /** Runs a handler; its error (thrown or rejected) is logged and closes the connection with 1011. */
-  private run(name: 'open' | 'message' | 'close', call: () => unknown): void {
+  /** Runs a handler, if the route has it; its error (thrown or rejected) is logged and closes the connection with 1011. */
+  private run(name: 'open' | 'close', handler: ((conn: WebSocketConnection, code: number, reason: string) => unknown) | undefined, code = 0, reason = ''): void {
+    if (handler === undefined) return;
     try {
-      const result = call();
+      const result = handler(this, code, reason);
       if (result instanceof Promise) result.catch((error: unknown) => this.failed(name, error));
     } catch (error) {
       this.failed(name, error);

@@ -1,9 +1,29 @@
-import type { PendingWebSocket, WebSocketEvents, WebSocketUpgrader } from '../../internal/web-sockets.js';
+import type { PendingWebSocket, WebSocketEvents, WebSocketPort, WebSocketUpgrader } from '../../internal/web-sockets.js';
 
-/** What the adapter keeps on each Bun socket (`ws.data`). */
-interface SocketData {
-  readonly pending: PendingWebSocket;
-  events?: WebSocketEvents;
+/**
+ * What the adapter keeps on each Bun socket (`ws.data`), and the port the core drives it
+ * through: one object per connection, no closures (an idle socket is held by the thousand).
+ */
+class SocketData implements WebSocketPort {
+  socket: BunSocket | undefined = undefined;
+  events: WebSocketEvents | undefined = undefined;
+  constructor(readonly pending: PendingWebSocket) {}
+
+  send(data: string | Uint8Array): void {
+    this.socket?.send(data);
+  }
+  close(code: number, reason: string): void {
+    this.socket?.close(code, reason);
+  }
+  terminate(): void {
+    this.socket?.terminate();
+  }
+  ping(): void {
+    this.socket?.ping();
+  }
+  get bufferedAmount(): number {
+    return this.socket?.getBufferedAmount() ?? 0;
+  }
 }
 
 /** The slice of Bun's ServerWebSocket used here. */
@@ -48,19 +68,13 @@ export function bunWebSocketUpgrader(): WebSocketUpgrader & { readonly websocket
       const server = platform as { upgrade?: (request: Request, options: { data: SocketData; headers: Record<string, string> }) => boolean } | undefined;
       if (typeof server?.upgrade !== 'function') throw new Error('bunWebSocketUpgrader needs the Bun server: serve toFetchHandler(app, { webSocketUpgrader }) from Bun.serve.');
       // Bun answers the 101 itself; what the fetch handler returns after that is ignored.
-      return server.upgrade(request, { data: { pending }, headers: { ...headers } }) ? new Response(null) : REFUSED();
+      return server.upgrade(request, { data: new SocketData(pending), headers: { ...headers } }) ? new Response(null) : REFUSED();
     },
     websocket: {
       open: (ws) => {
-        ws.data.events = ws.data.pending.open({
-          send: (data) => void ws.send(data),
-          close: (code, reason) => ws.close(code, reason),
-          terminate: () => ws.terminate(),
-          ping: () => void ws.ping(),
-          get bufferedAmount() {
-            return ws.getBufferedAmount();
-          },
-        });
+        const data = ws.data;
+        data.socket = ws;
+        data.events = data.pending.open(data);
       },
       message: (ws, message) => ws.data.events?.message(message),
       pong: (ws) => ws.data.events?.pong(),

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BadRequestException, type HttpException, type IncomingRequest } from '../../index.js';
 import { NodeRequestBody } from './node-request-body.js';
 import { absoluteUrl, readNodeTarget, type NodeTarget } from './request-target.js';
+import { UpgradedNodeIncoming } from './upgraded-incoming.js';
 
 /** Default for {@link NodeIncomingOptions.drainLimit}: 1 MiB. */
 export const DEFAULT_DRAIN_LIMIT = 1_048_576;
@@ -102,6 +103,11 @@ export class NodeIncoming implements IncomingRequest {
     // Once a Request owns the socket's stream, that stream is the one source of the bytes.
     if (this.request !== undefined && !this.body.hasRead()) NodeRequestBody.readFrom(this.request, limit, onBytes, onError);
     else this.body.read(limit, onBytes, onError);
+  }
+
+  /** The view a WebSocket's context keeps (see IncomingRequest.detach): no request, response nor body reader. */
+  detach(socket: { readonly signal: AbortSignal }): IncomingRequest {
+    return new UpgradedNodeIncoming(this.method, this.path, this.search, this.raw.headers, this.raw.socket, this.raw.httpVersion, socket, this.target.absolute);
   }
 
   toRequest(bodyLimit?: number): Request {

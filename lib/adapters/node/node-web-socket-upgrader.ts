@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Logger } from '../../index.js';
-import type { PendingWebSocket, WebSocketUpgrader } from '../../internal/web-sockets.js';
+import type { PendingWebSocket, WebSocketEvents, WebSocketPort, WebSocketUpgrader } from '../../internal/web-sockets.js';
 
 /** What Node's `upgrade` event gives for an upgrade request: what `ws` takes over. */
 export interface NodeUpgradeConnection {
@@ -15,6 +15,47 @@ export interface NodeUpgradeConnection {
 function bytesOf(data: RawData): Uint8Array {
   const buffer = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+}
+
+/**
+ * The `ws` socket of a Tessera connection, and the port the core drives it through: `ws`'s own
+ * `send`, `close`, `terminate`, `ping` and `bufferedAmount` are the port's operations, so a
+ * connection costs no port object and no closures; the events reach the session through
+ * listeners shared by every socket (`this` is the socket). `ws` builds it (its `WebSocket` option).
+ */
+class TesseraNodeWebSocket extends WebSocket implements WebSocketPort {
+  /** The session's events, set as the upgrade completes. */
+  events: WebSocketEvents | undefined = undefined;
+  /** The connection's socket, in its server's upgraded sockets (`held`) until this closes. */
+  socket: Duplex | undefined = undefined;
+  held: Set<Duplex> | undefined = undefined;
+  private drainWatched = false;
+
+  /** The ws server this socket came from has maxPayload = the route's maxMessageBytes: ws closes with 1009 past it. */
+  get enforcesMessageLimit(): boolean {
+    return true;
+  }
+
+  watchDrain(): void {
+    if (this.drainWatched) return;
+    this.drainWatched = true;
+    // Only sockets whose sender waited carry this listener.
+    const socket = (this as unknown as { _socket: Duplex | null })._socket;
+    socket?.on('drain', () => this.events?.drain());
+  }
+}
+
+// Listeners shared by every socket: `this` is the socket that emitted.
+function onMessage(this: WebSocket, data: RawData, isBinary: boolean): void {
+  (this as TesseraNodeWebSocket).events?.message(isBinary ? bytesOf(data) : data.toString());
+}
+function onPong(this: WebSocket): void {
+  (this as TesseraNodeWebSocket).events?.pong();
+}
+function onClose(this: WebSocket, code: number, reason: Buffer): void {
+  const ws = this as TesseraNodeWebSocket;
+  if (ws.socket !== undefined) ws.held?.delete(ws.socket);
+  ws.events?.closed(code, reason.toString());
 }
 
 /**
@@ -33,6 +74,9 @@ export function createNodeWebSocketUpgrader(logger: Logger, upgradedSockets: Set
   const servers = new Map<number, WebSocketServer>();
   const extraHeaders = new WeakMap<IncomingMessage, Readonly<Record<string, string>>>();
   const sockets = upgradedSockets;
+  // Shared by every socket of this server, as the listeners above.
+  // A protocol error (invalid UTF-8: 1007, too big: 1009) is answered by ws with a close frame; the close event follows.
+  const onError = (error: Error): void => logger.debug({ err: error }, 'WebSocket protocol error');
 
   const serverFor = (maxPayload: number): WebSocketServer => {
     let server = servers.get(maxPayload);
@@ -45,6 +89,7 @@ export function createNodeWebSocketUpgrader(logger: Logger, upgradedSockets: Set
         perMessageDeflate: false,
         // The core already chose the subprotocol; ws must answer the same one.
         handleProtocols: (_offered, req) => chosenProtocol.get(req) ?? false,
+        WebSocket: TesseraNodeWebSocket,
       });
       // Headers the app's middleware put on the 101 (a request id, a cookie) go out with it.
       server.on('headers', (lines, req) => {
@@ -56,27 +101,14 @@ export function createNodeWebSocketUpgrader(logger: Logger, upgradedSockets: Set
   };
   const chosenProtocol = new WeakMap<IncomingMessage, string>();
 
-  const bind = (ws: WebSocket, socket: Duplex, pending: PendingWebSocket): void => {
-    const events = pending.open({
-      send: (data) => ws.send(data),
-      close: (code, reason) => ws.close(code, reason),
-      terminate: () => ws.terminate(),
-      ping: () => ws.ping(),
-      get bufferedAmount() {
-        return ws.bufferedAmount;
-      },
-      // The ws server this socket came from has maxPayload = the route's maxMessageBytes.
-      enforcesMessageLimit: true,
-    });
-    ws.on('message', (data, isBinary) => events.message(isBinary ? bytesOf(data) : data.toString()));
-    ws.on('pong', () => events.pong());
-    socket.on('drain', () => events.drain());
-    // A protocol error (invalid UTF-8: 1007, too big: 1009) is answered by ws with a close frame; the close event follows.
-    ws.on('error', (error) => logger.debug({ err: error }, 'WebSocket protocol error'));
-    ws.on('close', (code, reason) => {
-      sockets.delete(socket);
-      events.closed(code, reason.toString());
-    });
+  const bind = (ws: TesseraNodeWebSocket, socket: Duplex, pending: PendingWebSocket): void => {
+    ws.socket = socket;
+    ws.held = sockets;
+    ws.events = pending.open(ws);
+    ws.on('message', onMessage);
+    ws.on('pong', onPong);
+    ws.on('error', onError);
+    ws.on('close', onClose);
   };
 
   return {
@@ -85,15 +117,20 @@ export function createNodeWebSocketUpgrader(logger: Logger, upgradedSockets: Set
       extraHeaders.set(req, headers);
       if (pending.protocol !== undefined) chosenProtocol.set(req, pending.protocol);
       const server = serverFor(pending.maxMessageBytes);
+      let opened = false;
       try {
-        server.handleUpgrade(req, socket, head, (ws) => bind(ws, socket, pending));
+        // Synchronous (no verifyClient): by its return ws has opened the socket or refused the
+        // handshake (answered 400 and destroyed the socket).
+        server.handleUpgrade(req, socket, head, (ws) => {
+          opened = true;
+          bind(ws as TesseraNodeWebSocket, socket, pending);
+        });
       } catch (error) {
-        sockets.delete(socket);
         logger.error({ err: error }, 'WebSocket upgrade failed');
         socket.destroy();
       }
-      // ws refused the handshake itself (it answered 400 and closed): nothing was opened.
-      socket.once('close', () => sockets.delete(socket));
+      // An opened socket leaves the set on its ws 'close' (onClose), with no listener of its own on the socket.
+      if (!opened) sockets.delete(socket);
     },
   };
 }
