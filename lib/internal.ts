@@ -55,4 +55,4 @@ export { compileSchemaParser, parseResultOf, type SchemaParser, type SchemaParse
 export { toSchemaIssue, type SchemaIssue } from './schema/schema-issues.js';
 export { compileResponseWriter, type ResponseWriter } from './schema/response-writer.js';
 export { ACCESS_PUBLIC, ACCESS_ROLES, ACCESS_SCOPES, readAccessRules, type AccessRules } from './common/access-metadata.js';
-export { LIBRARY_TELEMETRY_KEY, type LibraryTelemetry, type TelemetryAttributes, type TelemetryCounter } from './common/library-telemetry.js';
+export { LIBRARY_TELEMETRY_KEY, LIBRARY_TELEMETRY, type LibraryTelemetry, type TelemetryAttributes, type TelemetryCounter, type TelemetryHistogram } from './common/library-telemetry.js';
