@@ -14,3 +14,5 @@ export { memoryJobEngine } from './memory-job-engine.js';
 export type { MemoryJobEngineOptions } from './memory-job-engine.js';
 export { pgBossJobEngine } from './pg-boss-job-engine.js';
 export type { PgBossJobEngineOptions } from './pg-boss-job-engine.js';
+export { bullmqJobEngine } from './bullmq-job-engine.js';
+export type { BullmqJobEngineOptions } from './bullmq-job-engine.js';

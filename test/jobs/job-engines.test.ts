@@ -2,7 +2,7 @@
 // server when TEST_DATABASE_URL is set (and Node is 22.12 or later, pg-boss 12's floor); Redis
 // through BullMQ when TEST_REDIS_URL is set. Without them the suites are reported as skipped.
 import { afterAll, beforeAll, describe } from 'vitest';
-import { memoryJobEngine, pgBossJobEngine } from '../../lib/jobs/index.js';
+import { bullmqJobEngine, memoryJobEngine, pgBossJobEngine } from '../../lib/jobs/index.js';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../postgres/support/test-database.js';
 import { describeJobEngineContract } from './job-engine-contract.js';
 
@@ -25,5 +25,16 @@ describe.skipIf(TEST_DATABASE_URL === undefined || !pgBossRuns)(`PostgreSQL thro
   describeJobEngineContract('postgres', () => ({
     instance: () => pgBossJobEngine({ connectionString: database.url, schema: 'jobs', pollingIntervalSeconds: 0.5, maxConnections: 4 }),
     pickupMs: 1_000,
+  }));
+});
+
+const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
+
+describe.skipIf(TEST_REDIS_URL === undefined)('Redis through BullMQ (TEST_REDIS_URL)', () => {
+  // A prefix of its own: other files share this Redis.
+  const prefix = `jobs-contract-${Date.now().toString(36)}`;
+  describeJobEngineContract('redis', () => ({
+    instance: () => bullmqJobEngine({ url: TEST_REDIS_URL as string, prefix }),
+    pickupMs: 500,
   }));
 });
