@@ -1,7 +1,20 @@
 import { createToken, TesseraError, type FactoryProvider, type InjectionToken, type Logger, type SchemaInput, type SchemaOutput, type StandardSchemaV1, type Token, type TokenValue } from '../internal.js';
 import type { JobBackoff } from './job-engine.js';
-import { JOB_REGISTRY, type JobRegistry } from './job-registry.js';
 import { checkSchedule, type JobSchedule } from './job-schedule.js';
+
+/**
+ * Where each job's provider registers itself with its resolved providers as the app builds:
+ * how the runtime learns every job declared in any module without the core knowing jobs.
+ *
+ * @example
+ * registry.register(welcomeMail, [mailer]);
+ */
+export interface JobRegistry {
+  register(job: JobDefinition<never>, providers: readonly unknown[]): void;
+}
+
+/** The token every job's provider injects last (see defineJob). Provided by `JobsModule.forRoot`. */
+export const JOB_REGISTRY: Token<JobRegistry> = createToken<JobRegistry>('JobRegistry (import JobsModule.forRoot())');
 
 /** The values of a list of tokens, in order: what a job's handler receives as `providers`. */
 export type JobProviders<D extends readonly InjectionToken<unknown>[]> = { -readonly [K in keyof D]: TokenValue<D[K]> };

@@ -1,7 +1,7 @@
 import { defineModule, LIBRARY_TELEMETRY, LOGGER, createToken, integerAtLeast, type LibraryTelemetry, type Logger, type ModuleDefinition } from '../internal.js';
 import type { JobEngine } from './job-engine.js';
 import { JOBS } from './job-queue.js';
-import { JOB_REGISTRY } from './job-registry.js';
+import { JOB_REGISTRY } from './define-job.js';
 import { JobsRuntime, type JobsRole } from './jobs-runtime.js';
 import { memoryJobEngine } from './memory-job-engine.js';
 

@@ -1,9 +1,8 @@
 import { compileSchemaParser, TesseraError, type BeforeModuleDestroy, type LibraryTelemetry, type Logger, type OnModuleDestroy, type OnModuleInit } from '../internal.js';
-import type { JobDefinition } from './define-job.js';
+import type { JobDefinition, JobRegistry } from './define-job.js';
 import type { FailedJob, JobEngine } from './job-engine.js';
 import { JobPayloadError } from './job-errors.js';
 import type { EnqueueOptions, JobQueue } from './job-queue.js';
-import type { JobRegistry } from './job-registry.js';
 import { runJob, type RegisteredJob } from './job-run.js';
 import { fireKey } from './job-schedule.js';
 import { ScheduleLoop } from './schedule-loop.js';
