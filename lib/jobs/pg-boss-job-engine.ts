@@ -16,7 +16,8 @@ export interface PgBossJobEngineOptions {
   readonly maxConnections?: number;
   /**
    * A running job's worker refreshes it every half of this; a job not refreshed for this long
-   * (its worker was killed) is failed and retried elsewhere, at the next supervision. Default 30.
+   * (its worker was killed) is failed and retried elsewhere, at the next supervision. At least
+   * 10 (pg-boss's floor). Default 30.
    */
   readonly heartbeatSeconds?: number;
   /** How often pg-boss looks for jobs whose worker stopped (and does its maintenance), s. Default 60. */
@@ -85,6 +86,8 @@ class PgBossJobEngine implements JobEngine {
       schema: this.#schema,
       max: this.#options.maxConnections ?? 10,
       superviseIntervalSeconds: this.#options.superviseIntervalSeconds ?? 60,
+      // Each queue's expired claims are looked for once per monitor interval: the same pace.
+      monitorIntervalSeconds: this.#options.superviseIntervalSeconds ?? 60,
       useListenNotify: true,
       registerInstance: false,
       openTelemetry: { enabled: false },
