@@ -89,6 +89,58 @@ export interface JobDefinition<Payload = unknown> extends FactoryProvider<JobDef
   readonly __payload?: Payload;
 }
 
+/**
+ * A job written as a class (the facade's `@Job`): its `handle` is the handler, its constructor
+ * parameters its providers. `enqueue` takes the class; the payload is `handle`'s first parameter.
+ *
+ * @example
+ * class WelcomeMail implements JobHandler<{ to: string }> { async handle({ to }: { to: string }) {} }
+ */
+export interface JobHandler<Payload = unknown> {
+  handle(payload: Payload, context: JobContext): unknown;
+}
+
+/** A class whose instances are {@link JobHandler}s: what `enqueue` takes for a job written as a class. */
+export type JobClass<Payload = unknown> = abstract new (...args: never[]) => JobHandler<Payload>;
+
+const JOB_OF_CLASS = Symbol.for('tessera:job-of-class');
+
+/**
+ * The job definition a class was declared with (`defineJobClass`, the facade's `@Job`), if any.
+ *
+ * @example
+ * jobOfClass(WelcomeMail)?.name; // 'welcome-mail'
+ */
+export function jobOfClass(cls: unknown): JobDefinition<never> | undefined {
+  return typeof cls === 'function' ? ((cls as unknown as Record<symbol, JobDefinition<never> | undefined>)[JOB_OF_CLASS]) : undefined;
+}
+
+/**
+ * Declares a class as a job: the class is the provider (built with `inject`, the constructor's
+ * dependencies), its `handle` the handler. What the facade's `@Job(options)` calls with the
+ * constructor's parameter types; usable without decorators too.
+ *
+ * @example
+ * class WelcomeMail { constructor(readonly mailer: Mailer) {} async handle(p: { to: string }) { await this.mailer.send(p); } }
+ * providers: [defineJobClass(WelcomeMail, { name: 'welcome-mail', payload: Welcome, inject: [Mailer] })]
+ */
+export function defineJobClass<C extends JobClass>(cls: C, options: Omit<JobOptions<StandardSchemaV1 | undefined, readonly InjectionToken<unknown>[]>, 'handler'>): FactoryProvider<InstanceType<C>> {
+  let instance: JobHandler | undefined;
+  const job = defineJob({ ...options, inject: [], handler: (payload, context) => (instance as JobHandler).handle(payload, context) }) as unknown as JobDefinition<never>;
+  Object.defineProperty(cls, JOB_OF_CLASS, { value: job, configurable: true });
+  return Object.freeze({
+    kind: 'factory',
+    provide: cls as never,
+    inject: Object.freeze([...(options.inject ?? []), JOB_REGISTRY]),
+    useFactory: ((...resolved: unknown[]) => {
+      const registry = resolved.pop() as JobRegistry;
+      instance = new (cls as unknown as new (...args: unknown[]) => JobHandler)(...resolved);
+      registry.register(job, []);
+      return instance;
+    }) as unknown as (...deps: never[]) => InstanceType<C>,
+  });
+}
+
 /** What `enqueue` takes for a job: its payload schema's input, or nothing. */
 export type JobPayload<J> = J extends JobDefinition<infer P> ? P : never;
 

@@ -1,7 +1,7 @@
 // The jobs entry point, `tessera-http/jobs`: durable jobs and schedules on the app's own engines
 // (in memory, PostgreSQL through pg-boss, Redis through BullMQ). Explicit named exports only.
-export { defineJob } from './define-job.js';
-export type { JobDefinition, JobOptions, JobContext, JobProviders, JobPayload } from './define-job.js';
+export { defineJob, defineJobClass, jobOfClass } from './define-job.js';
+export type { JobDefinition, JobOptions, JobContext, JobProviders, JobPayload, JobHandler, JobClass } from './define-job.js';
 export type { JobSchedule } from './job-schedule.js';
 export { JobsModule } from './jobs-module.js';
 export type { JobsModuleOptions } from './jobs-module.js';

@@ -1,5 +1,5 @@
 import { createToken, type Token } from '../internal.js';
-import type { JobDefinition } from './define-job.js';
+import type { JobClass, JobDefinition } from './define-job.js';
 import type { FailedJob, JobTransaction } from './job-engine.js';
 
 /**
@@ -34,11 +34,11 @@ export interface JobQueue {
    * refused with a `JobPayloadError` naming each issue, and nothing is enqueued. Answers the
    * job's id, or undefined when `key` was already enqueued.
    */
-  enqueue<P>(job: JobDefinition<P>, payload: NoInfer<P>, options?: EnqueueOptions): Promise<string | undefined>;
+  enqueue<P>(job: JobDefinition<P> | JobClass<P>, payload: NoInfer<P>, options?: EnqueueOptions): Promise<string | undefined>;
   /** The runs of `job` that used up their attempts (the dead letters), oldest first. Default limit 100. */
-  failed(job: JobDefinition<unknown> | string, options?: { readonly limit?: number }): Promise<FailedJob[]>;
+  failed(job: JobDefinition<unknown> | JobClass | string, options?: { readonly limit?: number }): Promise<FailedJob[]>;
   /** Puts a failed run back in its queue with fresh attempts; false when there is no such failed run. */
-  retry(job: JobDefinition<unknown> | string, id: string): Promise<boolean>;
+  retry(job: JobDefinition<unknown> | JobClass | string, id: string): Promise<boolean>;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { compileSchemaParser, TesseraError, type BeforeModuleDestroy, type LibraryTelemetry, type Logger, type OnModuleDestroy, type OnModuleInit } from '../internal.js';
-import type { JobDefinition, JobRegistry } from './define-job.js';
+import { jobOfClass, type JobClass, type JobDefinition, type JobRegistry } from './define-job.js';
 import type { FailedJob, JobEngine } from './job-engine.js';
 import { JobPayloadError } from './job-errors.js';
 import type { EnqueueOptions, JobQueue } from './job-queue.js';
@@ -83,12 +83,12 @@ export class JobsRuntime implements JobRegistry, JobQueue, OnModuleInit, BeforeM
     if (this.#ready !== undefined) await this.options.engine.close();
   }
 
-  async enqueue<P>(job: JobDefinition<P>, payload: NoInfer<P>, options: EnqueueOptions = {}): Promise<string | undefined> {
-    const registered = this.#registered(job.name);
+  async enqueue<P>(job: JobDefinition<P> | JobClass<P>, payload: NoInfer<P>, options: EnqueueOptions = {}): Promise<string | undefined> {
+    const registered = this.#registered(nameOf(job));
     const checked = await this.#check(registered, payload);
     await this.#start();
     return this.options.engine.send({
-      name: job.name,
+      name: registered.definition.name,
       envelope: { payload: checked },
       ...(options.key === undefined ? {} : { key: options.key }),
       ...(options.delayMs === undefined ? {} : { runAt: new Date(Date.now() + options.delayMs) }),
@@ -96,14 +96,14 @@ export class JobsRuntime implements JobRegistry, JobQueue, OnModuleInit, BeforeM
     });
   }
 
-  async failed(job: JobDefinition<unknown> | string, options: { readonly limit?: number } = {}): Promise<FailedJob[]> {
-    const name = this.#registered(typeof job === 'string' ? job : job.name).definition.name;
+  async failed(job: JobDefinition<unknown> | JobClass | string, options: { readonly limit?: number } = {}): Promise<FailedJob[]> {
+    const name = this.#registered(nameOf(job)).definition.name;
     await this.#start();
     return this.options.engine.failed(name, options.limit ?? 100);
   }
 
-  async retry(job: JobDefinition<unknown> | string, id: string): Promise<boolean> {
-    const name = this.#registered(typeof job === 'string' ? job : job.name).definition.name;
+  async retry(job: JobDefinition<unknown> | JobClass | string, id: string): Promise<boolean> {
+    const name = this.#registered(nameOf(job)).definition.name;
     await this.#start();
     return this.options.engine.retry(name, id);
   }
@@ -142,4 +142,14 @@ export class JobsRuntime implements JobRegistry, JobQueue, OnModuleInit, BeforeM
     }
     return job;
   }
+}
+
+function nameOf(job: JobDefinition<unknown> | JobClass<never> | string): string {
+  if (typeof job === 'string') return job;
+  if (typeof job === 'function') {
+    const declared = jobOfClass(job);
+    if (declared === undefined) throw new TesseraError('JOBS_UNKNOWN', `${job.name} is not a job: declare it with @Job(...) or defineJobClass(...).`);
+    return declared.name;
+  }
+  return job.name;
 }
