@@ -1,3 +1,4 @@
+import { Cron } from 'croner';
 import { z } from 'zod';
 import { defineConfig, type ConfigSource } from '../../lib/index.js';
 import type { AsymmetricAlgorithm } from '../../lib/auth/index.js';
@@ -21,6 +22,7 @@ import type { AsymmetricAlgorithm } from '../../lib/auth/index.js';
  * | SMTP_URL | unset: account mails are written to the log, not sent |
  * | MAIL_FROM | unset: nodemailer's default sender |
  * | APP_URL | http://127.0.0.1:3000 (where the links in account mails point) |
+ * | PURGE_CRON | 0 0 * * * * (hourly: the purge of expired mail tokens and ended rate-limit windows, once across instances) |
  */
 export interface TenantsConfig {
   readonly secret: string;
@@ -40,6 +42,8 @@ export interface TenantsConfig {
   readonly mailFrom: string | undefined;
   /** The base of the links in account mails (`<APP_URL>/verify-email?token=...`), without a trailing slash. */
   readonly appUrl: string;
+  /** When the purge job runs (a cron expression, seconds first when it has six fields; UTC). */
+  readonly purgeCron: string;
 }
 
 /**
@@ -95,6 +99,10 @@ export const TenantsEnv = defineConfig(
         .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL, such as https://app.example.com' })
         .default('http://127.0.0.1:3000')
         .transform((url) => url.replace(/\/+$/, '')),
+      PURGE_CRON: z
+        .string()
+        .default('0 0 * * * *')
+        .refine(isCron, 'must be a cron expression, such as 0 0 * * * * (hourly) or 0 */15 * * * * (every 15 minutes)'),
     })
     .superRefine(
       (env, ctx) => {
@@ -145,5 +153,15 @@ export function readTenantsConfig(env: ConfigSource, warn: (message: string) => 
     smtpUrl: values.SMTP_URL,
     mailFrom: values.MAIL_FROM,
     appUrl: values.APP_URL,
+    purgeCron: values.PURGE_CRON,
   };
+}
+
+function isCron(expression: string): boolean {
+  try {
+    new Cron(expression, { paused: true }).stop();
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -31,7 +31,13 @@ describe('tenants configuration (TenantsEnv)', () => {
       appUrl: 'http://127.0.0.1:3000',
       smtpUrl: undefined,
       mailFrom: undefined,
+      purgeCron: '0 0 * * * *',
     });
+  });
+
+  it('reads PURGE_CRON, and refuses one that is not a cron expression, naming it', () => {
+    expect(readTenantsConfig({ AUTH_SECRET: SECRET, PURGE_CRON: '0 */15 * * * *' }, () => undefined).purgeCron, 'a cron with seconds is read').toBe('0 */15 * * * *');
+    expect(() => readTenantsConfig({ AUTH_SECRET: SECRET, PURGE_CRON: 'every hour' }, () => undefined), 'a wrong PURGE_CRON is refused by name').toThrow(/PURGE_CRON/);
   });
 
   it('warns loudly and uses the public development secret when AUTH_SECRET is unset or empty', () => {
