@@ -16,3 +16,5 @@ export { pgBossJobEngine } from './pg-boss-job-engine.js';
 export type { PgBossJobEngineOptions } from './pg-boss-job-engine.js';
 export { bullmqJobEngine } from './bullmq-job-engine.js';
 export type { BullmqJobEngineOptions } from './bullmq-job-engine.js';
+export { platformSchedules, workersScheduled, denoCronSchedules } from './platform-schedules.js';
+export type { PlatformSchedule, DenoCron, AppWithJobs } from './platform-schedules.js';

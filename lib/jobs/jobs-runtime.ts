@@ -4,7 +4,7 @@ import type { FailedJob, JobEngine } from './job-engine.js';
 import { JobPayloadError } from './job-errors.js';
 import type { EnqueueOptions, JobQueue } from './job-queue.js';
 import { runJob, type RegisteredJob } from './job-run.js';
-import { fireKey } from './job-schedule.js';
+import { fireKey, type JobSchedule } from './job-schedule.js';
 import { ScheduleLoop } from './schedule-loop.js';
 
 /**
@@ -106,6 +106,22 @@ export class JobsRuntime implements JobRegistry, JobQueue, OnModuleInit, BeforeM
     const name = this.#registered(nameOf(job)).definition.name;
     await this.#start();
     return this.options.engine.retry(name, id);
+  }
+
+  /** The jobs with a schedule: what a platform's scheduler is given (see platformSchedules). */
+  scheduledJobs(): { readonly name: string; readonly schedule: JobSchedule }[] {
+    return [...this.#jobs.values()].flatMap(({ definition }) => (definition.schedule === undefined ? [] : [{ name: definition.name, schedule: definition.schedule }]));
+  }
+
+  /**
+   * Runs one fire of a scheduled job here and now, without the engine: for a platform whose
+   * scheduler fires each trigger once (workerd's `scheduled()`, `Deno.cron`). Rejects when it
+   * failed, for the platform to record (and, on Deno, retry).
+   */
+  async runScheduled(name: string, fireAt: Date): Promise<void> {
+    const job = this.#registered(name);
+    const payload = await this.#check(job, job.definition.schedule?.payload);
+    await runJob(job, { id: fireKey(name, fireAt), name, envelope: { payload, fireAt: fireAt.toISOString() }, attempt: 1, signal: new AbortController().signal }, { logger: this.logger, telemetry: this.telemetry, engine: 'platform' });
   }
 
   #start(): Promise<void> {
