@@ -33,8 +33,10 @@ const rateLimitCounter = redis === undefined ? undefined : (clock: Clock) => new
 // Failed sign-ins are counted in the database with the accounts they protect, Redis or not: in
 // Redis, a Redis outage would refuse every sign-in (503) although the accounts' database is up.
 // Jobs (account mails through SMTP_URL, the purge on PURGE_CRON): with DATABASE_URL in the database
-// through pg-boss (Node 22.12 or later), shared by every instance; else in this process.
-const jobs = process.env.DATABASE_URL ? pgBossJobEngine({ connectionString: process.env.DATABASE_URL }) : memoryJobEngine();
+// through pg-boss, shared by every instance; else (or on a Node older than pg-boss's 22.12) in this process.
+const [nodeMajor = 0, nodeMinor = 0] = process.versions.node.split('.').map(Number);
+const pgBossRuns = nodeMajor > 22 || (nodeMajor === 22 && nodeMinor >= 12);
+const jobs = process.env.DATABASE_URL && pgBossRuns ? pgBossJobEngine({ connectionString: process.env.DATABASE_URL }) : memoryJobEngine();
 const app = await createApp(createTenantsModule(config, { stores, jobs, ...(rateLimitCounter === undefined ? {} : { rateLimitCounter }) }), {
   ...(bus === undefined ? {} : { pubsub: bus.pubsub }),
   // The one proxy rule: ctx.clientAddress (API keys' allowedCidrs, sessions, sign-in throttling)

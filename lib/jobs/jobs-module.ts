@@ -18,6 +18,11 @@ export interface JobsModuleOptions {
   readonly role?: JobsRole;
   /** How long `app.close()` waits for running jobs before leaving them to the engine to hand out again, ms. Default 10 000. */
   readonly shutdownGraceMs?: number;
+  /**
+   * The longest an `enqueue` (or a schedule's fire) waits for the engine, ms; then it rejects with
+   * `JOBS_ENGINE_TIMEOUT` (the job may still be enqueued when the engine answers). Default 5 000.
+   */
+  readonly enqueueTimeoutMs?: number;
 }
 
 const JOBS_RUNTIME = createToken<JobsRuntime>('JobsRuntime');
@@ -34,6 +39,7 @@ export const JobsModule = {
     const role = options.role ?? 'both';
     if (role !== 'web' && role !== 'worker' && role !== 'both') throw new TypeError(`JobsModule: role is 'web', 'worker' or 'both', got "${String(role)}".`);
     const shutdownGraceMs = integerAtLeast(options.shutdownGraceMs ?? 10_000, 0, 'JobsModule shutdownGraceMs');
+    const enqueueTimeoutMs = integerAtLeast(options.enqueueTimeoutMs ?? 5_000, 1, 'JobsModule enqueueTimeoutMs');
     return defineModule({
       name: 'JobsModule',
       global: true,
@@ -41,7 +47,7 @@ export const JobsModule = {
         {
           provide: JOBS_RUNTIME,
           inject: [LOGGER, LIBRARY_TELEMETRY],
-          useFactory: (logger: Logger, telemetry: () => LibraryTelemetry | undefined) => new JobsRuntime({ engine: options.engine ?? memoryJobEngine(), role, shutdownGraceMs }, logger, telemetry),
+          useFactory: (logger: Logger, telemetry: () => LibraryTelemetry | undefined) => new JobsRuntime({ engine: options.engine ?? memoryJobEngine(), role, shutdownGraceMs, enqueueTimeoutMs }, logger, telemetry),
         },
         { provide: JOBS, useExisting: JOBS_RUNTIME },
         { provide: JOB_REGISTRY, useExisting: JOBS_RUNTIME },

@@ -1,6 +1,6 @@
-import { compileSchemaParser, TesseraError, type BeforeModuleDestroy, type LibraryTelemetry, type Logger, type OnModuleDestroy, type OnModuleInit } from '../internal.js';
+import { compileSchemaParser, TesseraError, TIMED_OUT, within, type BeforeModuleDestroy, type LibraryTelemetry, type Logger, type OnModuleDestroy, type OnModuleInit } from '../internal.js';
 import { jobOfClass, type JobClass, type JobDefinition, type JobRegistry } from './define-job.js';
-import type { FailedJob, JobEngine } from './job-engine.js';
+import type { EnqueueRequest, FailedJob, JobEngine } from './job-engine.js';
 import { JobPayloadError } from './job-errors.js';
 import type { EnqueueOptions, JobQueue } from './job-queue.js';
 import { runJob, type RegisteredJob } from './job-run.js';
@@ -21,6 +21,7 @@ export interface JobsRuntimeOptions {
   readonly engine: JobEngine;
   readonly role: JobsRole;
   readonly shutdownGraceMs: number;
+  readonly enqueueTimeoutMs: number;
 }
 
 /**
@@ -87,7 +88,7 @@ export class JobsRuntime implements JobRegistry, JobQueue, OnModuleInit, BeforeM
     const registered = this.#registered(nameOf(job));
     const checked = await this.#check(registered, payload);
     await this.#start();
-    return this.options.engine.send({
+    return this.#bounded(registered.definition.name, {
       name: registered.definition.name,
       envelope: { payload: checked },
       ...(options.key === undefined ? {} : { key: options.key }),
@@ -140,7 +141,16 @@ export class JobsRuntime implements JobRegistry, JobQueue, OnModuleInit, BeforeM
 
   async #sendFire(job: RegisteredJob, fireAt: Date): Promise<void> {
     const payload = await this.#check(job, job.definition.schedule?.payload);
-    await this.options.engine.send({ name: job.definition.name, envelope: { payload, fireAt: fireAt.toISOString() }, key: fireKey(job.definition.name, fireAt) });
+    await this.#bounded(job.definition.name, { name: job.definition.name, envelope: { payload, fireAt: fireAt.toISOString() }, key: fireKey(job.definition.name, fireAt) });
+  }
+
+  /** The engine's send, bounded: a stalled engine never holds the caller longer than enqueueTimeoutMs. */
+  async #bounded(job: string, request: EnqueueRequest): Promise<string | undefined> {
+    const sending = this.options.engine.send(request);
+    const answer = await within(sending, this.options.enqueueTimeoutMs);
+    if (answer !== TIMED_OUT) return answer;
+    sending.catch(() => undefined);
+    throw new TesseraError('JOBS_ENGINE_TIMEOUT', `The job engine (${this.engine}) did not take job "${job}" within ${this.options.enqueueTimeoutMs} ms; it may still be enqueued once the engine answers.`);
   }
 
   async #check(job: RegisteredJob, payload: unknown): Promise<unknown> {
