@@ -1,4 +1,4 @@
-import type { PgBoss, Db, WorkOptions } from 'pg-boss';
+import type { PgBoss, Db } from 'pg-boss';
 import { TesseraError } from '../internal.js';
 import type { EnqueueRequest, FailedJob, JobEngine, JobEnvelope, JobQueueSpec, JobRunner, JobTransaction } from './job-engine.js';
 
@@ -131,18 +131,34 @@ class PgBossJobEngine implements JobEngine {
   async work(name: string, concurrency: number, run: JobRunner): Promise<void> {
     const boss = this.#started();
     const polling = this.#options.pollingIntervalSeconds ?? 2;
-    const options: WorkOptions = {
-      localConcurrency: concurrency,
-      batchSize: 1,
-      pollingIntervalSeconds: polling,
-      // NOTIFY wakes a worker for a new job, not for a retry or a delayed job coming due: those
-      // wait for the poll, so it keeps the same pace with NOTIFY on.
-      notifyPollingIntervalSeconds: polling,
-    };
-    await boss.work<JobEnvelope>(name, options, async ([job]) => {
-      if (job === undefined) return;
-      await run({ id: job.id, name, envelope: job.data, attempt: job.retryCount + 1, signal: job.signal });
-    });
+    // One fetch takes up to `concurrency` jobs and runs them at once, each settled on its own
+    // (perJobResults); a full batch fetches again at once (burstWhenBatchFull). Fetching one job
+    // per worker instead, each worker waits the polling interval after every job: a backlog then
+    // drains at concurrency / pollingIntervalSeconds jobs a second (measured: 39 jobs/s).
+    await boss.work<JobEnvelope, unknown, { batchSize: number; localConcurrency: 1; perJobResults: true; burstWhenBatchFull: true; pollingIntervalSeconds: number; notifyPollingIntervalSeconds: number }>(
+      name,
+      {
+        batchSize: concurrency,
+        localConcurrency: 1,
+        perJobResults: true,
+        burstWhenBatchFull: true,
+        pollingIntervalSeconds: polling,
+        // NOTIFY wakes a worker for a new job, not for a retry or a delayed job coming due: those
+        // wait for the poll, so it keeps the same pace with NOTIFY on.
+        notifyPollingIntervalSeconds: polling,
+      },
+      (jobs) =>
+        Promise.all(
+          jobs.map(async (job) => {
+            try {
+              await run({ id: job.id, name, envelope: job.data, attempt: job.retryCount + 1, signal: job.signal });
+              return { id: job.id, status: 'completed' as const };
+            } catch (error) {
+              return { id: job.id, status: 'failed' as const, output: { message: error instanceof Error ? error.message : String(error) } };
+            }
+          }),
+        ),
+    );
     this.#working.add(name);
   }
 
