@@ -15,6 +15,7 @@ export default defineConfig({
     'auth-postgres': 'lib/auth/postgres/index.ts',
     postgres: 'lib/postgres/index.ts',
     redis: 'lib/redis/index.ts',
+    jobs: 'lib/jobs/index.ts',
     openapi: 'lib/openapi/index.ts',
     node: 'lib/node.ts',
     fetch: 'lib/fetch.ts',
@@ -42,5 +43,5 @@ export default defineConfig({
   shims: true,
   target: 'es2022',
   platform: 'neutral',
-  external: ['zod', 'jose', 'oauth4webapi', '@opentelemetry/api', '@noble/hashes', 'hash-wasm', '@node-rs/argon2', 'swagger-ui-dist', 'ws', 'ioredis', /^node:/],
+  external: ['zod', 'jose', 'oauth4webapi', '@opentelemetry/api', '@noble/hashes', 'hash-wasm', '@node-rs/argon2', 'swagger-ui-dist', 'ws', 'ioredis', 'pg-boss', 'bullmq', 'croner', /^node:/],
 });

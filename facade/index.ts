@@ -7,3 +7,4 @@ export { Get, Post, Put, Patch, Delete, Ws, HttpCode, Returns, BodyLimit } from 
 export { Param, Body, Query, Ctx } from './param-decorators.js';
 export { UseGuards, UseInterceptors, SetMetadata } from './use-decorators.js';
 export { moduleFromClass, providerFromClass } from './to-definition.js';
+export { Job, type JobDecoratorOptions } from './job-decorator.js';

@@ -7,7 +7,7 @@ export { withHeaders, headerOf } from './http/with-headers.js';
 export { ifNoneMatchMatches } from './http/if-none-match.js';
 export type { Guard, GuardToken } from './context/guard.js';
 export type { Interceptor, InterceptorToken } from './context/interceptor.js';
-export type { OnModuleInit, OnModuleDestroy, OnApplicationShutdown } from './app/lifecycle.js';
+export type { OnModuleInit, BeforeModuleDestroy, OnModuleDestroy, OnApplicationShutdown } from './app/lifecycle.js';
 export type { ResponseEvent, ResponseObserver } from './app/response-observer.js';
 export type { AccessLogOptions } from './app/access-log.js';
 

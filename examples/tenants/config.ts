@@ -1,4 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js';
+import { Cron } from 'croner';
 import { z } from 'zod';
 import { defineConfig, type ConfigSource } from '../../lib/index.js';
 import type { AsymmetricAlgorithm } from '../../lib/auth/index.js';
@@ -30,6 +31,7 @@ import type { AsymmetricAlgorithm } from '../../lib/auth/index.js';
  * | OIDC_CLIENT_ID | required with OIDC_ISSUER |
  * | OIDC_CLIENT_SECRET | unset: a public client (PKCE only) |
  * | OIDC_LINK_VERIFIED_EMAIL | false (a verified e-mail of the provider links to the local account with that address only when true) |
+ * | PURGE_CRON | 0 0 * * * * (hourly: the purge of expired mail tokens and ended rate-limit windows, once across instances) |
  */
 export interface TenantsConfig {
   readonly secret: string;
@@ -57,6 +59,8 @@ export interface TenantsConfig {
   readonly stepUpSeconds: number;
   /** The outside OpenID provider people may sign in with, as provider `oidc` (OIDC_*); undefined: none. */
   readonly oidc: OidcConfig | undefined;
+  /** When the purge job runs (a cron expression, seconds first when it has six fields; UTC). */
+  readonly purgeCron: string;
 }
 
 /**
@@ -134,6 +138,10 @@ export const TenantsEnv = defineConfig(
       OIDC_CLIENT_ID: z.string().optional(),
       OIDC_CLIENT_SECRET: z.string().optional(),
       OIDC_LINK_VERIFIED_EMAIL: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+      PURGE_CRON: z
+        .string()
+        .default('0 0 * * * *')
+        .refine(isCron, 'must be a cron expression, such as 0 0 * * * * (hourly) or 0 */15 * * * * (every 15 minutes)'),
     })
     .superRefine(
       (env, ctx) => {
@@ -192,6 +200,7 @@ export function readTenantsConfig(env: ConfigSource, warn: (message: string) => 
       values.OIDC_ISSUER === undefined
         ? undefined
         : { issuer: values.OIDC_ISSUER, clientId: values.OIDC_CLIENT_ID ?? '', clientSecret: values.OIDC_CLIENT_SECRET, linkVerifiedEmail: values.OIDC_LINK_VERIFIED_EMAIL },
+    purgeCron: values.PURGE_CRON,
   };
 }
 
@@ -203,4 +212,14 @@ export function readTenantsConfig(env: ConfigSource, warn: (message: string) => 
 function derivedFactorKey(secret: string): string {
   const digest = sha256(new TextEncoder().encode(`tessera-tenants factor key\n${secret}`));
   return btoa(String.fromCharCode(...digest)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** Whether croner reads the expression (six fields: seconds first). */
+function isCron(expression: string): boolean {
+  try {
+    new Cron(expression, { paused: true }).stop();
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -13,6 +13,7 @@ import { createTenantsModule } from './tenants-module.js';
 import { tenantsSecurityHeaders } from './security-headers.js';
 import { openTenantsDatabase, readTenantsDatabaseConfig } from './postgres/tenants-database.js';
 import { createPostgresTenantsStores } from './postgres/tenants-stores.js';
+import { memoryJobEngine, pgBossJobEngine } from '../../lib/jobs/index.js';
 
 // First: a wrong environment stops the start here, every wrong variable named, before anything connects.
 const config = readTenantsConfig(process.env);
@@ -31,7 +32,12 @@ const rateLimitCounter = redis === undefined ? undefined : (clock: Clock) => new
 // posts' own database is up (measured by test/faults: 86-90 of ~90 writes per Redis fault).
 // Failed sign-ins are counted in the database with the accounts they protect, Redis or not: in
 // Redis, a Redis outage would refuse every sign-in (503) although the accounts' database is up.
-const app = await createApp(createTenantsModule(config, { stores, ...(rateLimitCounter === undefined ? {} : { rateLimitCounter }) }), {
+// Jobs (account mails through SMTP_URL, the purge on PURGE_CRON): with DATABASE_URL in the database
+// through pg-boss, shared by every instance; else (or on a Node older than pg-boss's 22.12) in this process.
+const [nodeMajor = 0, nodeMinor = 0] = process.versions.node.split('.').map(Number);
+const pgBossRuns = nodeMajor > 22 || (nodeMajor === 22 && nodeMinor >= 12);
+const jobs = process.env.DATABASE_URL && pgBossRuns ? pgBossJobEngine({ connectionString: process.env.DATABASE_URL }) : memoryJobEngine();
+const app = await createApp(createTenantsModule(config, { stores, jobs, ...(rateLimitCounter === undefined ? {} : { rateLimitCounter }) }), {
   ...(bus === undefined ? {} : { pubsub: bus.pubsub }),
   // The one proxy rule: ctx.clientAddress (API keys' allowedCidrs, sessions, sign-in throttling)
   // is the address the TRUSTED_PROXY_HOPS proxies saw.
@@ -55,7 +61,7 @@ serveTenantsOpenApi(app);
 // The pages the links in account mails open (APP_URL/verify-email?token=...).
 serveTenantsAccountPages(app);
 app.logger.info({ database: database.description }, 'tenants: database ready');
-app.logger.info({ pubsub: bus?.engine ?? 'in-process', rateLimits: redis === undefined ? 'database' : 'redis', idempotency: 'database' }, 'tenants: engines ready');
+app.logger.info({ jobs: jobs.kind, pubsub: bus?.engine ?? 'in-process', rateLimits: redis === undefined ? 'database' : 'redis', idempotency: 'database' }, 'tenants: engines ready');
 await runApp(app, 'tenants', {
   onStop: async () => {
     await bus?.close();

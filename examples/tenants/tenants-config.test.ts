@@ -34,6 +34,7 @@ describe('tenants configuration (TenantsEnv)', () => {
       factorEncryptionKeys: [expect.stringMatching(/^[A-Za-z0-9_-]{43}$/)],
       passkeys: { rpId: '127.0.0.1', origins: ['http://127.0.0.1:3000'] },
       stepUpSeconds: 300,
+      purgeCron: '0 0 * * * *',
     });
   });
 
@@ -42,6 +43,11 @@ describe('tenants configuration (TenantsEnv)', () => {
     expect(readTenantsConfig({ AUTH_SECRET: `${SECRET}x` }, () => undefined).factorEncryptionKeys, 'another secret, another key').not.toEqual(derived);
     const own = 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8';
     expect(readTenantsConfig({ AUTH_SECRET: SECRET, FACTOR_ENCRYPTION_KEYS: `${own}, ${derived[0]}` }, () => undefined).factorEncryptionKeys).toEqual([own, derived[0]]);
+  });
+
+  it('reads PURGE_CRON, and refuses one that is not a cron expression, naming it', () => {
+    expect(readTenantsConfig({ AUTH_SECRET: SECRET, PURGE_CRON: '0 */15 * * * *' }, () => undefined).purgeCron, 'a cron with seconds is read').toBe('0 */15 * * * *');
+    expect(() => readTenantsConfig({ AUTH_SECRET: SECRET, PURGE_CRON: 'every hour' }, () => undefined), 'a wrong PURGE_CRON is refused by name').toThrow(/PURGE_CRON/);
   });
 
   it('warns loudly and uses the public development secret when AUTH_SECRET is unset or empty', () => {

@@ -12,11 +12,14 @@ import {
   type Clock,
   type IdempotencyStore,
   type ModuleDefinition,
+  type ProviderInput,
   type RateLimitCounter,
 } from '../../lib/index.js';
-import { InMemoryRefreshTokenStore, InMemorySecondFactorStore, secondFactorControllers, smtpMailer, type AuthRouteOptions, type BrowserSessionOptions, type Mailer } from '../../lib/auth/index.js';
+import { InMemoryRefreshTokenStore, InMemorySecondFactorStore, mailJobs, secondFactorControllers, smtpMailer, type AuthRouteOptions, type BrowserSessionOptions, type Mailer } from '../../lib/auth/index.js';
+import { JobsModule, type JobEngine } from '../../lib/jobs/index.js';
 import { ApiTags } from '../../lib/openapi/index.js';
 import { PUBLIC_OPERATION, TOKEN_ONLY, UNAUTHORIZED } from './openapi.js';
+import { PURGE_WORK, purgeJob } from './purge-job.js';
 import { apiKeysController } from './api-keys-controller.js';
 import { auth, Claims } from './claims.js';
 import type { TenantsConfig } from './config.js';
@@ -75,13 +78,22 @@ export interface TenantsModuleOptions {
    * test that collects them.
    */
   readonly mailer?: Mailer;
+  /**
+   * Where the app's jobs live (the account mails sent through SMTP_URL, the purge on PURGE_CRON):
+   * `pgBossJobEngine` on the database, shared by every instance. Omitted: in this process.
+   */
+  readonly jobs?: JobEngine;
 }
 
-/** Where account mails go: the option, else SMTP_URL through nodemailer, else the log (development). */
-function accountMailer(config: TenantsConfig, options: TenantsModuleOptions): Mailer | undefined {
-  if (options.mailer !== undefined) return options.mailer;
-  if (config.smtpUrl !== undefined) return smtpMailer(config.smtpUrl, config.mailFrom === undefined ? {} : { from: config.mailFrom });
-  return undefined;
+/**
+ * Where account mails go: the option, else SMTP_URL through nodemailer as jobs (retried with
+ * backoff while the SMTP server refuses), else the log (development).
+ */
+function accountMailer(config: TenantsConfig, options: TenantsModuleOptions): { mailer: Mailer | undefined; providers: readonly ProviderInput[] } {
+  if (options.mailer !== undefined) return { mailer: options.mailer, providers: [] };
+  if (config.smtpUrl === undefined) return { mailer: undefined, providers: [] };
+  const mail = mailJobs(smtpMailer(config.smtpUrl, config.mailFrom === undefined ? {} : { from: config.mailFrom }));
+  return { mailer: mail.mailer, providers: mail.providers };
 }
 
 /** The in-memory stores: one process, lost on restart; for tests and demos. */
@@ -96,8 +108,10 @@ function createInMemoryTenantsStores(ClockModule: ModuleDefinition, config: Tena
       defineFactory(RATE_LIMIT_COUNTER, [CLOCK], (clock) => new InMemoryRateLimitCounter({ limit: config.apiKeyRateLimit, windowMs: config.apiKeyRateWindowMs, clock })),
       defineFactory(TENANT_POSTS, [CLOCK], (c) => new InMemoryTenantPosts(c)),
       defineFactory(IDEMPOTENCY_STORE, [CLOCK], (c) => new InMemoryIdempotencyStore({ clock: c })),
+      // In memory, ended windows and expired tokens go with the process: nothing to purge.
+      { provide: PURGE_WORK, useValue: async () => ({}) },
     ],
-    exports: [TENANT_KEYS, RATE_LIMIT_COUNTER, TENANT_POSTS, IDEMPOTENCY_STORE],
+    exports: [TENANT_KEYS, RATE_LIMIT_COUNTER, TENANT_POSTS, IDEMPOTENCY_STORE, PURGE_WORK],
   });
   // The refresh-token store stamps rotations with the same clock the auth module reads.
   return { module, accountStore: DemoAccounts, refreshTokenStore: defineProvider(InMemoryRefreshTokenStore, [CLOCK]), secondFactorStore: InMemorySecondFactorStore };
@@ -114,13 +128,14 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
   const clock = options.clock ?? systemClock;
   const ClockModule = defineModule({ name: 'ClockModule', providers: [{ provide: CLOCK, useValue: clock }], exports: [CLOCK] });
   const stores = options.stores === undefined ? createInMemoryTenantsStores(ClockModule, config) : options.stores(clock);
-  const mailer = accountMailer(config, options);
+  const { mailer, providers: mailProviders } = accountMailer(config, options);
   const signInCounters = stores.signInCounters;
   return defineModule({
     name: 'TenantsModule',
     imports: [
       ClockModule,
       stores.module,
+      JobsModule.forRoot(options.jobs === undefined ? {} : { engine: options.jobs }),
       auth.AuthModule.forRoot({
         secret: config.secret,
         algorithm: 'HS256',
@@ -190,6 +205,8 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
     // The module's own counter and idempotency store, when given, win over those its stores export (own providers first).
     providers: [
       defineProvider(ApiKeyRateLimitGuard, [RATE_LIMIT_COUNTER]),
+      purgeJob(config.purgeCron),
+      ...mailProviders,
       ...(options.rateLimitCounter === undefined ? [] : [defineFactory(RATE_LIMIT_COUNTER, [CLOCK], options.rateLimitCounter)]),
       ...(options.idempotencyStore === undefined ? [] : [defineFactory(IDEMPOTENCY_STORE, [CLOCK], options.idempotencyStore)]),
     ],

@@ -112,7 +112,7 @@ export interface App {
   drain(): Promise<void>;
   /**
    * Drains (see `drain`), closes the open WebSockets (see `webSockets.close`), then runs shutdown
-   * hooks (`onModuleDestroy`, then `onApplicationShutdown`).
+   * hooks (`beforeModuleDestroy` on every instance, then `onModuleDestroy`, then `onApplicationShutdown`).
    */
   close(): Promise<void>;
 }

@@ -19,6 +19,7 @@ import { createAccessLog, type AccessLogOptions } from './access-log.js';
 import type { HealthCheck } from '../common/health-check.js';
 import { createHealth, type HealthOptions } from './health.js';
 import type { Instrumentation } from './instrumentation.js';
+import { LIBRARY_TELEMETRY } from '../telemetry/library-telemetry.js';
 import { createRecover } from './answer-error.js';
 import { createDispatch, type RespondingRoute } from './dispatch.js';
 import { recordRouting } from './responding-routes.js';
@@ -142,6 +143,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
     { provide: LOGGER, useValue: logger },
     { provide: CLIENT_ADDRESS_RULE, useValue: clientAddress },
     { provide: ORIGIN_POLICY, useValue: origins },
+    { provide: LIBRARY_TELEMETRY, useValue: () => instrumentation?.library?.() },
     ...(options.env === undefined ? [] : [{ provide: ENV, useValue: options.env as ConfigSource }]),
   ]);
   await container.buildAll();
@@ -247,6 +249,7 @@ export async function createApp(root: ModuleInput, options: AppOptions = {}): Pr
       pubsub.stop();
       if (options.pubsub === undefined) await engine.close();
       const order = [...container.instances, ...controllerInstances].reverse();
+      await runHooks(order, 'beforeModuleDestroy');
       await runHooks(order, 'onModuleDestroy');
       await runHooks(order, 'onApplicationShutdown');
     },

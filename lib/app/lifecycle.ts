@@ -10,6 +10,18 @@ export interface OnModuleInit {
 }
 
 /**
+ * Called by `app.close()` once the app has drained and its WebSockets are closed, on every
+ * instance before any `onModuleDestroy`: the moment to stop taking work (a job worker) while
+ * every provider that work uses still exists.
+ *
+ * @example
+ * class Workers implements BeforeModuleDestroy { async beforeModuleDestroy() { await this.stopTakingJobs(); } }
+ */
+export interface BeforeModuleDestroy {
+  beforeModuleDestroy(): void | Promise<void>;
+}
+
+/**
  * Called by `app.close()`, dependents first (reverse of initialization).
  *
  * @example
@@ -29,7 +41,7 @@ export interface OnApplicationShutdown {
   onApplicationShutdown(): void | Promise<void>;
 }
 
-type HookName = 'onModuleInit' | 'onModuleDestroy' | 'onApplicationShutdown';
+type HookName = 'onModuleInit' | 'beforeModuleDestroy' | 'onModuleDestroy' | 'onApplicationShutdown';
 
 /**
  * Awaits `hook` on every instance that has it, in order, each instance once.

@@ -140,6 +140,8 @@ export {
   type AccountMailTemplates,
   type AccountMailContext,
   type MailContent,
+  mailJobs,
+  type MailJobsOptions,
 } from './mail/index.js';
 export { normalizeIdentifier } from './shared/normalize-identifier.js';
 export { NoStore, NO_STORE_HEADERS } from './no-store.js';

@@ -1,5 +1,5 @@
-import { SpanKind, SpanStatusCode, trace, type Counter, type MeterProvider, type Tracer, type TracerProvider } from '@opentelemetry/api';
-import type { LibraryTelemetry, TelemetryAttributes, TelemetryCounter } from '../internal/telemetry.js';
+import { SpanKind, SpanStatusCode, trace, type Counter, type Histogram, type MeterProvider, type Tracer, type TracerProvider } from '@opentelemetry/api';
+import type { LibraryTelemetry, TelemetryAttributes, TelemetryCounter, TelemetryHistogram } from '../internal/telemetry.js';
 import { errorType, OTHER_ERROR_TYPE } from './error-type.js';
 import { ATTR_ERROR_TYPE } from './semantic-conventions.js';
 
@@ -18,6 +18,7 @@ export class ProviderLibraryTelemetry implements LibraryTelemetry {
   readonly #meterProvider: MeterProvider;
   readonly #tracers = new Map<string, Tracer>();
   readonly #counters = new Map<TelemetryCounter, Counter>();
+  readonly #histograms = new Map<TelemetryHistogram, Histogram>();
 
   constructor(tracerProvider: TracerProvider, meterProvider: MeterProvider) {
     this.#tracerProvider = tracerProvider;
@@ -31,6 +32,15 @@ export class ProviderLibraryTelemetry implements LibraryTelemetry {
       this.#counters.set(counter, instrument);
     }
     instrument.add(1, attributes);
+  }
+
+  record(histogram: TelemetryHistogram, value: number, attributes?: TelemetryAttributes): void {
+    let instrument = this.#histograms.get(histogram);
+    if (instrument === undefined) {
+      instrument = this.#meterProvider.getMeter(histogram.scope).createHistogram(histogram.name, { description: histogram.description, unit: histogram.unit });
+      this.#histograms.set(histogram, instrument);
+    }
+    instrument.record(value, attributes);
   }
 
   annotate(attributes: TelemetryAttributes): void {

@@ -1,3 +1,5 @@
+import { createToken, type Token } from '../di/token.js';
+
 /**
  * Attributes of a library's spans and counters: fixed words and names, never a credential nor
  * an error's message.
@@ -22,6 +24,19 @@ export interface TelemetryCounter {
 }
 
 /**
+ * A histogram a library declares once (a duration, in its unit), made like a {@link TelemetryCounter}.
+ *
+ * @example
+ * const RUN_TIME: TelemetryHistogram = { scope: 'tessera-http/jobs', name: 'tessera.job.duration', description: 'How long job runs take.', unit: 's' };
+ */
+export interface TelemetryHistogram {
+  readonly scope: string;
+  readonly name: string;
+  readonly description: string;
+  readonly unit: string;
+}
+
+/**
  * How a Tessera library (the auth module) records what it does through the app's
  * instrumentation, so its spans and counters reach the providers the request's span reaches.
  * `openTelemetry()` keeps one in each followed request's OpenTelemetry context under
@@ -35,6 +50,8 @@ export interface TelemetryCounter {
 export interface LibraryTelemetry {
   /** Adds one to `counter`. */
   count(counter: TelemetryCounter, attributes?: TelemetryAttributes): void;
+  /** Records `value` in `histogram`; optional, so instrumentations written before it still fit. */
+  record?(histogram: TelemetryHistogram, value: number, attributes?: TelemetryAttributes): void;
   /** Sets attributes on the active span: the request's, unless a library span is open. */
   annotate(attributes: TelemetryAttributes): void;
   /**
@@ -53,3 +70,13 @@ export interface LibraryTelemetry {
  * const active = trace.setSpan(parent.setValue(LIBRARY_TELEMETRY_KEY, telemetry), span);
  */
 export const LIBRARY_TELEMETRY_KEY: unique symbol = Symbol('tessera-http library telemetry');
+
+/**
+ * The app's library telemetry outside any request (its instrumentation's `library()`), as a
+ * built-in every module can inject: background work (job runs) records its spans and metrics
+ * through it. Calling it gives undefined while nothing collects.
+ *
+ * @example
+ * defineFactory(Runner, [LIBRARY_TELEMETRY], (telemetry) => new Runner(() => telemetry()));
+ */
+export const LIBRARY_TELEMETRY: Token<() => LibraryTelemetry | undefined> = createToken<() => LibraryTelemetry | undefined>('LibraryTelemetry');

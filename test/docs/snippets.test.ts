@@ -19,6 +19,7 @@ const ENTRIES: Readonly<Record<string, string>> = {
   'tessera-http/auth/postgres': 'lib/auth/postgres/index.ts',
   'tessera-http/postgres': 'lib/postgres/index.ts',
   'tessera-http/redis': 'lib/redis/index.ts',
+  'tessera-http/jobs': 'lib/jobs/index.ts',
   'tessera-http/openapi': 'lib/openapi/index.ts',
   'tessera-http/node': 'lib/node.ts',
   'tessera-http/fetch': 'lib/fetch.ts',

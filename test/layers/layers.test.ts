@@ -7,7 +7,7 @@ import { findCycle, readImports, type ImportEdge } from './import-graph.js';
 const root = join(import.meta.dirname, '..', '..');
 const edges = readImports(root, ['lib', 'facade']);
 
-const OUTSIDE_CORE = ['lib/auth/', 'lib/redis/', 'lib/postgres/', 'lib/openapi/', 'lib/adapters/', 'lib/middleware/', 'lib/testing/', 'lib/client/', 'lib/otel/', 'facade/'];
+const OUTSIDE_CORE = ['lib/auth/', 'lib/jobs/', 'lib/redis/', 'lib/postgres/', 'lib/openapi/', 'lib/adapters/', 'lib/middleware/', 'lib/testing/', 'lib/client/', 'lib/otel/', 'facade/'];
 /** Entries that pair the core with an adapter: `tessera-http/node`, `/fetch`, and `tessera-http` as Node, Bun and Deno resolve it. */
 const ENTRIES_ABOVE_CORE = ['lib/node.ts', 'lib/fetch.ts', 'lib/index-node.ts', 'lib/index-bun.ts', 'lib/index-deno.ts'];
 const CORE_ENTRY = 'lib/index.ts';

@@ -32,7 +32,8 @@ export interface Mailbox {
   close(): Promise<void>;
 }
 
-export async function startMailbox(): Promise<Mailbox> {
+/** `port`: 0 (default) for any free port; a given one to start the server again where a stopped one was. */
+export async function startMailbox(port = 0): Promise<Mailbox> {
   const received: ReceivedMail[] = [];
   const taken = new Set<ReceivedMail>();
   const waiters = new Set<() => void>();
@@ -58,9 +59,9 @@ export async function startMailbox(): Promise<Mailbox> {
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(port, '127.0.0.1', () => resolve());
   });
-  const port = (server.server.address() as AddressInfo).port;
+  const bound = (server.server.address() as AddressInfo).port;
 
   function take(to: string): ReceivedMail | undefined {
     const mail = received.find((m) => !taken.has(m) && m.to.includes(to.toLowerCase()));
@@ -69,7 +70,7 @@ export async function startMailbox(): Promise<Mailbox> {
   }
 
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: `smtp://127.0.0.1:${bound}`,
     received,
     next(to, timeoutMs = 10_000) {
       const ready = take(to);

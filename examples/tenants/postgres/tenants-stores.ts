@@ -2,7 +2,7 @@ import { createToken, defineFactory, defineModule, IDEMPOTENCY_STORE } from '../
 import type { Clock, ModuleDefinition } from '../../../lib/index.js';
 import type { AccountStore, IdentityStore, RefreshTokenStore, SecondFactorStore, SignInFlowStore, StoreClass } from '../../../lib/auth/index.js';
 import type { InjectionToken, RateLimitCounter, RateLimitCounterOptions, WindowedRateLimitCounter } from '../../../lib/index.js';
-import { PostgresIdentityStore, PostgresRefreshTokenStore, PostgresSecondFactorStore, PostgresSignInFlowStore } from '../../../lib/auth/postgres/index.js';
+import { PostgresAccountStore, PostgresIdentityStore, PostgresRefreshTokenStore, PostgresSecondFactorStore, PostgresSignInFlowStore } from '../../../lib/auth/postgres/index.js';
 import { PostgresIdempotencyStore, PostgresRateLimitCounter, SQL_CLIENT } from '../../../lib/postgres/index.js';
 import type { PostgresStoreOptions, SqlClient } from '../../../lib/postgres/index.js';
 import type { Claims } from '../claims.js';
@@ -13,10 +13,11 @@ import { TENANT_POSTS } from '../tenant-posts.js';
 import { PostgresDemoAccounts } from './postgres-demo-accounts.js';
 import { PostgresTenantApiKeys } from './postgres-tenant-api-keys.js';
 import { PostgresTenantPosts } from './postgres-tenant-posts.js';
+import { PURGE_WORK } from '../purge-job.js';
 
 /**
  * The state the tenants app keeps, however it is stored: a module exporting `TENANT_KEYS`,
- * `RATE_LIMIT_COUNTER`, `TENANT_POSTS` and `IDEMPOTENCY_STORE`, and the auth module's stores as it
+ * `RATE_LIMIT_COUNTER`, `TENANT_POSTS`, `IDEMPOTENCY_STORE` and `PURGE_WORK` (the scheduled purge), and the auth module's stores as it
  * takes them: the refresh tokens, and the accounts (an account store, which sign-in reads too), and
  * optionally the sign-in throttle's counters.
  *
@@ -70,6 +71,8 @@ const IDENTITIES = createToken<IdentityStore>('TenantsIdentityStore');
  * const stores = createPostgresTenantsStores(database, systemClock, config, { queryTimeoutMs: 2000 });
  */
 export function createPostgresTenantsStores(database: SqlClient, clock: Clock, config: TenantsConfig, options: PostgresStoreOptions = {}): TenantsStores {
+  // At most 5 verification, reset and change mails per address per hour, across instances.
+  const mailLimit = new PostgresRateLimitCounter(database, { ...options, clock, name: 'tenants-account-mails', limit: 5, windowMs: 3_600_000 });
   const module = defineModule({
     name: 'PostgresStoresModule',
     providers: [
@@ -87,8 +90,14 @@ export function createPostgresTenantsStores(database: SqlClient, clock: Clock, c
       defineFactory(IDEMPOTENCY_STORE, [SQL_CLIENT], (db) => new PostgresIdempotencyStore(db, { ...options, clock })),
       defineFactory(SIGN_IN_FLOWS, [SQL_CLIENT], (db) => new PostgresSignInFlowStore(db, options)),
       defineFactory(IDENTITIES, [SQL_CLIENT], (db) => new PostgresIdentityStore(db, options)),
+      // The scheduled purge (purge-job.ts): expired mail tokens, ended windows of the API-key and mail limits.
+      defineFactory(PURGE_WORK, [ACCOUNTS, RATE_LIMIT_COUNTER], (accounts, apiKeys) => async () => ({
+        mailTokens: accounts instanceof PostgresAccountStore ? await accounts.purgeExpiredTokens(new Date(clock.now())) : 0,
+        apiKeyWindows: apiKeys instanceof PostgresRateLimitCounter ? await apiKeys.sweep() : 0,
+        mailWindows: await mailLimit.sweep(),
+      })),
     ],
-    exports: [SQL_CLIENT, ACCOUNTS, REFRESH_TOKENS, SECOND_FACTORS, TENANT_KEYS, RATE_LIMIT_COUNTER, TENANT_POSTS, IDEMPOTENCY_STORE, SIGN_IN_FLOWS, IDENTITIES],
+    exports: [SQL_CLIENT, ACCOUNTS, REFRESH_TOKENS, SECOND_FACTORS, TENANT_KEYS, RATE_LIMIT_COUNTER, TENANT_POSTS, IDEMPOTENCY_STORE, SIGN_IN_FLOWS, IDENTITIES, PURGE_WORK],
   });
   return {
     module,
@@ -97,8 +106,7 @@ export function createPostgresTenantsStores(database: SqlClient, clock: Clock, c
     secondFactorStore: { useExisting: SECOND_FACTORS },
     // Failed sign-ins counted in tessera_rate_limits, so every instance sees the same counts.
     signInCounters: { inject: [SQL_CLIENT], useFactory: (db: SqlClient) => (settings: SignInCounterSettings) => new PostgresRateLimitCounter(db, { ...options, ...settings }) },
-    // At most 5 verification, reset and change mails per address per hour, across instances.
-    mailLimit: new PostgresRateLimitCounter(database, { ...options, clock, name: 'tenants-account-mails', limit: 5, windowMs: 3_600_000 }),
+    mailLimit,
     // Outside sign-ins: a callback finds its flow on any instance, and links are shared.
     outsideSignIn: { flowStore: { useExisting: SIGN_IN_FLOWS }, identityStore: { useExisting: IDENTITIES } },
   };

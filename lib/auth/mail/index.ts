@@ -7,3 +7,5 @@ export { loggingMailer } from './logging-mailer.js';
 export { defaultAccountMailTemplates } from './account-mail-templates.js';
 export type { AccountMailContext, AccountMailTemplates, MailContent } from './account-mail-templates.js';
 export { escapeHtml } from './escape-html.js';
+export { mailJobs } from './mail-jobs.js';
+export type { MailJobsOptions } from './mail-jobs.js';
