@@ -1,4 +1,4 @@
-import { createToken } from '../di/token.js';
+import { createToken, type Token } from '../di/token.js';
 
 /**
  * Structured fields of a log line. `err` holds an error (serialised with its type, message and
@@ -44,4 +44,6 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
  * @example
  * defineFactory(Mailer, [LOGGER], (logger) => new Mailer(logger.child({ component: 'mailer' })));
  */
-export const LOGGER = createToken<Logger>('Logger');
+// Annotated: inferred, the declaration would name Token through lib/index.ts (a cycle in the
+// declaration build: Rollup's circular-chunk warnings).
+export const LOGGER: Token<Logger> = createToken<Logger>('Logger');
