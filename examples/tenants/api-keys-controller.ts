@@ -3,7 +3,7 @@ import { BadRequestException, defineController, ForbiddenException, NotFoundExce
 import { InvalidCidrError, NoStore, parseAllowedCidrs, RequireStepUp, Roles } from '../../lib/auth/index.js';
 import { ApiResponse } from '../../lib/openapi/index.js';
 import { auth } from './claims.js';
-import { FORBIDDEN, IDEMPOTENT_CREATE, NOT_FOUND, TOKEN_ONLY, UNAUTHORIZED } from './openapi.js';
+import { FORBIDDEN, IDEMPOTENT_CREATE, NOT_FOUND, STEP_UP, TOKEN_ONLY, UNAUTHORIZED } from './openapi.js';
 import { Idempotent } from './idempotency.js';
 import { TenancyGuard } from './tenancy-guard.js';
 import { TENANT_KEYS } from './tenant-api-keys.js';
@@ -34,7 +34,7 @@ export const apiKeysController = defineController({
   routes: (keys, invalidation, { get, post, del }) => ({
     // NoStore first: the answer (and an idempotent replay of it) shows the key once; no cache may keep it.
     // Step-up: a second factor (or, without one, a sign-in) within STEP_UP_SECONDS; else a 401 problem naming the step.
-    create: post('/', { body: CreateApiKey, status: 201, guards: [auth.StepUpGuard], interceptors: [NoStore, Idempotent], metadata: [...IDEMPOTENT_CREATE, RequireStepUp()] }, (ctx) => {
+    create: post('/', { body: CreateApiKey, status: 201, guards: [auth.StepUpGuard], interceptors: [NoStore, Idempotent], metadata: [...IDEMPOTENT_CREATE, STEP_UP, RequireStepUp()] }, (ctx) => {
       let allowedCidrs: string[];
       try {
         allowedCidrs = parseAllowedCidrs(ctx.body.allowedCidrs);

@@ -38,8 +38,8 @@ export const WRITE_POSTS = ApiSecurity('bearer', 'browserSession', { apiKey: ['p
 
 /** Answers every protected route may give. */
 export const UNAUTHORIZED = ApiResponse({ status: 401, description: 'Missing or invalid credential' });
-/** The 401 of a route behind `RecentAuthGuard`: also a sign-in older than 10 minutes. */
-export const REAUTHENTICATE = ApiResponse({ status: 401, description: 'Missing or invalid credential; or (code `reauthentication_required`) a sign-in older than 10 minutes: sign in again' });
+/** The 401 of a route behind step-up (`StepUpGuard`): also a sign-in or second factor older than STEP_UP_SECONDS. */
+export const STEP_UP = ApiResponse({ status: 401, description: 'Missing or invalid credential; or (code `STEP_UP_SECOND_FACTOR` or `STEP_UP_SIGN_IN`) a second factor or sign-in older than STEP_UP_SECONDS: step up' });
 export const FORBIDDEN = ApiResponse({ status: 403, description: 'Missing role or scope, or (browser session) a missing CSRF token or another site' });
 export const NOT_FOUND = ApiResponse({ status: 404, description: 'Not found, or another tenant\u2019s' });
 export const RATE_LIMITED = ApiResponse({ status: 429, description: 'This API key is over its limit; see retry-after' });
