@@ -6,3 +6,4 @@ export { integerAtLeast } from '../common/integer-at-least.js';
 export { encodeBase64, decodeBase64, type Base64Alphabet } from '../common/base64.js';
 export { BoundedCache, type BoundedCacheOptions } from '../common/bounded-cache.js';
 export { unrefTimer } from '../common/unref-timer.js';
+export { importOptionalModule } from '../common/import-optional-module.js';

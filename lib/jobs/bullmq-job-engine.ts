@@ -2,7 +2,7 @@ import type { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { TesseraError } from '../index.js';
 import { backoffDelayMs } from './backoff.js';
-import { importOptionalPeer } from './import-optional-peer.js';
+import { importOptionalModule } from '../internal/primitives.js';
 import type { EnqueueRequest, FailedJob, JobEngine, JobEnvelope, JobQueueSpec, JobRunner } from './job-engine.js';
 
 /**
@@ -61,7 +61,7 @@ class BullmqJobEngine implements JobEngine {
     const missing = (error: unknown) => {
       throw new TesseraError('JOBS_ENGINE_MISSING', 'bullmqJobEngine needs the bullmq and ioredis packages (npm install bullmq ioredis).', { cause: error });
     };
-    const [bullmq, { Redis: RedisClient }] = await Promise.all([importOptionalPeer<BullMq>('bullmq').catch(missing), importOptionalPeer<typeof import('ioredis')>('ioredis').catch(missing)]);
+    const [bullmq, { Redis: RedisClient }] = await Promise.all([(importOptionalModule('bullmq') as Promise<BullMq>).catch(missing), (importOptionalModule('ioredis') as Promise<typeof import('ioredis')>).catch(missing)]);
     // BullMQ's workers block on this connection's duplicates; null retries per request is what it requires of them.
     const connection = new RedisClient(this.#options.url, { maxRetriesPerRequest: null });
     connection.on('error', () => {});

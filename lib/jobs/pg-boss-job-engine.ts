@@ -1,7 +1,7 @@
 import type { PgBoss, Db } from 'pg-boss';
 import { TesseraError } from '../index.js';
 import type { EnqueueRequest, FailedJob, JobEngine, JobEnvelope, JobQueueSpec, JobRunner, JobTransaction } from './job-engine.js';
-import { importOptionalPeer } from './import-optional-peer.js';
+import { importOptionalModule } from '../internal/primitives.js';
 
 /**
  * Options of {@link pgBossJobEngine}.
@@ -79,7 +79,7 @@ class PgBossJobEngine implements JobEngine {
 
   async start(): Promise<void> {
     if (this.#boss !== undefined) return;
-    const { PgBoss: Boss } = await importOptionalPeer<typeof import('pg-boss')>('pg-boss').catch((error: unknown) => {
+    const { PgBoss: Boss } = await (importOptionalModule('pg-boss') as Promise<typeof import('pg-boss')>).catch((error: unknown) => {
       throw new TesseraError('JOBS_ENGINE_MISSING', 'pgBossJobEngine needs the pg-boss package (npm install pg-boss; Node 22.12 or later).', { cause: error });
     });
     const boss = new Boss({

@@ -1,4 +1,4 @@
-import { importOptionalModule } from '../password/import-optional-module.js';
+import { importOptionalModule } from '../../internal/primitives.js';
 
 /**
  * The WebAuthn relying party the passkeys belong to (`secondFactors.passkeys`).

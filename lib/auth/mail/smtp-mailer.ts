@@ -1,4 +1,4 @@
-import { importOptionalModule } from '../password/import-optional-module.js';
+import { importOptionalModule } from '../../internal/primitives.js';
 import type { Mailer, MailMessage } from './mailer.js';
 
 /**

@@ -2,7 +2,7 @@ import { describe, it, expect, vi } from 'vitest';
 
 // Simulates a runtime without the native addon (Workers, Deno, an unsupported platform, or an
 // install that skipped optional dependencies).
-vi.mock('./import-optional-module.js', () => ({
+vi.mock('../../common/import-optional-module.js', () => ({
   importOptionalModule: async (specifier: string) => {
     throw new Error(`Cannot find module '${specifier}'`);
   },

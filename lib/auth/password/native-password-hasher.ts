@@ -1,6 +1,6 @@
 import { DEFAULT_ARGON2_PARAMETERS, type Argon2Parameters } from './argon2-parameters.js';
 import { createArgon2PasswordHasher, type Argon2idEngine } from './argon2-password-hasher.js';
-import { importOptionalModule } from './import-optional-module.js';
+import { importOptionalModule } from '../../internal/primitives.js';
 import { PasswordHasherUnavailableError } from './password-errors.js';
 import type { Argon2PasswordHasher } from './password-hasher.js';
 import { decodeBase64 } from '../../internal/primitives.js';
