@@ -9,6 +9,7 @@ import type { AsymmetricAlgorithm } from '../../lib/auth/index.js';
  * | --- | --- |
  * | AUTH_SECRET | a development secret (with a loud warning); else at least 32 characters |
  * | REFRESH_REUSE_GRACE_SECONDS | 0 |
+ * | SESSION_MAX_AGE_SECONDS | 2592000 (30 days): a session ends this long after its sign-in, however often it is refreshed |
  * | API_KEY_RATE_LIMIT | 100 requests per window, per key |
  * | API_KEY_RATE_WINDOW_MS | 60000 |
  * | API_KEY_CACHE_SECONDS | 0 (every request reads the key store) |
@@ -27,6 +28,8 @@ export interface TenantsConfig {
   readonly issuer: 'tessera-tenants';
   readonly audience: 'tessera-tenants-api';
   readonly refreshReuseGraceSeconds: number;
+  /** The absolute session lifetime, seconds (`issuing.sessionMaxAge`). */
+  readonly sessionMaxAgeSeconds: number;
   readonly apiKeyRateLimit: number;
   readonly apiKeyRateWindowMs: number;
   readonly apiKeyCacheSeconds: number;
@@ -79,6 +82,8 @@ export const TenantsEnv = defineConfig(
     .object({
       AUTH_SECRET: z.string().min(32).optional(),
       REFRESH_REUSE_GRACE_SECONDS: count(0),
+      // No 0: a session must end some time (the module refuses an absent lifetime too).
+      SESSION_MAX_AGE_SECONDS: z.coerce.number().int().min(1).default(2_592_000),
       API_KEY_RATE_LIMIT: count(100),
       // 0 keeps the default window: a window of no time would count nothing.
       API_KEY_RATE_WINDOW_MS: count(60_000).transform((ms) => ms || 60_000),
@@ -128,6 +133,7 @@ export function readTenantsConfig(env: ConfigSource, warn: (message: string) => 
     issuer: 'tessera-tenants',
     audience: 'tessera-tenants-api',
     refreshReuseGraceSeconds: values.REFRESH_REUSE_GRACE_SECONDS,
+    sessionMaxAgeSeconds: values.SESSION_MAX_AGE_SECONDS,
     apiKeyRateLimit: values.API_KEY_RATE_LIMIT,
     apiKeyRateWindowMs: values.API_KEY_RATE_WINDOW_MS,
     apiKeyCacheSeconds: values.API_KEY_CACHE_SECONDS,

@@ -75,6 +75,16 @@ export interface AuthDefinitions<Claims> {
   readonly BROWSER_SESSIONS: Token<BrowserSessions>;
 }
 
+/**
+ * An access token's TTL (whole seconds, at least 1): `accessTokenTtl`, cut so the token ends with
+ * its session (`notAfter`, the absolute lifetime) rather than after it.
+ */
+function accessTokenTtlWithin(accessTokenTtl: number, notAfter: Date | undefined, nowMs: number): number {
+  if (notAfter === undefined) return accessTokenTtl;
+  const left = Math.floor((notAfter.getTime() - nowMs) / 1000);
+  return Math.max(1, Math.min(accessTokenTtl, left));
+}
+
 function toProvider<T>(token: Token<T>, store: StoreClass<T>): ProviderInput {
   if (typeof store === 'function') return { provide: token, useClass: store as never };
   if ('useExisting' in store) return { provide: token, useExisting: store.useExisting };
@@ -194,10 +204,12 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
               credentialStore: tracedStore(credentialStore, 'CredentialStore'),
               refreshTokenStore: tracedStore(refreshTokenStore, 'RefreshTokenStore'),
               accessTokens: {
-                sign: async (claims, subject, sessionId) => signer.sign({ ...claims, sub: subject, sid: sessionId }, { ttlSeconds: accessTokenTtl, type: 'access' }),
+                sign: async (claims, subject, sessionId, notAfter) =>
+                  signer.sign({ ...claims, sub: subject, sid: sessionId }, { ttlSeconds: accessTokenTtlWithin(accessTokenTtl, notAfter, clock.now()), type: 'access' }),
               },
               accessTokenTtl,
               refreshTokenTtl: issuing.refreshTokenTtl,
+              sessionMaxAge: issuing.sessionMaxAge,
               refreshReuseGraceSeconds: issuing.refreshReuseGraceSeconds,
               clock,
               passwordHasher: issuing.passwordHasher,

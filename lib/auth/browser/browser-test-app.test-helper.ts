@@ -39,6 +39,7 @@ export async function browserTestApp(
   browserOptions: BrowserSessionOptions | null = {},
   appOptions: AppOptions = {},
   shared?: { readonly clock: ManualClock; readonly refreshTokens: InMemoryRefreshTokenStore },
+  issuing: { readonly sessionMaxAge?: number } = {},
 ): Promise<BrowserTestApp> {
   const clock = shared?.clock ?? createManualClock(NOW);
   const definitions = defineAuthModule(Claims);
@@ -88,7 +89,7 @@ export async function browserTestApp(
       definitions.AuthModule.forRoot({
         secret: SECRET,
         clock,
-        issuing: { credentialStore: { useExisting: InMemoryCredentialStore }, refreshTokenStore: { useExisting: InMemoryRefreshTokenStore }, imports: [Stores], passwordHasher },
+        issuing: { credentialStore: { useExisting: InMemoryCredentialStore }, refreshTokenStore: { useExisting: InMemoryRefreshTokenStore }, imports: [Stores], passwordHasher, ...issuing },
         ...(browserOptions === null ? {} : { browser: browserOptions }),
       }),
     ],

@@ -5,6 +5,7 @@ export {
   DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
   DEFAULT_REFRESH_REUSE_GRACE_SECONDS,
   DEFAULT_REFRESH_TOKEN_TTL_SECONDS,
+  DEFAULT_SESSION_MAX_AGE_SECONDS,
   resolveTokenIssuingSettings,
 } from './token-issuing-options.js';
 export type { TokenIssuingServiceOptions, TokenIssuingSettings } from './token-issuing-options.js';

@@ -17,8 +17,13 @@ export interface IssuingOptions<Claims> {
   readonly refreshTokenStore: StoreClass<RefreshTokenStore>;
   /** Seconds; default 900. */
   readonly accessTokenTtl?: number;
-  /** Seconds; default 2592000 (30 days). */
+  /** Seconds a refresh token lives from its issue, the idle lifetime; default 2592000 (30 days). */
   readonly refreshTokenTtl?: number;
+  /**
+   * Seconds a session lives from its sign-in however often it is refreshed, the absolute
+   * lifetime; default 2592000 (30 days). Browser sessions' cookies end with it too.
+   */
+  readonly sessionMaxAge?: number;
   /** Seconds after a rotation during which replaying the old token is refused without revoking the family; default 0. */
   readonly refreshReuseGraceSeconds?: number;
   /** Password backend for sign-in; default: the process-wide default (native Argon2id on Node when available, else WASM). */

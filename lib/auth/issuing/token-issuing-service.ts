@@ -12,6 +12,7 @@ import type { NewRefreshToken, RefreshTokenRecord } from './refresh-token-record
 import { isWithinReuseGrace, refreshTokenState } from './refresh-token-state.js';
 import type { RefreshTokenStore } from './refresh-token-store.js';
 import { newSessionId } from '../sessions/session-id.js';
+import { sessionEndOf, sessionStartOfRecord } from './session-lifetime.js';
 import { sessionMetadataOf, toSessionInfo, type SessionMetadata } from './session-rows.js';
 import type { SessionRevocationListener } from '../sessions/session-revocation-listener.js';
 import { resolveTokenIssuingSettings } from './token-issuing-options.js';
@@ -29,6 +30,7 @@ import type { ClaimsSchema } from './validate-claims.js';
  * | State | refresh(token) does |
  * |---|---|
  * | unknown, revoked, expired | 401 `Invalid credentials`; nothing changes |
+ * | its session older than `sessionMaxAge` (or of unknown start) | 401; nothing changes: refresh never extends a session past its absolute lifetime |
  * | rotated, within the grace window | 401; nothing changes |
  * | rotated, outside the grace window (reuse) | revokes the token's family (`revokeFamily`), or every token of the subject when the store cannot; 401 |
  * | active | rotates: the successor (same family) is stored and the old token marked rotated, atomically with `rotate`, else successor first then the `markRotated` compare-and-set; losing the compare-and-set is a 401 |
@@ -202,6 +204,9 @@ export class TokenIssuingService<Claims> {
         }
         throw invalidCredentials();
       case 'active':
+        // The absolute lifetime, read again here: a token stored before it was bounded (or by
+        // a longer setting) must not carry its session on past it.
+        if (!(now < this.#sessionEnd(record))) throw invalidCredentials();
         return this.#rotate(tokenHash, record, now);
     }
   }
@@ -277,11 +282,18 @@ export class TokenIssuingService<Claims> {
     return validateLoadedClaims(this.#claimsSchema, loaded);
   }
 
+  /** When the record's session ends for good (ms): its start plus `sessionMaxAge`; -Infinity when its start cannot be told (fail closed). */
+  #sessionEnd(record: RefreshTokenRecord): number {
+    const start = sessionStartOfRecord(record);
+    return start === undefined ? -Infinity : sessionEndOf(start, this.settings.sessionMaxAge);
+  }
+
   async #startFamily(subject: string, claims: Claims & Record<string, unknown>, context: SignInContext | undefined): Promise<TokenPair> {
     const now = this.#clock.now();
     const familyId = newSessionId(now);
-    const access = await this.#accessTokens.sign(claims, subject, familyId);
-    const refresh = this.#newRefreshToken(subject, familyId, now, sessionMetadataOf(context, now));
+    const sessionEnd = sessionEndOf(now, this.settings.sessionMaxAge);
+    const access = await this.#accessTokens.sign(claims, subject, familyId, new Date(sessionEnd));
+    const refresh = this.#newRefreshToken(subject, familyId, now, sessionEnd, sessionMetadataOf(context, now));
     await this.#refreshTokens.create(refresh.tokenHash, refresh.record);
     return pairOf(access, refresh);
   }
@@ -292,11 +304,15 @@ export class TokenIssuingService<Claims> {
     // A store that ignores families may return none; the successor then starts one (a store that
     // ignores families also has no revokeFamily, so reuse revokes by subject anyway).
     const familyId = typeof record.familyId === 'string' && record.familyId !== '' ? record.familyId : newSessionId(now);
+    const sessionStart = sessionStartOfRecord(record);
+    if (sessionStart === undefined) throw invalidCredentials(); // refresh() checked; kept for the type.
+    const sessionEnd = sessionEndOf(sessionStart, this.settings.sessionMaxAge);
     // Signed before the store changes, so a signer failure leaves the old token usable.
-    const access = await this.#accessTokens.sign(claims, record.subject, familyId);
-    // The successor carries the session's metadata on; its own issuedAt is this refresh.
-    const successor = this.#newRefreshToken(record.subject, familyId, now, {
-      sessionStartedAt: record.sessionStartedAt ?? undefined,
+    const access = await this.#accessTokens.sign(claims, record.subject, familyId, new Date(sessionEnd));
+    // The successor carries the session's metadata on (its start too, so the bound never slides);
+    // its own issuedAt is this refresh.
+    const successor = this.#newRefreshToken(record.subject, familyId, now, sessionEnd, {
+      sessionStartedAt: new Date(sessionStart),
       userAgent: record.userAgent ?? null,
       clientAddress: record.clientAddress ?? null,
     });
@@ -353,9 +369,10 @@ export class TokenIssuingService<Claims> {
     }
   }
 
-  #newRefreshToken(subject: string, familyId: string, now: number, session: SessionMetadata): IssuedRefreshToken {
+  /** A refresh token living `refreshTokenTtl` from now, but never past its session's end. */
+  #newRefreshToken(subject: string, familyId: string, now: number, sessionEnd: number, session: SessionMetadata): IssuedRefreshToken {
     const token = generateRefreshToken();
-    const expiresAt = new Date(now + this.settings.refreshTokenTtl * 1000);
+    const expiresAt = new Date(Math.min(now + this.settings.refreshTokenTtl * 1000, sessionEnd));
     return { token, tokenHash: hashRefreshToken(token), record: { subject, familyId, expiresAt, issuedAt: new Date(now), ...session } };
   }
 }
