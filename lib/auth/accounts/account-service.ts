@@ -255,6 +255,21 @@ export class AccountService<Claims = unknown> {
   }
 
   /**
+   * Disables an account and ends every one of its sessions on every instance (ASVS 5.0 7.4.2): the
+   * store stops loading its claims (no sign-in, no refresh), its refresh tokens are revoked, and
+   * its access tokens are refused before they expire, here at once and elsewhere as the app's
+   * PubSub delivers it (an instance that cannot hear the bus reads it from the refresh-token store).
+   * Disabled first, so a sign-in racing this cannot start a session the revocation misses.
+   *
+   * @example
+   * await accounts.disableAccount(params.subject); // an administrator's action
+   */
+  async disableAccount(subject: string): Promise<void> {
+    await this.#store.disable(subject);
+    await this.#sessions.revokeAllSessions(subject);
+  }
+
+  /**
    * Resolves once every mail started so far has been sent (or has failed and been logged). For
    * tests and for a graceful shutdown; requests never wait for it.
    *
