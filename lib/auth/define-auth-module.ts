@@ -17,6 +17,8 @@ import type { AccountService } from './accounts/account-service.js';
 import type { AccountStore } from './accounts/account-store.js';
 import { AuthConfigError, assertSecretLength, readTolerance, readTrustedIssuers, createTokenSigner } from './jwt/index.js';
 import { BrowserCookies, BrowserSessions } from './browser/index.js';
+import { SecurityEvents } from './events/security-events.js';
+import type { SecurityEventSink } from './events/security-event.js';
 
 /**
  * The programmatic auth operations, resolved through the `AUTH_SERVICE` token.
@@ -73,6 +75,13 @@ export interface AuthDefinitions<Claims> {
   readonly ACCOUNT_SERVICE: Token<AccountService<Claims>>;
   /** Resolves to the {@link BrowserSessions} (sign-in, refresh, sign-out with cookies) when `browser` is configured. */
   readonly BROWSER_SESSIONS: Token<BrowserSessions>;
+  /**
+   * The module's security events (`SecurityEvents` on the app's logger and telemetry): the module
+   * records sign-ins, throttling, refresh-token reuse, sessions ended, password and e-mail changes,
+   * disabled accounts and API-key revocations itself; an app records what only it does through
+   * it, such as creating an API key.
+   */
+  readonly SECURITY_EVENTS: Token<SecurityEventSink>;
 }
 
 /**
@@ -116,6 +125,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
   const ACCOUNT_STORE = createToken<AccountStore<Claims>>('AccountStore');
   const ACCOUNT_SERVICE = createToken<AccountService<Claims>>('ACCOUNT_SERVICE');
   const BROWSER_SESSIONS = createToken<BrowserSessions>('BROWSER_SESSIONS');
+  const SECURITY_EVENTS = createToken<SecurityEventSink>('SECURITY_EVENTS');
   const { JwtAuthGuard, AuthGuard, createRolesGuard } = createAuthGuards<Claims>({ currentUser: CURRENT_USER, currentApiKey: CURRENT_API_KEY });
 
   /**
@@ -181,21 +191,22 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
         // With issuing, the refresh-token store tells a starting instance which sessions ended
         // before it (untraced: a boot step, not part of any request's trace).
         options.issuing
-          ? defineFactory(CREDENTIAL_INVALIDATION, [AUTH_RUNTIME, PUB_SUB, LOGGER, REFRESH_TOKEN_STORE], (runtime, bus, logger, refreshTokens) => startCredentialInvalidation(runtime, bus, clock, refreshTokens, logger))
-          : defineFactory(CREDENTIAL_INVALIDATION, [AUTH_RUNTIME, PUB_SUB, LOGGER], (runtime, bus, logger) => startCredentialInvalidation(runtime, bus, clock, undefined, logger)),
+          ? defineFactory(CREDENTIAL_INVALIDATION, [AUTH_RUNTIME, PUB_SUB, LOGGER, SECURITY_EVENTS, REFRESH_TOKEN_STORE], (runtime, bus, logger, events, refreshTokens) => startCredentialInvalidation(runtime, bus, clock, refreshTokens, logger, events))
+          : defineFactory(CREDENTIAL_INVALIDATION, [AUTH_RUNTIME, PUB_SUB, LOGGER, SECURITY_EVENTS], (runtime, bus, logger, events) => startCredentialInvalidation(runtime, bus, clock, undefined, logger, events)),
+        defineFactory(SECURITY_EVENTS, [LOGGER], (logger) => new SecurityEvents(logger)),
       ];
       if (apiKeys) providers.push(toProvider(API_KEY_STORE, apiKeys.store));
-      const exported: unknown[] = [JwtAuthGuard, AuthGuard, AUTH_RUNTIME, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION];
+      const exported: unknown[] = [JwtAuthGuard, AuthGuard, AUTH_RUNTIME, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION, SECURITY_EVENTS];
       const issuing = options.issuing;
       if (issuing) {
         const signer = createTokenSigner({ secret: options.secret, algorithm, issuer: options.issuer, audience: options.audience, clock });
         const accessTokenTtl = issuing.accessTokenTtl ?? 900;
         providers.push(
-          ...accountProviders(options.accounts, issuing, clock, { credentialStore: CREDENTIAL_STORE, accountStore: ACCOUNT_STORE, accountService: ACCOUNT_SERVICE, authService: AUTH_SERVICE, signInThrottle: SIGN_IN_THROTTLE, toProvider, claimsSchema }),
+          ...accountProviders(options.accounts, issuing, clock, { credentialStore: CREDENTIAL_STORE, accountStore: ACCOUNT_STORE, accountService: ACCOUNT_SERVICE, authService: AUTH_SERVICE, signInThrottle: SIGN_IN_THROTTLE, securityEvents: SECURITY_EVENTS, toProvider, claimsSchema }),
           toProvider(REFRESH_TOKEN_STORE, issuing.refreshTokenStore),
-          signInThrottleProvider(SIGN_IN_THROTTLE, options.signInThrottle, options.secret, clock),
+          signInThrottleProvider(SIGN_IN_THROTTLE, options.signInThrottle, options.secret, clock, SECURITY_EVENTS),
           // Every sign-in through AUTH_SERVICE (JSON and browser alike) passes the throttle.
-          defineFactory(AUTH_SERVICE, [CREDENTIAL_STORE, REFRESH_TOKEN_STORE, CREDENTIAL_INVALIDATION, SIGN_IN_THROTTLE], async (credentialStore, refreshTokenStore, invalidation, throttle) => {
+          defineFactory(AUTH_SERVICE, [CREDENTIAL_STORE, REFRESH_TOKEN_STORE, CREDENTIAL_INVALIDATION, SIGN_IN_THROTTLE, SECURITY_EVENTS], async (credentialStore, refreshTokenStore, invalidation, throttle, securityEvents) => {
             // Compute the dummy hash at boot: computed lazily, the first sign-in for an unknown
             // account would take a hash longer than the others and tell that it is unknown.
             await getDummyPasswordHash(issuing.passwordHasher);
@@ -214,6 +225,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
               clock,
               passwordHasher: issuing.passwordHasher,
               sessionRevocations: invalidation,
+              securityEvents,
             });
             return withSignInThrottle(service, throttle);
           }),
@@ -241,5 +253,5 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
     },
   };
 
-  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION, ACCOUNT_SERVICE, BROWSER_SESSIONS });
+  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION, ACCOUNT_SERVICE, BROWSER_SESSIONS, SECURITY_EVENTS });
 }

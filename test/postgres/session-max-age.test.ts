@@ -20,8 +20,7 @@ function describeMaxAgeOn(name: string, client: () => SqlClient): void {
     });
     const harness = (sessionMaxAge?: number) => {
       const clock = createManualClock(T0_MS);
-      const store = new PostgresRefreshTokenStore(client(), { clock });
-      return { store, ...createHarnessWithStore(store, clock, { refreshTokenTtl: 30 * DAY, sessionMaxAge }) };
+      return createHarnessWithStore(new PostgresRefreshTokenStore(client(), { clock }), clock, { refreshTokenTtl: 30 * DAY, sessionMaxAge });
     };
 
     it('a refresh token refreshed every 29 days stops working at the default bound (30 days)', async () => {

@@ -10,6 +10,7 @@ import type { SignInThrottle } from '../throttle/sign-in-throttle.js';
 import type { AccountLinks } from './account-links.js';
 import type { AccountStore } from './account-store.js';
 import type { PasswordPolicyOptions } from './password-policy.js';
+import type { SecurityEventSink } from '../events/security-event.js';
 
 /**
  * How long mailed links work, in seconds: `verifyEmail` (default 86400, a day), `resetPassword`
@@ -98,6 +99,8 @@ export interface AccountServiceOptions<Claims> extends AccountSettings<Claims> {
    * session cannot guess the password faster than sign-in could. `null` or absent: not throttled.
    */
   readonly passwordChecks?: Pick<SignInThrottle, 'attempt'> | null;
+  /** Told each password change or reset, e-mail change and disabled account; the auth module passes its `SECURITY_EVENTS`. Default: nothing is recorded. */
+  readonly securityEvents?: SecurityEventSink | undefined;
 }
 
 /**

@@ -10,6 +10,8 @@ import type { AccountStore, AccountTokenPurpose, ConsumedAccountToken } from './
 import { generateOpaqueToken, hashOpaqueToken, isWellFormedOpaqueToken } from '../issuing/opaque-token.js';
 import { invalidAccountLink } from './invalid-account-link.js';
 import { MailOutbox } from './mail-outbox.js';
+import { NO_SECURITY_EVENTS } from '../events/security-events.js';
+import type { SecurityEventSink } from '../events/security-event.js';
 import { emailOrRefuse } from './normalize-email.js';
 import { resolvePasswordPolicy, type PasswordPolicy } from './password-policy.js';
 import type { AccountServiceOptions, AccountSessions, AccountTokenTtl, EmailChangeRequest, NewAccountClaims, PasswordChange } from './account-service-options.js';
@@ -77,6 +79,7 @@ export class AccountService<Claims = unknown> {
   readonly #logger: Logger | undefined;
   readonly #claimsSchema: ClaimsSchema<Claims> | undefined;
   readonly #passwordChecks: Pick<SignInThrottle, 'attempt'> | null;
+  readonly #events: SecurityEventSink;
 
   constructor(options: AccountServiceOptions<Claims>) {
     this.#store = options.store;
@@ -96,6 +99,7 @@ export class AccountService<Claims = unknown> {
     this.#logger = options.logger;
     this.#claimsSchema = options.claimsSchema;
     this.#passwordChecks = options.passwordChecks ?? null;
+    this.#events = options.securityEvents ?? NO_SECURITY_EVENTS;
   }
 
   /** The password policy in effect, defaults applied. */
@@ -193,6 +197,7 @@ export class AccountService<Claims = unknown> {
     await this.#store.markEmailVerified(account.subject, account.email);
     await this.#store.deleteTokens(account.subject, 'reset-password');
     await this.#sessions.revokeAllSessions(account.subject);
+    this.#events.record({ type: 'password.changed', subject: account.subject, via: 'reset' });
     this.#notifyPasswordChanged(account.email);
   }
 
@@ -213,6 +218,7 @@ export class AccountService<Claims = unknown> {
     await this.#store.setPasswordHash(account.subject, await this.#hasher.hash(change.newPassword));
     await this.#store.deleteTokens(account.subject, 'reset-password');
     await this.#sessions.endOtherSessions(account.subject, change.sessionId);
+    this.#events.record({ type: 'password.changed', subject: account.subject, via: 'change' });
     this.#notifyPasswordChanged(account.email);
   }
 
@@ -251,6 +257,7 @@ export class AccountService<Claims = unknown> {
     const account = await this.#store.findBySubject(consumed.subject);
     if (account == null || !(await this.#store.changeEmail(account.subject, account.email, consumed.email))) throw invalidAccountLink();
     const oldEmail = account.email;
+    this.#events.record({ type: 'email.changed', subject: account.subject });
     this.#outbox.run('emailChanged', () => this.#send(oldEmail, this.#templates.emailChanged({ email: oldEmail, appName: this.#appName, newEmail: consumed.email })));
   }
 
@@ -266,6 +273,7 @@ export class AccountService<Claims = unknown> {
    */
   async disableAccount(subject: string): Promise<void> {
     await this.#store.disable(subject);
+    this.#events.record({ type: 'account.disabled', subject });
     await this.#sessions.revokeAllSessions(subject);
   }
 

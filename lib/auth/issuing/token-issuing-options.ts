@@ -6,6 +6,7 @@ import type { PasswordVerifier } from './password-verifier.js';
 import type { RefreshTokenStore } from './refresh-token-store.js';
 import type { SessionRevocationListener } from '../sessions/session-revocation-listener.js';
 import type { ClaimsSchema } from './validate-claims.js';
+import type { SecurityEventSink } from '../events/security-event.js';
 
 /** Default access-token lifetime, seconds (15 minutes). @example DEFAULT_ACCESS_TOKEN_TTL_SECONDS; // 900 */
 export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 900;
@@ -66,6 +67,11 @@ export interface TokenIssuingServiceOptions<Claims> {
    * Default: nobody is told, and access tokens live out their TTL.
    */
   readonly sessionRevocations?: SessionRevocationListener | undefined;
+  /**
+   * Told each sign-in's success or failure, each refresh-token reuse and each session ended; the
+   * auth module passes its `SECURITY_EVENTS`. Default: nothing is recorded.
+   */
+  readonly securityEvents?: SecurityEventSink | undefined;
 }
 
 /**

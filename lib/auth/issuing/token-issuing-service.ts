@@ -21,6 +21,8 @@ import type { TokenPair } from './token-pair.js';
 import type { SignInContext } from './sign-in-context.js';
 import type { SessionInfo } from '../sessions/session-info.js';
 import { validateLoadedClaims } from './validate-claims.js';
+import { NO_SECURITY_EVENTS } from '../events/security-events.js';
+import type { SecurityEventSink, SessionEndReason } from '../events/security-event.js';
 import type { ClaimsSchema } from './validate-claims.js';
 
 /**
@@ -56,6 +58,7 @@ export class TokenIssuingService<Claims> {
   readonly #clock: Clock;
   readonly #passwords: PasswordVerifier;
   readonly #sessionRevocations: SessionRevocationListener | undefined;
+  readonly #events: SecurityEventSink;
 
   constructor(options: TokenIssuingServiceOptions<Claims>) {
     this.settings = resolveTokenIssuingSettings(options);
@@ -66,6 +69,7 @@ export class TokenIssuingService<Claims> {
     this.#clock = checkedClock(options.clock ?? systemClock);
     this.#passwords = options.passwordVerifier ?? createDefaultPasswordVerifier(options.passwordHasher);
     this.#sessionRevocations = options.sessionRevocations;
+    this.#events = options.securityEvents ?? NO_SECURITY_EVENTS;
   }
 
   /**
@@ -85,10 +89,17 @@ export class TokenIssuingService<Claims> {
     // cached dummy hash, so the response time does not tell whether the account exists.
     const phc = account == null ? await this.#passwords.dummyHash() : account.passwordHash;
     const passwordMatches = await this.#passwords.verify(password, phc);
-    if (account == null || !passwordMatches) throw invalidCredentials();
+    // The subject only of an account that exists; never the identifier as typed (it may be a password).
+    const failed = () => {
+      this.#events.record({ type: 'sign-in.failed', subject: account?.subject, clientAddress: context?.clientAddress });
+      return invalidCredentials();
+    };
+    if (account == null || !passwordMatches) throw failed();
     const claims = await this.#loadClaims(account.subject);
-    if (claims === undefined) throw invalidCredentials();
-    return this.#startFamily(account.subject, claims, context);
+    if (claims === undefined) throw failed();
+    const started = await this.#startFamily(account.subject, claims, context);
+    this.#events.record({ type: 'sign-in.succeeded', subject: account.subject, sessionId: started.sessionId, clientAddress: context?.clientAddress });
+    return started.pair;
   }
 
   /**
@@ -105,7 +116,9 @@ export class TokenIssuingService<Claims> {
     if (claims === undefined) {
       throw new Error('issueTokens: CredentialStore.loadClaims returned nothing for this subject, so it cannot be issued tokens');
     }
-    return this.#startFamily(subject, claims, context);
+    const started = await this.#startFamily(subject, claims, context);
+    this.#events.record({ type: 'sign-in.succeeded', subject, sessionId: started.sessionId, clientAddress: context?.clientAddress });
+    return started.pair;
   }
 
   /**
@@ -144,6 +157,7 @@ export class TokenIssuingService<Claims> {
     const owned = (await this.listSessions(subject)).some((session) => session.id === sessionId);
     if (!owned) return false;
     await store.revokeFamily(sessionId);
+    this.#sessionEnded(subject, sessionId, 'ended');
     await this.#sessionRevocations?.sessionRevoked(sessionId);
     return true;
   }
@@ -162,6 +176,7 @@ export class TokenIssuingService<Claims> {
     for (const session of await this.listSessions(subject)) {
       if (session.id === keepSessionId) continue;
       await store.revokeFamily(session.id);
+      this.#sessionEnded(subject, session.id, 'others-ended');
       await this.#sessionRevocations?.sessionRevoked(session.id);
     }
   }
@@ -200,6 +215,7 @@ export class TokenIssuingService<Claims> {
         if (!isWithinReuseGrace(record.rotatedAt, now, this.settings.refreshReuseGraceSeconds)) {
           // A rotated token came back: whoever holds it is not (only) the legitimate client.
           recordRefreshReuse();
+          this.#events.record({ type: 'refresh-token.reused', subject: record.subject, sessionId: record.familyId ?? undefined });
           await this.#revokeAfterReuse(record);
         }
         throw invalidCredentials();
@@ -222,8 +238,10 @@ export class TokenIssuingService<Claims> {
   async signOut(refreshToken: string): Promise<void> {
     if (!isWellFormedRefreshToken(refreshToken)) return;
     const tokenHash = hashRefreshToken(refreshToken);
-    const record = this.#sessionRevocations === undefined ? undefined : await this.#refreshTokens.find(tokenHash);
+    const record = await this.#refreshTokens.find(tokenHash);
     await this.#refreshTokens.revoke(tokenHash);
+    // An unknown token ends nothing, and tells nothing.
+    if (record != null && record.revokedAt == null) this.#sessionEnded(record.subject, record.familyId ?? undefined, 'sign-out');
     await this.#tellSessionEnded(record?.familyId);
   }
 
@@ -241,7 +259,13 @@ export class TokenIssuingService<Claims> {
    */
   async revokeAllSessions(subject: string): Promise<void> {
     const cutoffMs = await this.#revokeSubjectInStore(subject);
+    this.#sessionEnded(subject, undefined, 'all-ended');
     await this.#sessionRevocations?.allSessionsRevoked(subject, cutoffMs);
+  }
+
+  /** Records the security event of a session (or, without an id, every session of the subject) ended. */
+  #sessionEnded(subject: string, sessionId: string | undefined, reason: SessionEndReason): void {
+    this.#events.record({ type: 'session.ended', subject, sessionId, reason });
   }
 
   /**
@@ -288,14 +312,14 @@ export class TokenIssuingService<Claims> {
     return start === undefined ? -Infinity : sessionEndOf(start, this.settings.sessionMaxAge);
   }
 
-  async #startFamily(subject: string, claims: Claims & Record<string, unknown>, context: SignInContext | undefined): Promise<TokenPair> {
+  async #startFamily(subject: string, claims: Claims & Record<string, unknown>, context: SignInContext | undefined): Promise<{ pair: TokenPair; sessionId: string }> {
     const now = this.#clock.now();
     const familyId = newSessionId(now);
     const sessionEnd = sessionEndOf(now, this.settings.sessionMaxAge);
     const access = await this.#accessTokens.sign(claims, subject, familyId, new Date(sessionEnd));
     const refresh = this.#newRefreshToken(subject, familyId, now, sessionEnd, sessionMetadataOf(context, now));
     await this.#refreshTokens.create(refresh.tokenHash, refresh.record);
-    return pairOf(access, refresh);
+    return { pair: pairOf(access, refresh), sessionId: familyId };
   }
 
   async #rotate(tokenHash: string, record: RefreshTokenRecord, now: number): Promise<TokenPair> {
@@ -353,10 +377,12 @@ export class TokenIssuingService<Claims> {
     const familyId = record.familyId;
     if (typeof store.revokeFamily === 'function' && typeof familyId === 'string' && familyId !== '') {
       await store.revokeFamily(familyId);
+      this.#sessionEnded(record.subject, familyId, 'reuse');
       await this.#tellSessionEnded(familyId);
     } else {
       // Without family revocation the only safe scope is everything the subject holds.
       const cutoffMs = await this.#revokeSubjectInStore(record.subject);
+      this.#sessionEnded(record.subject, undefined, 'reuse');
       await this.#tellQuietly((listener) => listener.allSessionsRevoked(record.subject, cutoffMs));
     }
   }

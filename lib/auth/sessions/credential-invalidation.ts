@@ -3,6 +3,7 @@ import { RevocationCatchUp } from './revocation-catch-up.js';
 import type { Awaitable } from '../shared/awaitable.js';
 import type { RevokedFamily } from './revoked-family.js';
 import type { SessionRevocationListener } from './session-revocation-listener.js';
+import type { SecurityEventSink } from '../events/security-event.js';
 
 /**
  * Where a starting instance reads the sessions ended before it: the refresh-token store's
@@ -103,6 +104,7 @@ export async function startCredentialInvalidation(
   clock: Clock,
   history?: RevocationHistory,
   logger?: Logger,
+  securityEvents?: SecurityEventSink,
 ): Promise<CredentialInvalidation & { onModuleDestroy(): Promise<void> }> {
   let stopped = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
@@ -145,7 +147,11 @@ export async function startCredentialInvalidation(
   const catchUp = new RevocationCatchUp(runtime, bus, clock, readEndedSessions, logger, () => listeningNow);
   catchUp.start();
   return {
-    apiKeyRevoked: (id) => applyAndPublish({ kind: 'api-key', id }),
+    apiKeyRevoked: (id) => {
+      // Recorded where the revocation is made, once; the instances that hear it only apply it.
+      securityEvents?.record({ type: 'api-key.revoked', keyId: id });
+      return applyAndPublish({ kind: 'api-key', id });
+    },
     sessionRevoked: (sessionId) => applyAndPublish({ kind: 'session', id: sessionId, until: clock.now() + lifetimeMs }),
     allSessionsRevoked(subject, cutoffMs) {
       const cutoff = cutoffMs ?? clock.now();
