@@ -129,3 +129,5 @@ export {
 } from './mail/index.js';
 export { normalizeIdentifier } from './shared/normalize-identifier.js';
 export { NoStore, NO_STORE_HEADERS } from './no-store.js';
+export { SecurityEvents, NO_SECURITY_EVENTS, type SecurityEvent, type SecurityEventSink, type SessionEndReason } from './events/index.js';
+export { DEFAULT_SESSION_MAX_AGE_SECONDS } from './issuing/token-issuing-options.js';

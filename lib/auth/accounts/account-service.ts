@@ -10,8 +10,7 @@ import type { AccountStore, AccountTokenPurpose, ConsumedAccountToken } from './
 import { generateOpaqueToken, hashOpaqueToken, isWellFormedOpaqueToken } from '../issuing/opaque-token.js';
 import { invalidAccountLink } from './invalid-account-link.js';
 import { MailOutbox } from './mail-outbox.js';
-import { NO_SECURITY_EVENTS } from '../events/security-events.js';
-import type { SecurityEventSink } from '../events/security-event.js';
+import { NO_SECURITY_EVENTS, type SecurityEventSink } from '../events/security-event.js';
 import { emailOrRefuse } from './normalize-email.js';
 import { resolvePasswordPolicy, type PasswordPolicy } from './password-policy.js';
 import type { AccountServiceOptions, AccountSessions, AccountTokenTtl, EmailChangeRequest, NewAccountClaims, PasswordChange } from './account-service-options.js';

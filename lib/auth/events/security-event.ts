@@ -53,3 +53,12 @@ export type SessionEndReason = 'sign-out' | 'ended' | 'others-ended' | 'all-ende
 export interface SecurityEventSink {
   record(event: SecurityEvent): void;
 }
+
+/**
+ * A sink that records nothing: the default of a `TokenIssuingService` or `AccountService` built by
+ * hand without `securityEvents`.
+ *
+ * @example
+ * new TokenIssuingService({ ...options, securityEvents: NO_SECURITY_EVENTS });
+ */
+export const NO_SECURITY_EVENTS: SecurityEventSink = Object.freeze({ record: () => undefined });

@@ -46,15 +46,6 @@ export class SecurityEvents implements SecurityEventSink {
   }
 }
 
-/**
- * A sink that records nothing: the default of a `TokenIssuingService` or `AccountService` built by
- * hand without `securityEvents`.
- *
- * @example
- * new TokenIssuingService({ ...options, securityEvents: NO_SECURITY_EVENTS });
- */
-export const NO_SECURITY_EVENTS: SecurityEventSink = Object.freeze({ record: () => undefined });
-
 function withoutUndefined(fields: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[key] = value;

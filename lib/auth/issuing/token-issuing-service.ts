@@ -3,12 +3,13 @@ import { recordRefreshReuse } from '../shared/auth-telemetry.js';
 import type { Clock } from '../../internal.js';
 import type { AccessTokenSigner } from './access-token-signer.js';
 import type { CredentialStore } from './credential-store.js';
-import { generateRefreshToken, isWellFormedRefreshToken } from './generate-refresh-token.js';
+import { isWellFormedRefreshToken } from './generate-refresh-token.js';
+import { issueRefreshToken, pairOf, type IssuedRefreshToken } from './issued-refresh-token.js';
 import { hashRefreshToken } from './hash-refresh-token.js';
 import { invalidCredentials } from './invalid-credentials.js';
 import { createDefaultPasswordVerifier } from './password-verifier.js';
 import type { PasswordVerifier } from './password-verifier.js';
-import type { NewRefreshToken, RefreshTokenRecord } from './refresh-token-record.js';
+import type { RefreshTokenRecord } from './refresh-token-record.js';
 import { isWithinReuseGrace, refreshTokenState } from './refresh-token-state.js';
 import type { RefreshTokenStore } from './refresh-token-store.js';
 import { newSessionId } from '../sessions/session-id.js';
@@ -21,8 +22,7 @@ import type { TokenPair } from './token-pair.js';
 import type { SignInContext } from './sign-in-context.js';
 import type { SessionInfo } from '../sessions/session-info.js';
 import { validateLoadedClaims } from './validate-claims.js';
-import { NO_SECURITY_EVENTS } from '../events/security-events.js';
-import type { SecurityEventSink, SessionEndReason } from '../events/security-event.js';
+import { NO_SECURITY_EVENTS, type SecurityEventSink, type SessionEndReason } from '../events/security-event.js';
 import type { ClaimsSchema } from './validate-claims.js';
 
 /**
@@ -240,7 +240,6 @@ export class TokenIssuingService<Claims> {
     const tokenHash = hashRefreshToken(refreshToken);
     const record = await this.#refreshTokens.find(tokenHash);
     await this.#refreshTokens.revoke(tokenHash);
-    // An unknown token ends nothing, and tells nothing.
     if (record != null && record.revokedAt == null) this.#sessionEnded(record.subject, record.familyId ?? undefined, 'sign-out');
     await this.#tellSessionEnded(record?.familyId);
   }
@@ -306,10 +305,9 @@ export class TokenIssuingService<Claims> {
     return validateLoadedClaims(this.#claimsSchema, loaded);
   }
 
-  /** When the record's session ends for good (ms): its start plus `sessionMaxAge`; -Infinity when its start cannot be told (fail closed). */
+  /** When the record's session ends for good (ms); -Infinity when its start cannot be told (fail closed). */
   #sessionEnd(record: RefreshTokenRecord): number {
-    const start = sessionStartOfRecord(record);
-    return start === undefined ? -Infinity : sessionEndOf(start, this.settings.sessionMaxAge);
+    return sessionEndOf(sessionStartOfRecord(record) ?? -Infinity, this.settings.sessionMaxAge);
   }
 
   async #startFamily(subject: string, claims: Claims & Record<string, unknown>, context: SignInContext | undefined): Promise<{ pair: TokenPair; sessionId: string }> {
@@ -397,25 +395,6 @@ export class TokenIssuingService<Claims> {
 
   /** A refresh token living `refreshTokenTtl` from now, but never past its session's end. */
   #newRefreshToken(subject: string, familyId: string, now: number, sessionEnd: number, session: SessionMetadata): IssuedRefreshToken {
-    const token = generateRefreshToken();
-    const expiresAt = new Date(Math.min(now + this.settings.refreshTokenTtl * 1000, sessionEnd));
-    return { token, tokenHash: hashRefreshToken(token), record: { subject, familyId, expiresAt, issuedAt: new Date(now), ...session } };
+    return issueRefreshToken({ subject, familyId, issuedAt: new Date(now), expiresAt: new Date(Math.min(now + this.settings.refreshTokenTtl * 1000, sessionEnd)), ...session });
   }
-}
-
-/** A refresh token just made: the raw value goes to the client, the hash and record to the store. */
-interface IssuedRefreshToken {
-  readonly token: string;
-  readonly tokenHash: string;
-  readonly record: NewRefreshToken;
-}
-
-function pairOf(access: { token: string; expiresAt: Date }, refresh: IssuedRefreshToken): TokenPair {
-  return {
-    accessToken: access.token,
-    accessTokenExpiresAt: access.expiresAt,
-    refreshToken: refresh.token,
-    // A copy, so the caller mutating its Date cannot touch what an in-memory store may hold.
-    refreshTokenExpiresAt: new Date(refresh.record.expiresAt.getTime()),
-  };
 }
