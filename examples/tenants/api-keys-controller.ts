@@ -27,13 +27,13 @@ const CreateApiKey = z.object({
 export const apiKeysController = defineController({
   name: 'ApiKeysController',
   prefix: '/tenants/:tenantId/api-keys',
-  inject: [TENANT_KEYS, auth.CREDENTIAL_INVALIDATION],
+  inject: [TENANT_KEYS, auth.CREDENTIAL_INVALIDATION, auth.SECURITY_EVENTS],
   guards: [TokenOnlyGuard, TenancyGuard],
   metadata: [Roles('owner'), TOKEN_ONLY, UNAUTHORIZED, FORBIDDEN, NOT_FOUND],
   // The helpers after the dependencies are bound to the prefix: ctx.params has tenantId, typed.
-  routes: (keys, invalidation, { get, post, del }) => ({
+  routes: (keys, invalidation, securityEvents, { get, post, del }) => ({
     // NoStore first: the answer (and an idempotent replay of it) shows the key once; no cache may keep it.
-    create: post('/', { body: CreateApiKey, status: 201, interceptors: [NoStore, Idempotent], metadata: [...IDEMPOTENT_CREATE] }, (ctx) => {
+    create: post('/', { body: CreateApiKey, status: 201, interceptors: [NoStore, Idempotent], metadata: [...IDEMPOTENT_CREATE] }, async (ctx) => {
       let allowedCidrs: string[];
       try {
         allowedCidrs = parseAllowedCidrs(ctx.body.allowedCidrs);
@@ -43,7 +43,10 @@ export const apiKeysController = defineController({
         throw error;
       }
       const expiresAt = ctx.body.expiresAt === undefined ? null : new Date(ctx.body.expiresAt);
-      return keys.create({ tenantId: ctx.params.tenantId, name: ctx.body.name, scopes: ctx.body.scopes, expiresAt, allowedCidrs });
+      const created = await keys.create({ tenantId: ctx.params.tenantId, name: ctx.body.name, scopes: ctx.body.scopes, expiresAt, allowedCidrs });
+      // A security event: the key's id and who created it, never the key.
+      securityEvents.record({ type: 'api-key.created', keyId: created.id, subject: auth.getCurrentUser(ctx)?.sub });
+      return created;
     }),
     list: get('/', (ctx) => keys.listForTenant(ctx.params.tenantId)),
     revoke: del('/:id', { metadata: [ApiResponse({ status: 204, description: 'Revoked; the record stays' })] }, async (ctx) => {
