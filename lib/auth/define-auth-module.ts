@@ -16,6 +16,7 @@ import { accountProviders, checkAccountOptions } from './account-providers.js';
 import type { AccountService } from './accounts/account-service.js';
 import type { AccountStore } from './accounts/account-store.js';
 import { AuthConfigError, assertSecretLength, readTolerance, readTrustedIssuers, createTokenSigner } from './jwt/index.js';
+import { ownTokenNames } from './jwt/own-token-names.js';
 import { BrowserCookies, BrowserSessions } from './browser/index.js';
 import { SecurityEvents } from './events/security-events.js';
 import type { SecurityEventSink } from './events/security-event.js';
@@ -161,7 +162,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
       const algorithm = options.algorithm ?? 'HS256';
       assertSecretLength(options.secret, algorithm);
       // Validated here too so a misconfigured issuer fails forRoot, not the first request.
-      readTrustedIssuers(options.trustedIssuers, options.issuer);
+      readTrustedIssuers(options.trustedIssuers, ownTokenNames(options).issuer);
       readTolerance(options.clockToleranceSeconds);
       checkSignInThrottleOptions(options);
       checkAccountOptions(options);
@@ -171,7 +172,9 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
       }
       // Checked here (a broken clock fails forRoot) and on every reading (fails closed later).
       const clock = checkedClock(options.clock ?? systemClock);
-      const checked: AuthModuleOptions<Claims> = { ...options, clock };
+      // An app that issues tokens signs and checks iss and aud, by default too (ASVS 9.2.3).
+      const { issuer, audience } = ownTokenNames(options);
+      const checked: AuthModuleOptions<Claims> = { ...options, clock, issuer, audience };
       const apiKeys = options.apiKeys;
       const providers: ProviderInput[] = [
         apiKeys
@@ -199,7 +202,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
       const exported: unknown[] = [JwtAuthGuard, AuthGuard, AUTH_RUNTIME, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION, SECURITY_EVENTS];
       const issuing = options.issuing;
       if (issuing) {
-        const signer = createTokenSigner({ secret: options.secret, algorithm, issuer: options.issuer, audience: options.audience, clock });
+        const signer = createTokenSigner({ secret: options.secret, algorithm, issuer, audience, clock });
         const accessTokenTtl = issuing.accessTokenTtl ?? 900;
         providers.push(
           ...accountProviders(options.accounts, issuing, clock, { credentialStore: CREDENTIAL_STORE, accountStore: ACCOUNT_STORE, accountService: ACCOUNT_SERVICE, authService: AUTH_SERVICE, signInThrottle: SIGN_IN_THROTTLE, securityEvents: SECURITY_EVENTS, toProvider, claimsSchema }),

@@ -131,3 +131,4 @@ export { normalizeIdentifier } from './shared/normalize-identifier.js';
 export { NoStore, NO_STORE_HEADERS } from './no-store.js';
 export { SecurityEvents, NO_SECURITY_EVENTS, type SecurityEvent, type SecurityEventSink, type SessionEndReason } from './events/index.js';
 export { DEFAULT_SESSION_MAX_AGE_SECONDS } from './issuing/token-issuing-options.js';
+export { DEFAULT_OWN_ISSUER, DEFAULT_OWN_AUDIENCE } from './jwt/own-token-names.js';
