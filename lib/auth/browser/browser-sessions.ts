@@ -66,7 +66,8 @@ export class BrowserSessions {
   }
 
   /**
-   * Signs in and answers 200 with the session cookies and a {@link BrowserSessionBody}. The origin
+   * Signs in and answers 200 with the session cookies and a {@link BrowserSessionBody}, ending the
+   * session the browser's cookies carried, if any (its other devices' sessions stay). The origin
    * check runs first (a page of another site must not sign the visitor into an account of its
    * choosing). The request's client address (by `browser.clientIp`) and User-Agent go with the
    * session (`AuthService.listSessions`) and to sign-in throttling.
@@ -80,6 +81,11 @@ export class BrowserSessions {
     this.#credentials.checkOrigin(ctx);
     const context: SignInContext = { clientAddress: this.#credentials.clientAddressOf(ctx), userAgent: ctx.header('user-agent') ?? undefined };
     const pair = await this.#auth.signIn(identifier, password, context);
+    // A new session replaces the one this browser's cookies carried (ASVS 7.2.4): that one ends,
+    // its access tokens refused everywhere; the person's other devices keep theirs. After the
+    // sign-in succeeded, so a mistyped password signs nobody out.
+    const previous = this.#refreshTokenOf(ctx);
+    if (previous !== undefined) await this.#auth.signOut(previous);
     return this.#answer(pair);
   }
 
