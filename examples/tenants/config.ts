@@ -19,7 +19,7 @@ import type { AsymmetricAlgorithm } from '../../lib/auth/index.js';
  * | AUTH_JWKS_AUDIENCE | required with AUTH_JWKS_URL (comma-separated for several) |
  * | AUTH_JWKS_ALGORITHMS | RS256,ES256,EdDSA |
  * | AUTH_CLOCK_TOLERANCE_SECONDS | 0 |
- * | SMTP_URL | unset: account mails are written to the log, not sent |
+ * | SMTP_URL | unset: account mails are written to the log, not sent (links only with NODE_ENV=development; NODE_ENV=production refuses to start) |
  * | MAIL_FROM | unset: nodemailer's default sender |
  * | APP_URL | http://127.0.0.1:3000 (where the links in account mails point) |
  */

@@ -1,9 +1,9 @@
-import { LOGGER, createToken, defineFactory, type Logger, type ProviderInput, type Token, type Clock } from '../internal.js';
+import { ENV, LOGGER, createToken, defineFactory, type ConfigSource, type Logger, type ProviderInput, type Token, type Clock } from '../internal.js';
 import type { AccountOptions, AuthModuleOptions, IssuingOptions, StoreClass } from './auth-options.js';
 import type { CredentialStore } from './issuing/credential-store.js';
 import type { ClaimsSchema } from './issuing/validate-claims.js';
 import { AuthConfigError } from './jwt/index.js';
-import { loggingMailer } from './mail/logging-mailer.js';
+import { mailerWithoutTransport } from './mail/mailer-without-transport.js';
 import { getDefaultPasswordHasher } from './password/index.js';
 import { resolveAccountLinks } from './accounts/account-links.js';
 import { AccountService } from './accounts/account-service.js';
@@ -77,16 +77,15 @@ export function accountProviders<Claims>(accounts: AccountOptions<Claims> | unde
     providers.push(toProvider(plain, given), defineFactory(credentialStore, [plain, accountStore], (credentials, store) => (verified ? verifiedCredentialStore<Claims>(credentials, store) : credentials)));
   }
   providers.push(
-    defineFactory(accountService, [accountStore, authService, LOGGER, tokens.signInThrottle, tokens.securityEvents], async (store: AccountStore<Claims>, sessions: AccountSessions, logger: Logger, passwordChecks: SignInThrottle | null, securityEvents: SecurityEventSink) => {
-      if (accounts.mailer === undefined) {
-        logger.warn({}, 'accounts: no mailer configured, so account mails (with their links) are only written to this log; set accounts.mailer (e.g. smtpMailer(process.env.SMTP_URL)) before production');
-      }
+    defineFactory(accountService, [accountStore, authService, LOGGER, tokens.signInThrottle, tokens.securityEvents, ENV], async (store: AccountStore<Claims>, sessions: AccountSessions, logger: Logger, passwordChecks: SignInThrottle | null, securityEvents: SecurityEventSink, env: ConfigSource) => {
+      // Without a mailer: links in the log in development only; production refuses to boot.
+      const mailer = accounts.mailer ?? mailerWithoutTransport(env, logger);
       return new AccountService<Claims>({
         ...accounts,
         store,
         sessions,
         passwordHasher: issuing.passwordHasher ?? (await getDefaultPasswordHasher()),
-        mailer: accounts.mailer ?? loggingMailer(logger),
+        mailer,
         clock,
         logger,
         passwordChecks,

@@ -117,6 +117,7 @@ export {
 export {
   smtpMailer,
   loggingMailer,
+  type LoggingMailerOptions,
   defaultAccountMailTemplates,
   type Mailer,
   type MailMessage,
