@@ -27,7 +27,7 @@ const CreateApiKey = z.object({
 export const apiKeysController = defineController({
   name: 'ApiKeysController',
   prefix: '/tenants/:tenantId/api-keys',
-  inject: [TENANT_KEYS, auth.CREDENTIAL_INVALIDATION, auth.SECURITY_EVENTS],
+  inject: [TENANT_KEYS, auth.CREDENTIAL_REVOCATION, auth.SECURITY_EVENTS],
   guards: [TokenOnlyGuard, TenancyGuard],
   metadata: [Roles('owner'), TOKEN_ONLY, UNAUTHORIZED, FORBIDDEN, NOT_FOUND],
   // The helpers after the dependencies are bound to the prefix: ctx.params has tenantId, typed.

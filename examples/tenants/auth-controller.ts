@@ -68,7 +68,7 @@ export const sessionsController = defineController({
     }),
     // Another person's session id answers exactly as an unknown one: 404.
     end: del('/sessions/:id', { guards: [auth.JwtAuthGuard], metadata: [ApiResponse({ status: 204, description: 'Ended: its tokens are refused and its sockets closed, on every instance' }), NOT_FOUND] }, async (ctx) => {
-      if (!(await service.endSession(auth.getCurrentUser(ctx)?.sub as string, ctx.params.id))) throw new NotFoundException('No such session');
+      if (!(await service.revokeSession(auth.getCurrentUser(ctx)?.sub as string, ctx.params.id))) throw new NotFoundException('No such session');
     }),
     signOutEverywhere: del('/sessions', { guards: [auth.JwtAuthGuard] }, async (ctx) => {
       await service.revokeAllSessions(auth.getCurrentUser(ctx)?.sub as string);

@@ -149,7 +149,7 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
     sockets.webSockets.closeWhere((ctx) => {
       const payload = ctx.get(SOCKET_TOKEN_PAYLOAD);
       return payload !== undefined && isOwnRevoked(payload);
-    }, 1008, 'Session ended');
+    }, 1008, 'Session revoked');
   }
 
   /**

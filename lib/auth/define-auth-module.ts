@@ -3,7 +3,7 @@ import { claimsParserOf } from './claims-parser.js';
 import type { ApiKeyStore, AuthenticatedApiKey } from './api-keys/index.js';
 import { createAuthGuards } from './auth-guards.js';
 import { jwksHealthCheck } from './jwks-health-check.js';
-import { startCredentialInvalidation, type CredentialInvalidation } from './sessions/credential-invalidation.js';
+import { startCredentialRevocation, type CredentialRevocation } from './sessions/credential-revocation.js';
 import { tracedStore } from './shared/auth-telemetry.js';
 import type { AuthModuleOptions, StoreClass } from './auth-options.js';
 import { startAuthRuntime, type AuthRuntime } from './auth-runtime.js';
@@ -38,8 +38,12 @@ export interface AuthService {
   /** The subject's live sessions (one per sign-in), oldest first. */
   listSessions(subject: string): Promise<readonly SessionInfo[]>;
   /** Ends one of the subject's sessions (sockets close 1008); false for an unknown or another subject's id, alike. */
-  endSession(subject: string, sessionId: string): Promise<boolean>;
+  revokeSession(subject: string, sessionId: string): Promise<boolean>;
   /** Ends every session of the subject but `keepSessionId` (e.g. after a password change). */
+  revokeOtherSessions(subject: string, keepSessionId: string): Promise<void>;
+  /** @deprecated Renamed `revokeSession` (one word for ending a session: revoke); removed in 0.3. */
+  endSession(subject: string, sessionId: string): Promise<boolean>;
+  /** @deprecated Renamed `revokeOtherSessions`; removed in 0.3. */
   endOtherSessions(subject: string, keepSessionId: string): Promise<void>;
 }
 
@@ -69,9 +73,11 @@ export interface AuthDefinitions<Claims> {
   /**
    * Revocations told to every instance through the app's PubSub, so that cached API-key records
    * are dropped and ended sessions' access tokens refused everywhere at once (see
-   * CredentialInvalidation). Exported by `AuthModule`; `AUTH_SERVICE` uses it by itself.
+   * CredentialRevocation). Exported by `AuthModule`; `AUTH_SERVICE` uses it by itself.
    */
-  readonly CREDENTIAL_INVALIDATION: Token<CredentialInvalidation>;
+  readonly CREDENTIAL_REVOCATION: Token<CredentialRevocation>;
+  /** @deprecated Renamed `CREDENTIAL_REVOCATION` (the same token); removed in 0.3. */
+  readonly CREDENTIAL_INVALIDATION: Token<CredentialRevocation>;
   /** Resolves to the {@link AccountService} (sign-up, verification, reset, password and e-mail change) when `accounts` is configured. */
   readonly ACCOUNT_SERVICE: Token<AccountService<Claims>>;
   /** Resolves to the {@link BrowserSessions} (sign-in, refresh, sign-out with cookies) when `browser` is configured. */
@@ -121,7 +127,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
   const CREDENTIAL_STORE = createToken<CredentialStore<Claims>>('CredentialStore');
   const REFRESH_TOKEN_STORE = createToken<RefreshTokenStore>('RefreshTokenStore');
   const JWKS_HEALTH_CHECK = createToken<HealthCheck>('JwksHealthCheck');
-  const CREDENTIAL_INVALIDATION = createToken<CredentialInvalidation>('CredentialInvalidation');
+  const CREDENTIAL_REVOCATION = createToken<CredentialRevocation>('CredentialRevocation');
   const SIGN_IN_THROTTLE = createToken<SignInThrottle | null>('SignInThrottle');
   const ACCOUNT_STORE = createToken<AccountStore<Claims>>('AccountStore');
   const ACCOUNT_SERVICE = createToken<AccountService<Claims>>('ACCOUNT_SERVICE');
@@ -194,12 +200,12 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
         // With issuing, the refresh-token store tells a starting instance which sessions ended
         // before it (untraced: a boot step, not part of any request's trace).
         options.issuing
-          ? defineFactory(CREDENTIAL_INVALIDATION, [AUTH_RUNTIME, PUB_SUB, LOGGER, SECURITY_EVENTS, REFRESH_TOKEN_STORE], (runtime, bus, logger, events, refreshTokens) => startCredentialInvalidation(runtime, bus, clock, refreshTokens, logger, events))
-          : defineFactory(CREDENTIAL_INVALIDATION, [AUTH_RUNTIME, PUB_SUB, LOGGER, SECURITY_EVENTS], (runtime, bus, logger, events) => startCredentialInvalidation(runtime, bus, clock, undefined, logger, events)),
+          ? defineFactory(CREDENTIAL_REVOCATION, [AUTH_RUNTIME, PUB_SUB, LOGGER, SECURITY_EVENTS, REFRESH_TOKEN_STORE], (runtime, bus, logger, events, refreshTokens) => startCredentialRevocation(runtime, bus, clock, refreshTokens, logger, events))
+          : defineFactory(CREDENTIAL_REVOCATION, [AUTH_RUNTIME, PUB_SUB, LOGGER, SECURITY_EVENTS], (runtime, bus, logger, events) => startCredentialRevocation(runtime, bus, clock, undefined, logger, events)),
         defineFactory(SECURITY_EVENTS, [LOGGER], (logger) => new SecurityEvents(logger)),
       ];
       if (apiKeys) providers.push(toProvider(API_KEY_STORE, apiKeys.store));
-      const exported: unknown[] = [JwtAuthGuard, AuthGuard, AUTH_RUNTIME, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION, SECURITY_EVENTS];
+      const exported: unknown[] = [JwtAuthGuard, AuthGuard, AUTH_RUNTIME, JWKS_HEALTH_CHECK, CREDENTIAL_REVOCATION, SECURITY_EVENTS];
       const issuing = options.issuing;
       if (issuing) {
         const signer = createTokenSigner({ secret: options.secret, algorithm, issuer, audience, clock });
@@ -209,7 +215,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
           toProvider(REFRESH_TOKEN_STORE, issuing.refreshTokenStore),
           signInThrottleProvider(SIGN_IN_THROTTLE, options.signInThrottle, options.secret, clock, SECURITY_EVENTS),
           // Every sign-in through AUTH_SERVICE (JSON and browser alike) passes the throttle.
-          defineFactory(AUTH_SERVICE, [CREDENTIAL_STORE, REFRESH_TOKEN_STORE, CREDENTIAL_INVALIDATION, SIGN_IN_THROTTLE, SECURITY_EVENTS], async (credentialStore, refreshTokenStore, invalidation, throttle, securityEvents) => {
+          defineFactory(AUTH_SERVICE, [CREDENTIAL_STORE, REFRESH_TOKEN_STORE, CREDENTIAL_REVOCATION, SIGN_IN_THROTTLE, SECURITY_EVENTS], async (credentialStore, refreshTokenStore, invalidation, throttle, securityEvents) => {
             // Compute the dummy hash at boot: computed lazily, the first sign-in for an unknown
             // account would take a hash longer than the others and tell that it is unknown.
             await getDummyPasswordHash(issuing.passwordHasher);
@@ -256,5 +262,5 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
     },
   };
 
-  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION, ACCOUNT_SERVICE, BROWSER_SESSIONS, SECURITY_EVENTS });
+  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE, JWKS_HEALTH_CHECK, CREDENTIAL_REVOCATION, CREDENTIAL_INVALIDATION: CREDENTIAL_REVOCATION, ACCOUNT_SERVICE, BROWSER_SESSIONS, SECURITY_EVENTS });
 }

@@ -1,5 +1,6 @@
 // The auth entry point, `tessera-http/auth`. Explicit named exports only.
-export { INVALIDATION_TOPIC, type CredentialInvalidation } from './sessions/credential-invalidation.js';
+export { REVOCATION_TOPIC, type CredentialRevocation } from './sessions/credential-revocation.js';
+export { INVALIDATION_TOPIC, type CredentialInvalidation } from './sessions/revocation-aliases.js';
 export { defineAuthModule, type AuthService, type AuthDefinitions } from './define-auth-module.js';
 export type { AuthModuleOptions, IssuingOptions, ApiKeyOptions, StoreClass } from './auth-options.js';
 export { Roles, Public, RequireScopes } from './auth-metadata.js';
@@ -130,6 +131,6 @@ export {
 } from './mail/index.js';
 export { normalizeIdentifier } from './shared/normalize-identifier.js';
 export { NoStore, NO_STORE_HEADERS } from './no-store.js';
-export { SecurityEvents, NO_SECURITY_EVENTS, type SecurityEvent, type SecurityEventSink, type SessionEndReason } from './events/index.js';
+export { SecurityEvents, NO_SECURITY_EVENTS, type SecurityEvent, type SecurityEventSink, type SessionRevocationReason } from './events/index.js';
 export { DEFAULT_SESSION_MAX_AGE_SECONDS } from './issuing/token-issuing-options.js';
 export { DEFAULT_OWN_ISSUER, DEFAULT_OWN_AUDIENCE } from './jwt/own-token-names.js';

@@ -25,7 +25,7 @@ export interface SessionHub {
  * subscribers, and the closes the hub decides (a revoked credential, shutdown).
  *
  * @example
- * for (const socket of sockets) if (socket.isOpen && revoked(socket.context)) socket.close(1008, 'Session ended');
+ * for (const socket of sockets) if (socket.isOpen && revoked(socket.context)) socket.close(1008, 'Session revoked');
  */
 export interface HubSocket {
   readonly context: RequestContext;

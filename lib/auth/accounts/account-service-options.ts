@@ -35,7 +35,7 @@ export interface AccountTokenTtl {
  */
 export interface AccountSessions {
   revokeAllSessions(subject: string): Promise<void>;
-  endOtherSessions(subject: string, keepSessionId: string): Promise<void>;
+  revokeOtherSessions(subject: string, keepSessionId: string): Promise<void>;
 }
 
 /**

@@ -216,7 +216,7 @@ export class AccountService<Claims = unknown> {
     const account = await this.#reauthenticate(change.subject, change.currentPassword, change.context);
     await this.#store.setPasswordHash(account.subject, await this.#hasher.hash(change.newPassword));
     await this.#store.deleteTokens(account.subject, 'reset-password');
-    await this.#sessions.endOtherSessions(account.subject, change.sessionId);
+    await this.#sessions.revokeOtherSessions(account.subject, change.sessionId);
     this.#events.record({ type: 'password.changed', subject: account.subject, via: 'change' });
     this.#notifyPasswordChanged(account.email);
   }

@@ -134,11 +134,11 @@ export class BrowserSessions {
 
   /**
    * The session id of the request's own access token (from `Authorization` or the cookie), for
-   * "this device" in a session list and `endOtherSessions`. Call it behind `JwtAuthGuard` or
+   * "this device" in a session list and `revokeOtherSessions`. Call it behind `JwtAuthGuard` or
    * `AuthGuard`, which verified the token; undefined for an API key or an outside issuer's token.
    *
    * @example
-   * await auth.endOtherSessions(getCurrentUser(ctx)!.sub, browser.sessionIdOf(ctx)!);
+   * await auth.revokeOtherSessions(getCurrentUser(ctx)!.sub, browser.sessionIdOf(ctx)!);
    */
   sessionIdOf(ctx: Pick<RequestContext, 'header'>): string | undefined {
     const token = readBearerToken(ctx.header('authorization')) ?? this.#credentials.accessTokenOf(ctx);

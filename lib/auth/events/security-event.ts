@@ -11,21 +11,21 @@
  * | `sign-in.failed` | a wrong password, an unknown identifier or an account that cannot sign in (`subject` only when the account exists) |
  * | `sign-in.throttled` | a sign-in refused by throttling before the password was checked (429) |
  * | `refresh-token.reused` | a rotated refresh token came back: likely stolen; its session is ended (logged as a warning) |
- * | `session.ended` | sign-out (a browser signing in again signs its old session out), a session ended from the session list, the others ended, all ended, a reuse |
+ * | `session.revoked` | sign-out (a browser signing in again signs its old session out), a session ended from the session list, the others ended, all ended, a reuse |
  * | `password.changed` | a password change or a reset |
  * | `email.changed` | an e-mail change confirmed by its link |
  * | `account.disabled` | `disableAccount` |
- * | `api-key.created`, `api-key.revoked` | an API key's creation (the app records it) and revocation (`CREDENTIAL_INVALIDATION.apiKeyRevoked`) |
+ * | `api-key.created`, `api-key.revoked` | an API key's creation (the app records it) and revocation (`CREDENTIAL_REVOCATION.apiKeyRevoked`) |
  *
  * @example
- * const event: SecurityEvent = { type: 'session.ended', subject: 'u_1', sessionId: sid, reason: 'sign-out' };
+ * const event: SecurityEvent = { type: 'session.revoked', subject: 'u_1', sessionId: sid, reason: 'sign-out' };
  */
 export type SecurityEvent =
   | { readonly type: 'sign-in.succeeded'; readonly subject: string; readonly sessionId: string; readonly clientAddress?: string | undefined }
   | { readonly type: 'sign-in.failed'; readonly subject?: string | undefined; readonly clientAddress?: string | undefined }
   | { readonly type: 'sign-in.throttled'; readonly dimension: string; readonly clientAddress?: string | undefined }
   | { readonly type: 'refresh-token.reused'; readonly subject: string; readonly sessionId?: string | undefined }
-  | { readonly type: 'session.ended'; readonly subject?: string | undefined; readonly sessionId?: string | undefined; readonly reason: SessionEndReason }
+  | { readonly type: 'session.revoked'; readonly subject?: string | undefined; readonly sessionId?: string | undefined; readonly reason: SessionRevocationReason }
   | { readonly type: 'password.changed'; readonly subject: string; readonly via: 'change' | 'reset' }
   | { readonly type: 'email.changed'; readonly subject: string }
   | { readonly type: 'account.disabled'; readonly subject: string }
@@ -39,9 +39,9 @@ export type SecurityEvent =
  * came back).
  *
  * @example
- * const reason: SessionEndReason = 'sign-out';
+ * const reason: SessionRevocationReason = 'sign-out';
  */
-export type SessionEndReason = 'sign-out' | 'ended' | 'others-ended' | 'all-ended' | 'reuse';
+export type SessionRevocationReason = 'sign-out' | 'ended' | 'others-ended' | 'all-ended' | 'reuse';
 
 /**
  * Where the auth module records its security events; `SECURITY_EVENTS` resolves to the module's

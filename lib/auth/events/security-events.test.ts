@@ -74,7 +74,7 @@ async function setup() {
   const subject = payloadOf((await app.get(auth.AUTH_SERVICE).signIn('ada@example.test', PASSWORD)).accessToken).sub;
   lines.length = 0;
   raw.length = 0;
-  return { app, auth, service: app.get(auth.AUTH_SERVICE), accounts, invalidation: app.get(auth.CREDENTIAL_INVALIDATION), events: app.get(auth.SECURITY_EVENTS), mailer, lines, raw, subject, clock };
+  return { app, auth, service: app.get(auth.AUTH_SERVICE), accounts, invalidation: app.get(auth.CREDENTIAL_REVOCATION), events: app.get(auth.SECURITY_EVENTS), mailer, lines, raw, subject, clock };
 }
 
 function payloadOf(accessToken: string): { sub: string; sid: string } {
@@ -133,7 +133,7 @@ describe('security events', () => {
     const sid = payloadOf(first.accessToken).sid;
     expect(eventsOf(lines).map(({ level, event, sessionId, reason }) => ({ level, event, sessionId, reason }))).toEqual([
       { level: 'warn', event: 'auth.refresh-token.reused', sessionId: sid, reason: undefined },
-      { level: 'info', event: 'auth.session.ended', sessionId: sid, reason: 'reuse' },
+      { level: 'info', event: 'auth.session.revoked', sessionId: sid, reason: 'reuse' },
     ]);
     expect(eventsOf(lines).every((line) => line.subject === subject)).toBe(true);
   });
@@ -145,14 +145,14 @@ describe('security events', () => {
     lines.length = 0;
     await service.signOut(a.refreshToken);
     await service.signOut(a.refreshToken); // already ended: nothing more to tell
-    await service.endSession(subject, payloadOf(b.accessToken).sid);
-    await service.endOtherSessions(subject, payloadOf(c.accessToken).sid);
+    await service.revokeSession(subject, payloadOf(b.accessToken).sid);
+    await service.revokeOtherSessions(subject, payloadOf(c.accessToken).sid);
     await service.revokeAllSessions(subject);
     expect(eventsOf(lines).map(({ event, reason, sessionId }) => ({ event, reason, sessionId }))).toEqual([
-      { event: 'auth.session.ended', reason: 'sign-out', sessionId: payloadOf(a.accessToken).sid },
-      { event: 'auth.session.ended', reason: 'ended', sessionId: payloadOf(b.accessToken).sid },
-      { event: 'auth.session.ended', reason: 'others-ended', sessionId: before },
-      { event: 'auth.session.ended', reason: 'all-ended', sessionId: undefined },
+      { event: 'auth.session.revoked', reason: 'sign-out', sessionId: payloadOf(a.accessToken).sid },
+      { event: 'auth.session.revoked', reason: 'ended', sessionId: payloadOf(b.accessToken).sid },
+      { event: 'auth.session.revoked', reason: 'others-ended', sessionId: before },
+      { event: 'auth.session.revoked', reason: 'all-ended', sessionId: undefined },
     ]);
   });
 
@@ -167,7 +167,7 @@ describe('security events', () => {
     await accounts.settled();
     await accounts.confirmEmailChange(tokenOf(mailer.sent.at(-1)));
     await accounts.disableAccount(subject);
-    const told = eventsOf(lines).filter((line) => line.event !== 'auth.session.ended' && line.event !== 'auth.sign-in.succeeded');
+    const told = eventsOf(lines).filter((line) => line.event !== 'auth.session.revoked' && line.event !== 'auth.sign-in.succeeded');
     expect(told.map(({ event, via, subject: s }) => ({ event, via, subject: s }))).toEqual([
       { event: 'auth.password.changed', via: 'change', subject },
       { event: 'auth.password.changed', via: 'reset', subject },
@@ -176,7 +176,7 @@ describe('security events', () => {
     ]);
   });
 
-  it('API keys: revoked through CREDENTIAL_INVALIDATION, created through SECURITY_EVENTS by the app', async () => {
+  it('API keys: revoked through CREDENTIAL_REVOCATION, created through SECURITY_EVENTS by the app', async () => {
     const { invalidation, events, lines, subject } = await setup();
     events.record({ type: 'api-key.created', keyId: 'key_1', subject });
     await invalidation.apiKeyRevoked('key_1');

@@ -63,7 +63,7 @@ export interface TokenIssuingServiceOptions<Claims> {
   readonly passwordHasher?: PasswordHasher | undefined;
   /**
    * Told when sessions end (sign-out, a reused refresh token, `revokeAllSessions`) so that their
-   * access tokens are refused before they expire; the auth module passes `CREDENTIAL_INVALIDATION`.
+   * access tokens are refused before they expire; the auth module passes `CREDENTIAL_REVOCATION`.
    * Default: nobody is told, and access tokens live out their TTL.
    */
   readonly sessionRevocations?: SessionRevocationListener | undefined;

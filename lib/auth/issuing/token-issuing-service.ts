@@ -22,7 +22,7 @@ import type { TokenPair } from './token-pair.js';
 import type { SignInContext } from './sign-in-context.js';
 import type { SessionInfo } from '../sessions/session-info.js';
 import { validateLoadedClaims } from './validate-claims.js';
-import { NO_SECURITY_EVENTS, type SecurityEventSink, type SessionEndReason } from '../events/security-event.js';
+import { NO_SECURITY_EVENTS, type SecurityEventSink, type SessionRevocationReason } from '../events/security-event.js';
 import type { ClaimsSchema } from './validate-claims.js';
 
 /**
@@ -149,15 +149,15 @@ export class TokenIssuingService<Claims> {
    *
    * @throws Error when the refresh-token store has no `listSessions` or `revokeFamily`.
    * @example
-   * const ended = await auth.endSession(user.sub, params.id); // false: answer 404
+   * const ended = await auth.revokeSession(user.sub, params.id); // false: answer 404
    */
-  async endSession(subject: string, sessionId: string): Promise<boolean> {
-    const store = this.#sessionStore('endSession');
+  async revokeSession(subject: string, sessionId: string): Promise<boolean> {
+    const store = this.#sessionStore('revokeSession');
     if (typeof sessionId !== 'string' || sessionId === '') return false;
     const owned = (await this.listSessions(subject)).some((session) => session.id === sessionId);
     if (!owned) return false;
     await store.revokeFamily(sessionId);
-    this.#sessionEnded(subject, sessionId, 'ended');
+    this.#recordRevoked(subject, sessionId, 'ended');
     await this.#sessionRevocations?.sessionRevoked(sessionId);
     return true;
   }
@@ -169,17 +169,22 @@ export class TokenIssuingService<Claims> {
    *
    * @throws Error when the refresh-token store has no `listSessions` or `revokeFamily`.
    * @example
-   * await auth.endOtherSessions(user.sub, user.sid);
+   * await auth.revokeOtherSessions(user.sub, user.sid);
    */
-  async endOtherSessions(subject: string, keepSessionId: string): Promise<void> {
-    const store = this.#sessionStore('endOtherSessions');
+  async revokeOtherSessions(subject: string, keepSessionId: string): Promise<void> {
+    const store = this.#sessionStore('revokeOtherSessions');
     for (const session of await this.listSessions(subject)) {
       if (session.id === keepSessionId) continue;
       await store.revokeFamily(session.id);
-      this.#sessionEnded(subject, session.id, 'others-ended');
+      this.#recordRevoked(subject, session.id, 'others-ended');
       await this.#sessionRevocations?.sessionRevoked(session.id);
     }
   }
+
+  /** @deprecated Renamed {@link revokeSession} (one word for ending a session); removed in 0.3. @example await auth.revokeSession(sub, id); */
+  readonly endSession = (subject: string, sessionId: string): Promise<boolean> => this.revokeSession(subject, sessionId);
+  /** @deprecated Renamed {@link revokeOtherSessions}; removed in 0.3. @example await auth.revokeOtherSessions(sub, sid); */
+  readonly endOtherSessions = (subject: string, keepSessionId: string): Promise<void> => this.revokeOtherSessions(subject, keepSessionId);
 
   /** The store's session operations, or a plain Error naming what the store lacks. */
   #sessionStore(operation: string): Required<Pick<RefreshTokenStore, 'listSessions' | 'revokeFamily'>> {
@@ -240,7 +245,7 @@ export class TokenIssuingService<Claims> {
     const tokenHash = hashRefreshToken(refreshToken);
     const record = await this.#refreshTokens.find(tokenHash);
     await this.#refreshTokens.revoke(tokenHash);
-    if (record != null && record.revokedAt == null) this.#sessionEnded(record.subject, record.familyId ?? undefined, 'sign-out');
+    if (record != null && record.revokedAt == null) this.#recordRevoked(record.subject, record.familyId ?? undefined, 'sign-out');
     await this.#tellSessionEnded(record?.familyId);
   }
 
@@ -258,13 +263,13 @@ export class TokenIssuingService<Claims> {
    */
   async revokeAllSessions(subject: string): Promise<void> {
     const cutoffMs = await this.#revokeSubjectInStore(subject);
-    this.#sessionEnded(subject, undefined, 'all-ended');
+    this.#recordRevoked(subject, undefined, 'all-ended');
     await this.#sessionRevocations?.allSessionsRevoked(subject, cutoffMs);
   }
 
   /** Records the security event of a session (or, without an id, every session of the subject) ended. */
-  #sessionEnded(subject: string, sessionId: string | undefined, reason: SessionEndReason): void {
-    this.#events.record({ type: 'session.ended', subject, sessionId, reason });
+  #recordRevoked(subject: string, sessionId: string | undefined, reason: SessionRevocationReason): void {
+    this.#events.record({ type: 'session.revoked', subject, sessionId, reason });
   }
 
   /**
@@ -284,18 +289,12 @@ export class TokenIssuingService<Claims> {
     await this.#tellQuietly((listener) => listener.sessionRevoked(familyId));
   }
 
-  /**
-   * Tells the listener, if any, of an ending the store has already made. A failure to tell is not
-   * the caller's failure (the store revocation stands; other instances fall back to the access
-   * tokens' expiry and the bus logs its outage).
-   */
+  /** Tells the listener, if any, of a revocation the store has made; failing to tell is not the caller's failure (the store's stands, the bus logs its outage). */
   async #tellQuietly(tell: (listener: SessionRevocationListener) => Promise<void>): Promise<void> {
     if (this.#sessionRevocations === undefined) return;
     try {
       await tell(this.#sessionRevocations);
-    } catch {
-      // Deliberately ignored; see above.
-    }
+    } catch {} // Deliberately ignored; see above.
   }
 
   /** Validated claims, or undefined when the account cannot sign in now. */
@@ -375,12 +374,12 @@ export class TokenIssuingService<Claims> {
     const familyId = record.familyId;
     if (typeof store.revokeFamily === 'function' && typeof familyId === 'string' && familyId !== '') {
       await store.revokeFamily(familyId);
-      this.#sessionEnded(record.subject, familyId, 'reuse');
+      this.#recordRevoked(record.subject, familyId, 'reuse');
       await this.#tellSessionEnded(familyId);
     } else {
       // Without family revocation the only safe scope is everything the subject holds.
       const cutoffMs = await this.#revokeSubjectInStore(record.subject);
-      this.#sessionEnded(record.subject, undefined, 'reuse');
+      this.#recordRevoked(record.subject, undefined, 'reuse');
       await this.#tellQuietly((listener) => listener.allSessionsRevoked(record.subject, cutoffMs));
     }
   }
