@@ -10,8 +10,8 @@
  * | `sign-in.succeeded` | a session started by a password sign-in |
  * | `sign-in.failed` | a wrong password, an unknown identifier or an account that cannot sign in (`subject` only when the account exists) |
  * | `sign-in.throttled` | a sign-in refused by throttling before the password was checked (429) |
- * | `refresh-token.reused` | a rotated refresh token came back: likely stolen; its session is ended (logged as a warning) |
- * | `session.revoked` | sign-out (a browser signing in again signs its old session out), a session ended from the session list, the others ended, all ended, a reuse |
+ * | `refresh-token.reused` | a rotated refresh token came back: likely stolen; its session is revoked (logged as a warning) |
+ * | `session.revoked` | sign-out (a browser signing in again signs its old session out), one session revoked from the session list, the others, all of them, a reuse |
  * | `password.changed` | a password change or a reset |
  * | `email.changed` | an e-mail change confirmed by its link |
  * | `account.disabled` | `disableAccount` |
@@ -33,15 +33,15 @@ export type SecurityEvent =
   | { readonly type: 'api-key.revoked'; readonly keyId: string; readonly subject?: string | undefined };
 
 /**
- * Why a session ended: `sign-out` (its refresh token), `ended` (one session, from the session
- * list), `others-ended` (every session but the caller's), `all-ended` (every session of the
+ * Why a session was revoked: `sign-out` (its refresh token), `revoked` (one session, from the session
+ * list), `others-revoked` (every session but the caller's), `all-revoked` (every session of the
  * subject: a reset, a disabled account, "sign out everywhere"), `reuse` (its rotated refresh token
  * came back).
  *
  * @example
  * const reason: SessionRevocationReason = 'sign-out';
  */
-export type SessionRevocationReason = 'sign-out' | 'ended' | 'others-ended' | 'all-ended' | 'reuse';
+export type SessionRevocationReason = 'sign-out' | 'revoked' | 'others-revoked' | 'all-revoked' | 'reuse';
 
 /**
  * Where the auth module records its security events; `SECURITY_EVENTS` resolves to the module's

@@ -124,7 +124,7 @@ describe('security events', () => {
     expect(eventsOf(lines).filter((line) => line.event === 'auth.sign-in.throttled')).toEqual([expect.objectContaining({ level: 'warn', dimension: 'account' })]);
   });
 
-  it('a reused refresh token: a warning, then its session ended for reuse', async () => {
+  it('a reused refresh token: a warning, then its session revoked for reuse', async () => {
     const { service, lines, subject } = await setup();
     const first = await service.signIn('ada@example.test', PASSWORD);
     await service.refresh(first.refreshToken);
@@ -138,7 +138,7 @@ describe('security events', () => {
     expect(eventsOf(lines).every((line) => line.subject === subject)).toBe(true);
   });
 
-  it('sessions ended: sign-out, one from the list, the others, all', async () => {
+  it('sessions revoked: sign-out, one from the list, the others, all', async () => {
     const { service, lines, subject } = await setup();
     const [before] = (await service.listSessions(subject)).map((session) => session.id);
     const [a, b, c] = [await service.signIn('ada@example.test', PASSWORD), await service.signIn('ada@example.test', PASSWORD), await service.signIn('ada@example.test', PASSWORD)];
@@ -150,9 +150,9 @@ describe('security events', () => {
     await service.revokeAllSessions(subject);
     expect(eventsOf(lines).map(({ event, reason, sessionId }) => ({ event, reason, sessionId }))).toEqual([
       { event: 'auth.session.revoked', reason: 'sign-out', sessionId: payloadOf(a.accessToken).sid },
-      { event: 'auth.session.revoked', reason: 'ended', sessionId: payloadOf(b.accessToken).sid },
-      { event: 'auth.session.revoked', reason: 'others-ended', sessionId: before },
-      { event: 'auth.session.revoked', reason: 'all-ended', sessionId: undefined },
+      { event: 'auth.session.revoked', reason: 'revoked', sessionId: payloadOf(b.accessToken).sid },
+      { event: 'auth.session.revoked', reason: 'others-revoked', sessionId: before },
+      { event: 'auth.session.revoked', reason: 'all-revoked', sessionId: undefined },
     ]);
   });
 

@@ -5,7 +5,7 @@ import type { SecurityEvent, SecurityEventSink } from './security-event.js';
 const SECURITY_EVENTS_COUNTER: TelemetryCounter = {
   scope: 'tessera-http/auth',
   name: 'tessera.auth.security_events',
-  description: 'Security events of the auth module (sign-ins, throttles, refresh-token reuse, sessions ended, account changes, API keys), by event.',
+  description: 'Security events of the auth module (sign-ins, throttles, refresh-token reuse, sessions revoked, account changes, API keys), by event.',
   unit: '{event}',
 };
 

@@ -157,7 +157,7 @@ export class TokenIssuingService<Claims> {
     const owned = (await this.listSessions(subject)).some((session) => session.id === sessionId);
     if (!owned) return false;
     await store.revokeFamily(sessionId);
-    this.#recordRevoked(subject, sessionId, 'ended');
+    this.#recordRevoked(subject, sessionId, 'revoked');
     await this.#sessionRevocations?.sessionRevoked(sessionId);
     return true;
   }
@@ -176,7 +176,7 @@ export class TokenIssuingService<Claims> {
     for (const session of await this.listSessions(subject)) {
       if (session.id === keepSessionId) continue;
       await store.revokeFamily(session.id);
-      this.#recordRevoked(subject, session.id, 'others-ended');
+      this.#recordRevoked(subject, session.id, 'others-revoked');
       await this.#sessionRevocations?.sessionRevoked(session.id);
     }
   }
@@ -263,7 +263,7 @@ export class TokenIssuingService<Claims> {
    */
   async revokeAllSessions(subject: string): Promise<void> {
     const cutoffMs = await this.#revokeSubjectInStore(subject);
-    this.#recordRevoked(subject, undefined, 'all-ended');
+    this.#recordRevoked(subject, undefined, 'all-revoked');
     await this.#sessionRevocations?.allSessionsRevoked(subject, cutoffMs);
   }
 
