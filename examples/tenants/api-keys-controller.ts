@@ -27,14 +27,14 @@ const CreateApiKey = z.object({
 export const apiKeysController = defineController({
   name: 'ApiKeysController',
   prefix: '/tenants/:tenantId/api-keys',
-  inject: [TENANT_KEYS, auth.CREDENTIAL_INVALIDATION],
+  inject: [TENANT_KEYS, auth.CREDENTIAL_REVOCATION, auth.SECURITY_EVENTS],
   guards: [TokenOnlyGuard, TenancyGuard],
   metadata: [Roles('owner'), TOKEN_ONLY, UNAUTHORIZED, FORBIDDEN, NOT_FOUND],
   // The helpers after the dependencies are bound to the prefix: ctx.params has tenantId, typed.
-  routes: (keys, invalidation, { get, post, del }) => ({
+  routes: (keys, revocation, securityEvents, { get, post, del }) => ({
     // NoStore first: the answer (and an idempotent replay of it) shows the key once; no cache may keep it.
     // Step-up: a second factor (or, without one, a sign-in) within STEP_UP_SECONDS; else a 401 problem naming the step.
-    create: post('/', { body: CreateApiKey, status: 201, guards: [auth.StepUpGuard], interceptors: [NoStore, Idempotent], metadata: [...IDEMPOTENT_CREATE, STEP_UP, RequireStepUp()] }, (ctx) => {
+    create: post('/', { body: CreateApiKey, status: 201, guards: [auth.StepUpGuard], interceptors: [NoStore, Idempotent], metadata: [...IDEMPOTENT_CREATE, STEP_UP, RequireStepUp()] }, async (ctx) => {
       let allowedCidrs: string[];
       try {
         allowedCidrs = parseAllowedCidrs(ctx.body.allowedCidrs);
@@ -44,14 +44,17 @@ export const apiKeysController = defineController({
         throw error;
       }
       const expiresAt = ctx.body.expiresAt === undefined ? null : new Date(ctx.body.expiresAt);
-      return keys.create({ tenantId: ctx.params.tenantId, name: ctx.body.name, scopes: ctx.body.scopes, expiresAt, allowedCidrs });
+      const created = await keys.create({ tenantId: ctx.params.tenantId, name: ctx.body.name, scopes: ctx.body.scopes, expiresAt, allowedCidrs });
+      // A security event: the key's id and who created it, never the key.
+      securityEvents.record({ type: 'api-key.created', keyId: created.id, subject: auth.getCurrentUser(ctx)?.sub });
+      return created;
     }),
     list: get('/', (ctx) => keys.listForTenant(ctx.params.tenantId)),
     revoke: del('/:id', { metadata: [ApiResponse({ status: 204, description: 'Revoked; the record stays' })] }, async (ctx) => {
       if (!(await keys.revokeForTenant(ctx.params.tenantId, ctx.params.id))) throw new NotFoundException('No such API key');
       // Every instance drops its cached record now, not after API_KEY_CACHE_SECONDS. The revocation
       // itself is in the store already: a bus that fails only delays it to the cache's TTL elsewhere.
-      await invalidation.apiKeyRevoked(ctx.params.id).catch((error: unknown) => ctx.log.warn({ err: error, keyId: ctx.params.id }, 'Publishing an API-key revocation failed'));
+      await revocation.apiKeyRevoked(ctx.params.id).catch((error: unknown) => ctx.log.warn({ err: error, keyId: ctx.params.id }, 'Publishing an API-key revocation failed'));
     }),
   }),
 });

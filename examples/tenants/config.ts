@@ -11,6 +11,7 @@ import type { AsymmetricAlgorithm } from '../../lib/auth/index.js';
  * | --- | --- |
  * | AUTH_SECRET | a development secret (with a loud warning); else at least 32 characters |
  * | REFRESH_REUSE_GRACE_SECONDS | 0 |
+ * | SESSION_MAX_AGE_SECONDS | 2592000 (30 days): a session ends this long after its sign-in, however often it is refreshed |
  * | API_KEY_RATE_LIMIT | 100 requests per window, per key |
  * | API_KEY_RATE_WINDOW_MS | 60000 |
  * | API_KEY_CACHE_SECONDS | 0 (every request reads the key store) |
@@ -20,7 +21,7 @@ import type { AsymmetricAlgorithm } from '../../lib/auth/index.js';
  * | AUTH_JWKS_AUDIENCE | required with AUTH_JWKS_URL (comma-separated for several) |
  * | AUTH_JWKS_ALGORITHMS | RS256,ES256,EdDSA |
  * | AUTH_CLOCK_TOLERANCE_SECONDS | 0 |
- * | SMTP_URL | unset: account mails are written to the log, not sent |
+ * | SMTP_URL | unset: account mails are written to the log, not sent (links only with NODE_ENV=development; NODE_ENV=production refuses to start) |
  * | MAIL_FROM | unset: nodemailer's default sender |
  * | APP_URL | http://127.0.0.1:3000 (where the links in account mails point) |
  * | FACTOR_ENCRYPTION_KEYS | derived from AUTH_SECRET (set your own: comma-separated base64url 32-byte keys, the first seals the TOTP secrets) |
@@ -38,6 +39,8 @@ export interface TenantsConfig {
   readonly issuer: 'tessera-tenants';
   readonly audience: 'tessera-tenants-api';
   readonly refreshReuseGraceSeconds: number;
+  /** The absolute session lifetime, seconds (`issuing.sessionMaxAge`). */
+  readonly sessionMaxAgeSeconds: number;
   readonly apiKeyRateLimit: number;
   readonly apiKeyRateWindowMs: number;
   readonly apiKeyCacheSeconds: number;
@@ -114,6 +117,8 @@ export const TenantsEnv = defineConfig(
     .object({
       AUTH_SECRET: z.string().min(32).optional(),
       REFRESH_REUSE_GRACE_SECONDS: count(0),
+      // No 0: a session must end some time (the module refuses an absent lifetime too).
+      SESSION_MAX_AGE_SECONDS: z.coerce.number().int().min(1).default(2_592_000),
       API_KEY_RATE_LIMIT: count(100),
       // 0 keeps the default window: a window of no time would count nothing.
       API_KEY_RATE_WINDOW_MS: count(60_000).transform((ms) => ms || 60_000),
@@ -176,6 +181,7 @@ export function readTenantsConfig(env: ConfigSource, warn: (message: string) => 
     issuer: 'tessera-tenants',
     audience: 'tessera-tenants-api',
     refreshReuseGraceSeconds: values.REFRESH_REUSE_GRACE_SECONDS,
+    sessionMaxAgeSeconds: values.SESSION_MAX_AGE_SECONDS,
     apiKeyRateLimit: values.API_KEY_RATE_LIMIT,
     apiKeyRateWindowMs: values.API_KEY_RATE_WINDOW_MS,
     apiKeyCacheSeconds: values.API_KEY_CACHE_SECONDS,

@@ -22,6 +22,7 @@ describe('tenants configuration (TenantsEnv)', () => {
       issuer: 'tessera-tenants',
       audience: 'tessera-tenants-api',
       refreshReuseGraceSeconds: 0,
+      sessionMaxAgeSeconds: 2_592_000,
       apiKeyRateLimit: 100,
       apiKeyRateWindowMs: 60_000,
       apiKeyCacheSeconds: 0,

@@ -97,7 +97,7 @@ describe('tenants: a live socket ends with its credential', () => {
     const live = await openSocket(`${url}/tenants/acme/live`, { headers: { authorization: `Bearer ${ending.accessToken}` } });
     const other = await openSocket(`${url}/tenants/acme/live`, { headers: { authorization: `Bearer ${staying.accessToken}` } });
     expect((await send(app, 'POST', '/auth/sign-out', { json: { refreshToken: ending.refreshToken } })).status).toBe(204);
-    expect(await closeWithin(live, 1_000), 'the signed-out session\'s socket').toEqual({ code: 1008, reason: 'Session ended' });
+    expect(await closeWithin(live, 1_000), 'the signed-out session\'s socket').toEqual({ code: 1008, reason: 'Session revoked' });
     expect(await closeWithin(other, 200), 'another session of the same user').toBe('still open');
     other.ws.close();
   });
@@ -109,7 +109,7 @@ describe('tenants: a live socket ends with its credential', () => {
     clock.advance(1); // sessions end when they started before the sign-out, as on a real clock
     const sockets = await Promise.all([first, second].map((pair) => openSocket(`${url}/tenants/acme/live`, { headers: { authorization: `Bearer ${pair.accessToken}` } })));
     expect((await send(app, 'DELETE', '/auth/sessions', { headers: { authorization: `Bearer ${first.accessToken}` } })).status).toBe(204);
-    for (const socket of sockets) expect(await closeWithin(socket, 1_000)).toEqual({ code: 1008, reason: 'Session ended' });
+    for (const socket of sockets) expect(await closeWithin(socket, 1_000)).toEqual({ code: 1008, reason: 'Session revoked' });
     expect((await send(app, 'GET', '/me', { headers: { authorization: `Bearer ${second.accessToken}` } })).status, 'the same rule refuses the token over HTTP').toBe(401);
   });
 

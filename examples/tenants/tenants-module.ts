@@ -149,6 +149,7 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
           refreshTokenStore: stores.refreshTokenStore,
           imports: [ClockModule, stores.module],
           refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
+          sessionMaxAge: config.sessionMaxAgeSeconds,
         },
         // No issuing.credentialStore: sign-in reads the account store, so sign-up's accounts sign in once verified.
         accounts: {

@@ -1,9 +1,9 @@
-import { LOGGER, createToken, defineFactory, type Logger, type ProviderInput, type Token, type Clock } from '../index.js';
+import { ENV, LOGGER, createToken, defineFactory, type ConfigSource, type Logger, type ProviderInput, type Token, type Clock } from '../index.js';
 import type { AccountOptions, AuthModuleOptions, IssuingOptions, StoreClass } from './auth-options.js';
 import type { CredentialStore } from './issuing/credential-store.js';
 import type { ClaimsSchema } from './issuing/validate-claims.js';
 import { AuthConfigError } from './jwt/index.js';
-import { loggingMailer } from './mail/logging-mailer.js';
+import { mailerWithoutTransport } from './mail/mailer-without-transport.js';
 import { getDefaultPasswordHasher } from './password/index.js';
 import { resolveAccountLinks } from './accounts/account-links.js';
 import { AccountService } from './accounts/account-service.js';
@@ -12,6 +12,7 @@ import type { SignInThrottle } from './throttle/sign-in-throttle.js';
 import type { AccountStore } from './accounts/account-store.js';
 import { resolvePasswordPolicy } from './accounts/password-policy.js';
 import { verifiedCredentialStore } from './accounts/verified-credential-store.js';
+import type { SecurityEventSink } from './events/security-event.js';
 
 /**
  * Checks the `accounts` option at `forRoot` (a bad policy or a missing `issuing` fails there,
@@ -36,7 +37,7 @@ export function checkAccountOptions<Claims>(options: Pick<AuthModuleOptions<Clai
  * The tokens and helpers of `defineAuthModule` that the account providers use.
  *
  * @example
- * const tokens: AccountProviderTokens<Claims> = { credentialStore: CREDENTIAL_STORE, accountStore: ACCOUNT_STORE, accountService: ACCOUNT_SERVICE, authService: AUTH_SERVICE, signInThrottle: SIGN_IN_THROTTLE, toProvider };
+ * const tokens: AccountProviderTokens<Claims> = { credentialStore: CREDENTIAL_STORE, accountStore: ACCOUNT_STORE, accountService: ACCOUNT_SERVICE, authService: AUTH_SERVICE, signInThrottle: SIGN_IN_THROTTLE, securityEvents: SECURITY_EVENTS, toProvider };
  */
 export interface AccountProviderTokens<Claims> {
   readonly credentialStore: Token<CredentialStore<Claims>>;
@@ -48,6 +49,8 @@ export interface AccountProviderTokens<Claims> {
   readonly claimsSchema?: ClaimsSchema<Claims>;
   /** The module's sign-in throttle (null when off): current-password checks count on it too. */
   readonly signInThrottle: Token<SignInThrottle | null>;
+  /** The module's security events: password and e-mail changes, disabled accounts. */
+  readonly securityEvents: Token<SecurityEventSink>;
 }
 
 /**
@@ -74,19 +77,19 @@ export function accountProviders<Claims>(accounts: AccountOptions<Claims> | unde
     providers.push(toProvider(plain, given), defineFactory(credentialStore, [plain, accountStore], (credentials, store) => (verified ? verifiedCredentialStore<Claims>(credentials, store) : credentials)));
   }
   providers.push(
-    defineFactory(accountService, [accountStore, authService, LOGGER, tokens.signInThrottle], async (store: AccountStore<Claims>, sessions: AccountSessions, logger: Logger, passwordChecks: SignInThrottle | null) => {
-      if (accounts.mailer === undefined) {
-        logger.warn({}, 'accounts: no mailer configured, so account mails (with their links) are only written to this log; set accounts.mailer (e.g. smtpMailer(process.env.SMTP_URL)) before production');
-      }
+    defineFactory(accountService, [accountStore, authService, LOGGER, tokens.signInThrottle, tokens.securityEvents, ENV], async (store: AccountStore<Claims>, sessions: AccountSessions, logger: Logger, passwordChecks: SignInThrottle | null, securityEvents: SecurityEventSink, env: ConfigSource) => {
+      // Without a mailer: links in the log in development only; production refuses to boot.
+      const mailer = accounts.mailer ?? mailerWithoutTransport(env, logger);
       return new AccountService<Claims>({
         ...accounts,
         store,
         sessions,
         passwordHasher: issuing.passwordHasher ?? (await getDefaultPasswordHasher()),
-        mailer: accounts.mailer ?? loggingMailer(logger),
+        mailer,
         clock,
         logger,
         passwordChecks,
+        securityEvents,
         ...(tokens.claimsSchema === undefined ? {} : { claimsSchema: tokens.claimsSchema }),
       });
     }),

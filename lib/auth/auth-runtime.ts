@@ -101,10 +101,6 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
     clock,
   });
   const revocations = new SessionRevocations(clock);
-  // Outside issuers' tokens are routed by their `iss`, which never equals the own issuer: only
-  // the app's own tokens belong to sessions it can revoke.
-  const ownIssuer = options.issuer;
-  const isOwnRevoked = (payload: Readonly<Record<string, unknown>>) => payload.iss === ownIssuer && revocations.isRevoked(payload);
   // The verifier's cache hands back the same payload object for a repeated token, so the
   // schema runs once per token rather than once per request.
   const parsed = new WeakMap<object, Claims>();
@@ -113,6 +109,12 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
   // Which tokens are an outside issuer's, by the verifier's own routing rule: the principal says
   // so, and a provider's subject never passes for a local account's (ASVS 6.8.1).
   const outsideIssuers: ReadonlySet<string> = new Set(readTrustedIssuers(options.trustedIssuers, options.issuer).map((issuer) => issuer.issuer));
+  // One rule for "own" (the verifier's routing: a token whose `iss` is a trusted outside issuer was
+  // checked with that issuer's keys; any other was checked with the app's secret, and carries the
+  // app's issuer when one is configured): the principal, the recent-auth facts and revocation all
+  // read it. Only the app's own tokens belong to sessions it can revoke.
+  const isOwnToken = (payload: Readonly<Record<string, unknown>>) => !(typeof payload.iss === 'string' && outsideIssuers.has(payload.iss));
+  const isOwnRevoked = (payload: Readonly<Record<string, unknown>>) => isOwnToken(payload) && revocations.isRevoked(payload);
   const principals = new WeakMap<object, Principal>();
   const keys = options.apiKeys;
   const apiKeys =
@@ -175,7 +177,7 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
     sockets.webSockets.closeWhere((ctx) => {
       const payload = ctx.get(SOCKET_TOKEN_PAYLOAD);
       return payload !== undefined && isOwnRevoked(payload);
-    }, 1008, 'Session ended');
+    }, 1008, 'Session revoked');
   }
 
   /**
@@ -200,8 +202,7 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
   }
 
   function factsOf(payload: Readonly<Record<string, unknown>>): AuthenticatedToken {
-    // The same rule as isOwnRevoked: an outside issuer's `iss` never equals the own one.
-    const own = payload.iss === ownIssuer;
+    const own = isOwnToken(payload);
     return Object.freeze({
       own,
       subject: own && typeof payload.sub === 'string' ? payload.sub : undefined,

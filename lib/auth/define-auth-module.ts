@@ -5,7 +5,7 @@ import { claimsParserOf } from './claims-parser.js';
 import type { ApiKeyStore, AuthenticatedApiKey } from './api-keys/index.js';
 import { createAuthGuards } from './auth-guards.js';
 import { jwksHealthCheck } from './jwks-health-check.js';
-import { startCredentialInvalidation, type CredentialInvalidation } from './sessions/credential-invalidation.js';
+import { startCredentialRevocation, type CredentialRevocation } from './sessions/credential-revocation.js';
 import { tracedStore } from './shared/auth-telemetry.js';
 import type { AuthModuleOptions, StoreClass } from './auth-options.js';
 import { startAuthRuntime, type AuthRuntime } from './auth-runtime.js';
@@ -18,6 +18,7 @@ import { accountProviders, checkAccountOptions } from './account-providers.js';
 import type { AccountService } from './accounts/account-service.js';
 import type { AccountStore } from './accounts/account-store.js';
 import { AuthConfigError, assertSecretLength, readTolerance, readTrustedIssuers, createTokenSigner } from './jwt/index.js';
+import { ownTokenNames } from './jwt/own-token-names.js';
 import { BrowserCookies, BrowserSessions } from './browser/index.js';
 import { createRecentAuthGuards, type RecentAuthOptions } from './recent-auth-guard.js';
 import { accountRouteThrottleImports, accountRouteThrottleProvider, type AccountRouteThrottle } from './throttle/index.js';
@@ -31,6 +32,8 @@ import type { SecondFactorService } from './factors/second-factor-service.js';
 import { checkOutsideSignInOptions, outsideSignInProviders } from './federation/outside-sign-in-providers.js';
 import { outsideSignInController } from './federation/outside-sign-in-controller.js';
 import type { OutsideSignIn } from './federation/outside-sign-in.js';
+import { SecurityEvents } from './events/security-events.js';
+import type { SecurityEventSink } from './events/security-event.js';
 
 /**
  * The programmatic auth operations, resolved through the `AUTH_SERVICE` token.
@@ -53,8 +56,12 @@ export interface AuthService {
   /** The subject's live sessions (one per sign-in), oldest first. */
   listSessions(subject: string): Promise<readonly SessionInfo[]>;
   /** Ends one of the subject's sessions (sockets close 1008); false for an unknown or another subject's id, alike. */
-  endSession(subject: string, sessionId: string): Promise<boolean>;
+  revokeSession(subject: string, sessionId: string): Promise<boolean>;
   /** Ends every session of the subject but `keepSessionId` (e.g. after a password change). */
+  revokeOtherSessions(subject: string, keepSessionId: string): Promise<void>;
+  /** @deprecated Renamed `revokeSession` (one word for ending a session: revoke); removed in 0.3. */
+  endSession(subject: string, sessionId: string): Promise<boolean>;
+  /** @deprecated Renamed `revokeOtherSessions`; removed in 0.3. */
   endOtherSessions(subject: string, keepSessionId: string): Promise<void>;
 }
 
@@ -90,9 +97,11 @@ export interface AuthDefinitions<Claims> {
   /**
    * Revocations told to every instance through the app's PubSub, so that cached API-key records
    * are dropped and ended sessions' access tokens refused everywhere at once (see
-   * CredentialInvalidation). Exported by `AuthModule`; `AUTH_SERVICE` uses it by itself.
+   * CredentialRevocation). Exported by `AuthModule`; `AUTH_SERVICE` uses it by itself.
    */
-  readonly CREDENTIAL_INVALIDATION: Token<CredentialInvalidation>;
+  readonly CREDENTIAL_REVOCATION: Token<CredentialRevocation>;
+  /** @deprecated Renamed `CREDENTIAL_REVOCATION` (the same token); removed in 0.3. */
+  readonly CREDENTIAL_INVALIDATION: Token<CredentialRevocation>;
   /** Resolves to the {@link AccountService} (sign-up, verification, reset, password and e-mail change) when `accounts` is configured. */
   readonly ACCOUNT_SERVICE: Token<AccountService<Claims>>;
   /** Resolves to the {@link BrowserSessions} (sign-in, refresh, sign-out with cookies) when `browser` is configured. */
@@ -126,6 +135,23 @@ export interface AuthDefinitions<Claims> {
   readonly StepUpGuard: ClassToken<Guard>;
   /** Resolves to the {@link OutsideSignIn} when `outsideSignIn` is configured (its routes are mounted by the module). */
   readonly OUTSIDE_SIGN_IN: Token<OutsideSignIn>;
+  /**
+   * The module's security events (`SecurityEvents` on the app's logger and telemetry): the module
+   * records sign-ins, throttling, refresh-token reuse, sessions ended, password and e-mail changes,
+   * disabled accounts and API-key revocations itself; an app records what only it does through
+   * it, such as creating an API key.
+   */
+  readonly SECURITY_EVENTS: Token<SecurityEventSink>;
+}
+
+/**
+ * An access token's TTL (whole seconds, at least 1): `accessTokenTtl`, cut so the token ends with
+ * its session (`notAfter`, the absolute lifetime) rather than after it.
+ */
+function accessTokenTtlWithin(accessTokenTtl: number, notAfter: Date | undefined, nowMs: number): number {
+  if (notAfter === undefined) return accessTokenTtl;
+  const left = Math.floor((notAfter.getTime() - nowMs) / 1000);
+  return Math.max(1, Math.min(accessTokenTtl, left));
 }
 
 function toProvider<T>(token: Token<T>, store: StoreClass<T>): ProviderInput {
@@ -154,7 +180,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
   const CREDENTIAL_STORE = createToken<CredentialStore<Claims>>('CredentialStore');
   const REFRESH_TOKEN_STORE = createToken<RefreshTokenStore>('RefreshTokenStore');
   const JWKS_HEALTH_CHECK = createToken<HealthCheck>('JwksHealthCheck');
-  const CREDENTIAL_INVALIDATION = createToken<CredentialInvalidation>('CredentialInvalidation');
+  const CREDENTIAL_REVOCATION = createToken<CredentialRevocation>('CredentialRevocation');
   const SIGN_IN_THROTTLE = createToken<SignInThrottle | null>('SignInThrottle');
   const ACCOUNT_STORE = createToken<AccountStore<Claims>>('AccountStore');
   const ACCOUNT_SERVICE = createToken<AccountService<Claims>>('ACCOUNT_SERVICE');
@@ -171,6 +197,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
   const { JwtAuthGuard, AuthGuard, createRolesGuard, AccountGuard } = createAuthGuards<Claims>({ currentUser: CURRENT_USER, currentApiKey: CURRENT_API_KEY });
   const requireRecentAuth = createRecentAuthGuards<Claims>({ currentUser: CURRENT_USER, currentApiKey: CURRENT_API_KEY }, AUTH_RUNTIME);
   const RecentAuthGuard = requireRecentAuth();
+  const SECURITY_EVENTS = createToken<SecurityEventSink>('SECURITY_EVENTS');
 
   /**
    * The claims of the authenticated caller; undefined outside a request or before a guard ran.
@@ -233,7 +260,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
       const algorithm = options.algorithm ?? 'HS256';
       assertSecretLength(options.secret, algorithm);
       // Validated here too so a misconfigured issuer fails forRoot, not the first request.
-      readTrustedIssuers(options.trustedIssuers, options.issuer);
+      readTrustedIssuers(options.trustedIssuers, ownTokenNames(options).issuer);
       readTolerance(options.clockToleranceSeconds);
       checkSignInThrottleOptions(options);
       checkAccountOptions(options);
@@ -248,7 +275,9 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
       }
       // Checked here (a broken clock fails forRoot) and on every reading (fails closed later).
       const clock = checkedClock(options.clock ?? systemClock);
-      const checked: AuthModuleOptions<Claims> = { ...options, clock };
+      // An app that issues tokens signs and checks iss and aud, by default too (ASVS 9.2.3).
+      const { issuer, audience } = ownTokenNames(options);
+      const checked: AuthModuleOptions<Claims> = { ...options, clock, issuer, audience };
       const apiKeys = options.apiKeys;
       const providers: ProviderInput[] = [
         apiKeys
@@ -269,22 +298,23 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
         // With issuing, the refresh-token store tells a starting instance which sessions ended
         // before it (untraced: a boot step, not part of any request's trace).
         options.issuing
-          ? defineFactory(CREDENTIAL_INVALIDATION, [AUTH_RUNTIME, PUB_SUB, LOGGER, REFRESH_TOKEN_STORE], (runtime, bus, logger, refreshTokens) => startCredentialInvalidation(runtime, bus, clock, completeRefreshTokenStore(refreshTokens), logger))
-          : defineFactory(CREDENTIAL_INVALIDATION, [AUTH_RUNTIME, PUB_SUB, LOGGER], (runtime, bus, logger) => startCredentialInvalidation(runtime, bus, clock, undefined, logger)),
+          ? defineFactory(CREDENTIAL_REVOCATION, [AUTH_RUNTIME, PUB_SUB, LOGGER, SECURITY_EVENTS, REFRESH_TOKEN_STORE], (runtime, bus, logger, events, refreshTokens) => startCredentialRevocation(runtime, bus, clock, completeRefreshTokenStore(refreshTokens), logger, events))
+          : defineFactory(CREDENTIAL_REVOCATION, [AUTH_RUNTIME, PUB_SUB, LOGGER, SECURITY_EVENTS], (runtime, bus, logger, events) => startCredentialRevocation(runtime, bus, clock, undefined, logger, events)),
+        defineFactory(SECURITY_EVENTS, [LOGGER], (logger) => new SecurityEvents(logger)),
       ];
       if (apiKeys) providers.push(toProvider(API_KEY_STORE, apiKeys.store));
-      const exported: unknown[] = [JwtAuthGuard, AuthGuard, AccountGuard, AUTH_RUNTIME, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION];
+      const exported: unknown[] = [JwtAuthGuard, AuthGuard, AccountGuard, AUTH_RUNTIME, JWKS_HEALTH_CHECK, CREDENTIAL_REVOCATION, SECURITY_EVENTS];
       const issuing = options.issuing;
       if (issuing) {
-        const signer = createTokenSigner({ secret: options.secret, algorithm, issuer: options.issuer, audience: options.audience, clock });
+        const signer = createTokenSigner({ secret: options.secret, algorithm, issuer, audience, clock });
         const accessTokenTtl = issuing.accessTokenTtl ?? 900;
         providers.push(
-          ...accountProviders(options.accounts, issuing, clock, { credentialStore: CREDENTIAL_STORE, accountStore: ACCOUNT_STORE, accountService: ACCOUNT_SERVICE, authService: AUTH_SERVICE, signInThrottle: SIGN_IN_THROTTLE, toProvider, claimsSchema }),
+          ...accountProviders(options.accounts, issuing, clock, { credentialStore: CREDENTIAL_STORE, accountStore: ACCOUNT_STORE, accountService: ACCOUNT_SERVICE, authService: AUTH_SERVICE, signInThrottle: SIGN_IN_THROTTLE, securityEvents: SECURITY_EVENTS, toProvider, claimsSchema }),
           toProvider(REFRESH_TOKEN_STORE, issuing.refreshTokenStore),
-          signInThrottleProvider(SIGN_IN_THROTTLE, options.signInThrottle, options.secret, clock),
+          signInThrottleProvider(SIGN_IN_THROTTLE, options.signInThrottle, options.secret, clock, SECURITY_EVENTS),
           // Every sign-in through AUTH_SERVICE (JSON and browser alike) passes the throttle.
           ...secondFactorProviders(options.secondFactors, factorTokens, { signInThrottle: SIGN_IN_THROTTLE, authService: AUTH_SERVICE, runtime: AUTH_RUNTIME, stepUpGuard: StepUpGuard, toProvider, clock }),
-          defineFactory(AUTH_SERVICE, [CREDENTIAL_STORE, REFRESH_TOKEN_STORE, CREDENTIAL_INVALIDATION, SIGN_IN_THROTTLE, factorTokens.gate], async (credentialStore, refreshTokenStore, invalidation, throttle, secondFactorGate) => {
+          defineFactory(AUTH_SERVICE, [CREDENTIAL_STORE, REFRESH_TOKEN_STORE, CREDENTIAL_REVOCATION, SIGN_IN_THROTTLE, factorTokens.gate, SECURITY_EVENTS], async (credentialStore, refreshTokenStore, revocation, throttle, secondFactorGate, securityEvents) => {
             // Compute the dummy hash at boot: computed lazily, the first sign-in for an unknown
             // account would take a hash longer than the others and tell that it is unknown.
             await getDummyPasswordHash(issuing.passwordHasher);
@@ -293,15 +323,18 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
               credentialStore: tracedStore(credentialStore, 'CredentialStore'),
               refreshTokenStore: tracedStore(refreshTokenStore, 'RefreshTokenStore'),
               accessTokens: {
-                sign: async (claims, subject, sessionId) => signer.sign({ ...claims, sub: subject, sid: sessionId }, { ttlSeconds: accessTokenTtl, type: 'access' }),
+                sign: async (claims, subject, sessionId, notAfter) =>
+                  signer.sign({ ...claims, sub: subject, sid: sessionId }, { ttlSeconds: accessTokenTtlWithin(accessTokenTtl, notAfter, clock.now()), type: 'access' }),
               },
               accessTokenTtl,
               refreshTokenTtl: issuing.refreshTokenTtl,
+              sessionMaxAge: issuing.sessionMaxAge,
               refreshReuseGraceSeconds: issuing.refreshReuseGraceSeconds,
               clock,
               passwordHasher: issuing.passwordHasher,
-              sessionRevocations: invalidation,
+              sessionRevocations: revocation,
               secondFactorGate: secondFactorGate ?? undefined,
+              securityEvents,
             });
             return withSignInThrottle(service, throttle);
           }),
@@ -356,5 +389,5 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
     },
   };
 
-  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, AccountGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION, ACCOUNT_SERVICE, BROWSER_SESSIONS, requireRecentAuth, RecentAuthGuard, routeControllers, SECOND_FACTORS, StepUpGuard, OUTSIDE_SIGN_IN });
+  return Object.freeze({ AuthModule, JwtAuthGuard, AuthGuard, AccountGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE, JWKS_HEALTH_CHECK, CREDENTIAL_REVOCATION, CREDENTIAL_INVALIDATION: CREDENTIAL_REVOCATION, ACCOUNT_SERVICE, BROWSER_SESSIONS, SECURITY_EVENTS, requireRecentAuth, RecentAuthGuard, routeControllers, SECOND_FACTORS, StepUpGuard, OUTSIDE_SIGN_IN });
 }

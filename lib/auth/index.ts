@@ -1,5 +1,6 @@
 // The auth entry point, `tessera-http/auth`. Explicit named exports only.
-export { INVALIDATION_TOPIC, type CredentialInvalidation } from './sessions/credential-invalidation.js';
+export { REVOCATION_TOPIC, type CredentialRevocation } from './sessions/credential-revocation.js';
+export { INVALIDATION_TOPIC, type CredentialInvalidation } from './sessions/revocation-aliases.js';
 export { defineAuthModule, type AuthService, type AuthDefinitions } from './define-auth-module.js';
 export type { IssuingModuleParts } from './issuing/issuing-options.js';
 export type { AuthModuleOptions, IssuingOptions, ApiKeyOptions, StoreClass, AuthRouteOptions } from './auth-options.js';
@@ -131,6 +132,7 @@ export {
 export {
   smtpMailer,
   loggingMailer,
+  type LoggingMailerOptions,
   defaultAccountMailTemplates,
   type Mailer,
   type MailMessage,
@@ -209,3 +211,6 @@ export {
   type OAuthProviderOptions,
   type OutsideSignInOptions,
 } from './federation/index.js';
+export { SecurityEvents, NO_SECURITY_EVENTS, type SecurityEvent, type SecurityEventSink, type SessionRevocationReason } from './events/index.js';
+export { DEFAULT_SESSION_MAX_AGE_SECONDS } from './issuing/token-issuing-options.js';
+export { DEFAULT_OWN_ISSUER, DEFAULT_OWN_AUDIENCE } from './jwt/own-token-names.js';

@@ -29,7 +29,7 @@ export interface SessionHub {
  * subscribers, and the closes the hub decides (a revoked credential, shutdown).
  *
  * @example
- * for (const socket of sockets) if (socket.isOpen && revoked(socket.context)) socket.close(1008, 'Session ended');
+ * for (const socket of sockets) if (socket.isOpen && revoked(socket.context)) socket.close(1008, 'Session revoked');
  */
 export interface HubSocket extends IdleWatched {
   readonly context: RequestContext;

@@ -38,21 +38,21 @@ function describeSessionsOn(name: string, client: () => SqlClient): void {
       ]);
     });
 
-    it('endSession ends the caller\'s own session and answers false alike for another person\'s and an unknown id', async () => {
+    it('revokeSession ends the caller\'s own session and answers false alike for another person\'s and an unknown id', async () => {
       const { service } = harness();
       const mine = await service.signIn(ALICE.identifier, ALICE.password);
       const bobs = await service.signIn(BOB.identifier, BOB.password);
       const [mySid] = await sids(ALICE.subject, service);
       const [bobSid] = await sids(BOB.subject, service);
-      expect(await service.endSession(ALICE.subject, bobSid as string), 'bob\'s id asked by alice').toBe(false);
-      expect(await service.endSession(ALICE.subject, '019ab3c4-5d6e-7f01-8a2b-3c4d5e6f7a8b'), 'unknown').toBe(false);
+      expect(await service.revokeSession(ALICE.subject, bobSid as string), 'bob\'s id asked by alice').toBe(false);
+      expect(await service.revokeSession(ALICE.subject, '019ab3c4-5d6e-7f01-8a2b-3c4d5e6f7a8b'), 'unknown').toBe(false);
       await expect(service.refresh(bobs.refreshToken), 'bob\'s session untouched').resolves.toHaveProperty('refreshToken');
-      expect(await service.endSession(ALICE.subject, mySid as string)).toBe(true);
+      expect(await service.revokeSession(ALICE.subject, mySid as string)).toBe(true);
       expectInvalidCredentials(await rejectionOf(service.refresh(mine.refreshToken)));
       expect(await service.listSessions(ALICE.subject)).toEqual([]);
     });
 
-    it('endOtherSessions keeps only the given session', async () => {
+    it('revokeOtherSessions keeps only the given session', async () => {
       const { service, clock } = harness();
       await service.signIn(ALICE.identifier, ALICE.password);
       clock.advance(1);
@@ -60,7 +60,7 @@ function describeSessionsOn(name: string, client: () => SqlClient): void {
       clock.advance(1);
       await service.signIn(ALICE.identifier, ALICE.password);
       const keptSid = (await sids(ALICE.subject, service))[1] as string;
-      await service.endOtherSessions(ALICE.subject, keptSid);
+      await service.revokeOtherSessions(ALICE.subject, keptSid);
       expect(await sids(ALICE.subject, service)).toEqual([keptSid]);
       await expect(service.refresh(kept.refreshToken)).resolves.toHaveProperty('refreshToken');
     });

@@ -104,7 +104,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined || TEST_REDIS_URL === undefined)
     const since = Date.now();
     expect((await request(a.url, 'POST', '/auth/sign-out', { json: { refreshToken: pair.refreshToken } })).status).toBe(204);
     const closed = await Promise.race([live.closed, new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), 1_000))]);
-    expect(closed, `C's output:\n${c.output().slice(-2_000)}`).toEqual({ code: 1008, reason: 'Session ended' });
+    expect(closed, `C's output:\n${c.output().slice(-2_000)}`).toEqual({ code: 1008, reason: 'Session revoked' });
     expect(Date.now() - since).toBeLessThan(1_000);
   });
 

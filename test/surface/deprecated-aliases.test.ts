@@ -1,4 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import { z } from 'zod';
 import * as auth from '../../lib/auth/index.js';
 import * as authPostgres from '../../lib/auth/postgres/index.js';
 import * as fetchEntry from '../../lib/fetch.js';
@@ -36,6 +37,26 @@ describe('deprecated aliases kept for one minor version', () => {
       expect(middleware[name], `${name} under its old import`).toBe(core[name]);
     });
   }
+
+  // One word for ending a session, SPEC's: revoke (issue 47/48).
+  it("tessera-http/auth's INVALIDATION_TOPIC is REVOCATION_TOPIC", () => {
+    expect(auth.INVALIDATION_TOPIC, 'the topic under its old name').toBe(auth.REVOCATION_TOPIC);
+  });
+
+  it("defineAuthModule's CREDENTIAL_INVALIDATION is CREDENTIAL_REVOCATION", () => {
+    const definitions = auth.defineAuthModule(z.object({ sub: z.string() }));
+    expect(definitions.CREDENTIAL_INVALIDATION, 'the token under its old name').toBe(definitions.CREDENTIAL_REVOCATION);
+  });
+
+  it("the token-issuing service's endSession and endOtherSessions do what revokeSession and revokeOtherSessions do", async () => {
+    const calls: string[] = [];
+    const spied = new auth.TokenIssuingService<unknown>({ claimsSchema: z.unknown() as never, credentialStore: {} as never, refreshTokenStore: {} as never, accessTokens: {} as never });
+    spied.revokeSession = async (s, id) => (calls.push(`revokeSession ${s} ${id}`), true);
+    spied.revokeOtherSessions = async (s, id) => void calls.push(`revokeOtherSessions ${s} ${id}`);
+    expect(await spied.endSession('u_1', 'sid_1')).toBe(true);
+    await spied.endOtherSessions('u_1', 'sid_2');
+    expect(calls).toEqual(['revokeSession u_1 sid_1', 'revokeOtherSessions u_1 sid_2']);
+  });
 
   it("toFetchHandler's old option webSockets completes an upgrade as webSocketUpgrader does", async () => {
     const controller = defineController({ name: 'Sockets', routes: () => ({ echo: ws('/echo', {}, { message: (conn, data) => void conn.send(data) }) }) });

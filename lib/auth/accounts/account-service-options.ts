@@ -11,6 +11,7 @@ import type { SignInThrottle } from '../throttle/sign-in-throttle.js';
 import type { AccountLinks } from './account-links.js';
 import type { AccountStore } from './account-store.js';
 import type { PasswordPolicyOptions } from './password-policy.js';
+import type { SecurityEventSink } from '../events/security-event.js';
 
 /**
  * How long mailed links work, in seconds: `verifyEmail` (default 86400, a day), `resetPassword`
@@ -35,7 +36,7 @@ export interface AccountTokenTtl {
  */
 export interface AccountSessions {
   revokeAllSessions(subject: string): Promise<void>;
-  endOtherSessions(subject: string, keepSessionId: string): Promise<void>;
+  revokeOtherSessions(subject: string, keepSessionId: string): Promise<void>;
 }
 
 /**
@@ -117,6 +118,8 @@ export interface AccountServiceDeps<Claims> {
    * session cannot guess the password faster than sign-in could. `null` or absent: not throttled.
    */
   readonly passwordChecks?: Pick<SignInThrottle, 'attempt'> | null;
+  /** Told each password change or reset, e-mail change and disabled account; the auth module passes its `SECURITY_EVENTS`. Default: nothing is recorded. */
+  readonly securityEvents?: SecurityEventSink | undefined;
 }
 
 /**

@@ -69,7 +69,7 @@ export async function accountFixture(overrides: Partial<AccountServiceOptions<Te
   const sessionCalls: string[] = [];
   const sessions: AccountSessions = {
     revokeAllSessions: async (subject) => void sessionCalls.push(`revokeAll ${subject}`),
-    endOtherSessions: async (subject, keep) => void sessionCalls.push(`endOthers ${subject} keep ${keep}`),
+    revokeOtherSessions: async (subject, keep) => void sessionCalls.push(`endOthers ${subject} keep ${keep}`),
   };
   const service = new AccountService<TestClaims>({
     store,

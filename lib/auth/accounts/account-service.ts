@@ -11,6 +11,7 @@ import type { AccountStore, AccountTokenPurpose, ConsumedAccountToken } from './
 import { generateOpaqueToken, hashOpaqueToken, isWellFormedOpaqueToken } from '../issuing/opaque-token.js';
 import { invalidAccountLink } from './invalid-account-link.js';
 import { MailOutbox } from './mail-outbox.js';
+import { NO_SECURITY_EVENTS, type SecurityEventSink } from '../events/security-event.js';
 import { emailOrRefuse } from './normalize-email.js';
 import { resolvePasswordPolicy, type PasswordPolicy } from './password-policy.js';
 import type { AccountServiceOptions, AccountSessions, AccountTokenTtl, EmailChangeRequest, NewAccountClaims, PasswordChange } from './account-service-options.js';
@@ -78,6 +79,7 @@ export class AccountService<Claims = unknown> {
   readonly #logger: Logger | undefined;
   readonly #claimsSchema: ClaimsSchema<Claims> | undefined;
   readonly #passwordChecks: Pick<SignInThrottle, 'attempt'> | null;
+  readonly #events: SecurityEventSink;
 
   constructor(options: AccountServiceOptions<Claims>) {
     this.#store = options.store;
@@ -97,6 +99,7 @@ export class AccountService<Claims = unknown> {
     this.#logger = options.logger;
     this.#claimsSchema = options.claimsSchema;
     this.#passwordChecks = options.passwordChecks ?? null;
+    this.#events = options.securityEvents ?? NO_SECURITY_EVENTS;
   }
 
   /** The password policy in effect, defaults applied. */
@@ -194,6 +197,7 @@ export class AccountService<Claims = unknown> {
     await this.#store.markEmailVerified(account.subject, account.email);
     await this.#store.deleteTokens(account.subject, 'reset-password');
     await this.#sessions.revokeAllSessions(account.subject);
+    this.#events.record({ type: 'password.changed', subject: account.subject, via: 'reset' });
     this.#notifyPasswordChanged(account.email);
   }
 
@@ -213,7 +217,8 @@ export class AccountService<Claims = unknown> {
     const account = await this.#reauthenticate(change.subject, change.currentPassword, change.context);
     await this.#store.setPasswordHash(account.subject, await this.#hasher.hash(change.newPassword));
     await this.#store.deleteTokens(account.subject, 'reset-password');
-    await this.#sessions.endOtherSessions(account.subject, change.sessionId);
+    await this.#sessions.revokeOtherSessions(account.subject, change.sessionId);
+    this.#events.record({ type: 'password.changed', subject: account.subject, via: 'change' });
     this.#notifyPasswordChanged(account.email);
   }
 
@@ -252,7 +257,24 @@ export class AccountService<Claims = unknown> {
     const account = await this.#store.findBySubject(consumed.subject);
     if (account == null || !(await this.#store.changeEmail(account.subject, account.email, consumed.email))) throw invalidAccountLink();
     const oldEmail = account.email;
+    this.#events.record({ type: 'email.changed', subject: account.subject });
     this.#outbox.run('emailChanged', () => this.#send(oldEmail, this.#templates.emailChanged({ email: oldEmail, appName: this.#appName, newEmail: consumed.email })));
+  }
+
+  /**
+   * Disables an account and ends every one of its sessions on every instance (ASVS 5.0 7.4.2): the
+   * store stops loading its claims (no sign-in, no refresh), its refresh tokens are revoked, and
+   * its access tokens are refused before they expire, here at once and elsewhere as the app's
+   * PubSub delivers it (an instance that cannot hear the bus reads it from the refresh-token store).
+   * Disabled first, so a sign-in racing this cannot start a session the revocation misses.
+   *
+   * @example
+   * await accounts.disableAccount(params.subject); // an administrator's action
+   */
+  async disableAccount(subject: string): Promise<void> {
+    await this.#store.disable(subject);
+    this.#events.record({ type: 'account.disabled', subject });
+    await this.#sessions.revokeAllSessions(subject);
   }
 
   /**

@@ -87,6 +87,8 @@ export interface ConsumedAccountToken {
  *   reset request supersedes the older ones).
  * - `consumeToken`: atomically removes and answers the token when its hash and purpose match;
  *   two concurrent calls never both get it.
+ * - `disable`: from then on `loadClaims` answers nothing for the subject (it cannot sign in or
+ *   refresh); the account is still found, so its password is still verified.
  *
  * @example
  * class MyAccounts implements AccountStore<Claims> { ... }
@@ -102,4 +104,5 @@ export interface AccountStore<Claims = unknown> extends CredentialStore<Claims> 
   issueToken(token: NewAccountToken): Awaitable<void>;
   consumeToken(tokenHash: string, purpose: AccountTokenPurpose): Awaitable<ConsumedAccountToken | undefined>;
   deleteTokens(subject: string, purpose: AccountTokenPurpose): Awaitable<void>;
+  disable(subject: string): Awaitable<void>;
 }

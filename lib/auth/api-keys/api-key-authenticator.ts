@@ -184,7 +184,7 @@ export class ApiKeyAuthenticator<Claims> {
 
   /**
    * Drops one key's cached record: the next request with it reads the store (a revocation made
-   * elsewhere is then seen). `CREDENTIAL_INVALIDATION` calls it on every instance.
+   * elsewhere is then seen). `CREDENTIAL_REVOCATION` calls it on every instance.
    *
    * @example
    * authenticator.forget(revokedKeyId);

@@ -70,7 +70,8 @@ export class BrowserSessions {
   }
 
   /**
-   * Signs in and answers 200 with the session cookies and a {@link BrowserSessionBody}. The origin
+   * Signs in and answers 200 with the session cookies and a {@link BrowserSessionBody}, ending the
+   * session the browser's cookies carried, if any (its other devices' sessions stay). The origin
    * check runs first (a page of another site must not sign the visitor into an account of its
    * choosing). The request's client address (by `browser.clientIp`) and User-Agent go with the
    * session (`AuthService.listSessions`) and to sign-in throttling. For an account with a second
@@ -85,9 +86,20 @@ export class BrowserSessions {
   async signIn(ctx: RequestContext, identifier: string, password: string): Promise<Answer> {
     this.#credentials.checkOrigin(ctx);
     const context = this.#contextOf(ctx);
-    if (this.#auth.beginSignIn === undefined) return this.#answer(await this.#auth.signIn(identifier, password, context));
+    if (this.#auth.beginSignIn === undefined) return this.#answerReplacing(ctx, await this.#auth.signIn(identifier, password, context));
     const step = await this.#auth.beginSignIn(identifier, password, context);
-    return step.kind === 'session' ? this.#answer(step.pair) : secondFactorRequiredAnswer(step.step);
+    return step.kind === 'session' ? this.#answerReplacing(ctx, step.pair) : secondFactorRequiredAnswer(step.step);
+  }
+
+  /**
+   * A new session replaces the one this browser's cookies carried (ASVS 7.2.4): that one ends, its
+   * access tokens refused everywhere; the person's other devices keep theirs. Called once the
+   * session started, so a mistyped password (or a second step not yet passed) signs nobody out.
+   */
+  async #answerReplacing(ctx: RequestContext, pair: TokenPair): Promise<Answer> {
+    const previous = this.#refreshTokenOf(ctx);
+    if (previous !== undefined) await this.#auth.signOut(previous);
+    return this.#answer(pair);
   }
 
   /**
@@ -101,7 +113,7 @@ export class BrowserSessions {
    */
   async startSession(ctx: RequestContext, start: (context: SignInContext) => Promise<TokenPair>): Promise<Answer> {
     this.#credentials.checkOrigin(ctx);
-    return this.#answer(await start(this.#contextOf(ctx)));
+    return this.#answerReplacing(ctx, await start(this.#contextOf(ctx)));
   }
 
   #contextOf(ctx: RequestContext): SignInContext {
@@ -180,11 +192,11 @@ export class BrowserSessions {
 
   /**
    * The session id of the request's own access token (from `Authorization` or the cookie), for
-   * "this device" in a session list and `endOtherSessions`. Call it behind `JwtAuthGuard` or
+   * "this device" in a session list and `revokeOtherSessions`. Call it behind `JwtAuthGuard` or
    * `AuthGuard`, which verified the token; undefined for an API key or an outside issuer's token.
    *
    * @example
-   * await auth.endOtherSessions(getCurrentUser(ctx)!.sub, browser.sessionIdOf(ctx)!);
+   * await auth.revokeOtherSessions(getCurrentUser(ctx)!.sub, browser.sessionIdOf(ctx)!);
    */
   sessionIdOf(ctx: Pick<RequestContext, 'header'>): string | undefined {
     const token = readBearerToken(ctx.header('authorization')) ?? this.#credentials.accessTokenOf(ctx);

@@ -39,6 +39,7 @@ export async function browserTestApp(
   browserOptions: BrowserSessionOptions | null = {},
   appOptions: AppOptions = {},
   shared?: { readonly clock: ManualClock; readonly refreshTokens: InMemoryRefreshTokenStore },
+  issuing: { readonly sessionMaxAge?: number } = {},
 ): Promise<BrowserTestApp> {
   const clock = shared?.clock ?? createManualClock(NOW);
   const definitions = defineAuthModule(Claims);
@@ -76,7 +77,7 @@ export async function browserTestApp(
         me: get('/me', { guards: [definitions.JwtAuthGuard] }, (ctx) => ({ sub: user(ctx) })),
         note: post('/notes', { guards: [definitions.JwtAuthGuard] }, (ctx) => ({ by: user(ctx) })),
         sessions: get('/sessions', { guards: [definitions.AuthGuard] }, (ctx) => auth.listSessions(user(ctx))),
-        endSession: del('/sessions/:id', { guards: [definitions.AuthGuard] }, async (ctx) => ({ ended: await auth.endSession(user(ctx), ctx.params.id) })),
+        revokeSession: del('/sessions/:id', { guards: [definitions.AuthGuard] }, async (ctx) => ({ ended: await auth.revokeSession(user(ctx), ctx.params.id) })),
         live: ws('/live', { guards: [definitions.JwtAuthGuard] }, { open: (conn) => void conn.send('hello') }),
       };
     },
@@ -88,7 +89,7 @@ export async function browserTestApp(
       definitions.AuthModule.forRoot({
         secret: SECRET,
         clock,
-        issuing: { credentialStore: { useExisting: InMemoryCredentialStore }, refreshTokenStore: { useExisting: InMemoryRefreshTokenStore }, imports: [Stores], passwordHasher },
+        issuing: { credentialStore: { useExisting: InMemoryCredentialStore }, refreshTokenStore: { useExisting: InMemoryRefreshTokenStore }, imports: [Stores], passwordHasher, ...issuing },
         ...(browserOptions === null ? {} : { browser: browserOptions }),
       }),
     ],

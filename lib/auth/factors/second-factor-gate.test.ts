@@ -115,7 +115,7 @@ describe('the second-factor gate on TokenIssuingService', () => {
 
   it('a gate attaches to one issuing service only', async () => {
     const { factors } = await setUp();
-    expect(() => factors.attach({ startSession: async () => Promise.reject(new Error('unused')), endOtherSessions: async () => undefined })).toThrow(/already attached/);
+    expect(() => factors.attach({ startSession: async () => Promise.reject(new Error('unused')), revokeOtherSessions: async () => undefined })).toThrow(/already attached/);
   });
 });
 

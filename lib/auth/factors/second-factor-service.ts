@@ -484,8 +484,8 @@ export class SecondFactorService implements SecondFactorGate {
     if (sessionId !== undefined) await this.#store.markSessionVerified(sessionId, subject, new Date(this.#clock.now()));
     if (wasRequired) return undefined;
     // Sessions that started without the factor would otherwise refresh for ever without it.
-    if (sessionId !== undefined) await this.#issuingOrFail().endOtherSessions(subject, sessionId);
-    else await this.#issuingOrFail().endOtherSessions(subject, '');
+    if (sessionId !== undefined) await this.#issuingOrFail().revokeOtherSessions(subject, sessionId);
+    else await this.#issuingOrFail().revokeOtherSessions(subject, '');
     return (await this.#store.countRecoveryCodes(subject)) > 0 ? undefined : this.regenerateRecoveryCodes(subject);
   }
 

@@ -56,7 +56,7 @@ const completed = new WeakSet<CompleteRefreshTokenStore>();
  * | Missing | Supplied as |
  * |---|---|
  * | `rotate` | successor first (`create`), then the old token's `markRotated` compare-and-set; a loser revokes the successor it stored and answers false; a `markRotated` that throws revokes it too (best effort) and rethrows, so the old token stays usable |
- * | `revokeFamily` | reuse revokes every token of the subject (`revokeAllForSubject`); ending one session (`endSession`) rejects, as there is no way to end just one |
+ * | `revokeFamily` | reuse revokes every token of the subject (`revokeAllForSubject`); revoking one session (`revokeSession`) rejects, as there is no way to end just one |
  * | `listSessions` (or `revokeFamily`) | listing and ending sessions reject with an Error naming both operations |
  * | `revokedFamiliesSince` | no history: a starting instance learns of ended sessions from the bus only |
  *

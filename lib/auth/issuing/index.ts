@@ -5,6 +5,7 @@ export {
   DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
   DEFAULT_REFRESH_REUSE_GRACE_SECONDS,
   DEFAULT_REFRESH_TOKEN_TTL_SECONDS,
+  DEFAULT_SESSION_MAX_AGE_SECONDS,
   resolveTokenLifetimes,
 } from './token-issuing-options.js';
 export type { ResolvedTokenLifetimes, TokenIssuingServiceDeps, TokenIssuingServiceOptions, TokenLifetimeOptions } from './token-issuing-options.js';

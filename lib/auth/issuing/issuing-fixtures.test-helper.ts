@@ -54,11 +54,11 @@ export class RecordingPasswordVerifier implements PasswordVerifier {
 
 /** An access-token signer stub: the token spells out subject and claims so tests can read them back. @example new RecordingSigner(clock) */
 export class RecordingSigner implements AccessTokenSigner<Claims> {
-  readonly calls: { claims: Claims; subject: string }[] = [];
+  readonly calls: { claims: Claims; subject: string; notAfter: Date | undefined }[] = [];
   constructor(private readonly clock: ManualClock) {}
 
-  async sign(claims: Claims & Record<string, unknown>, subject: string): Promise<{ token: string; expiresAt: Date }> {
-    this.calls.push({ claims: structuredClone(claims), subject });
+  async sign(claims: Claims & Record<string, unknown>, subject: string, _sessionId?: string, notAfter?: Date): Promise<{ token: string; expiresAt: Date }> {
+    this.calls.push({ claims: structuredClone(claims), subject, notAfter });
     return { token: `access:${subject}:${JSON.stringify(claims)}`, expiresAt: new Date(this.clock.now() + 900_000) };
   }
 }
@@ -79,6 +79,7 @@ export interface HarnessOptions {
   readonly revokeFamily?: boolean;
   readonly refreshReuseGraceSeconds?: number;
   readonly refreshTokenTtl?: number;
+  readonly sessionMaxAge?: number;
 }
 
 /**
@@ -120,6 +121,7 @@ export function createHarnessWithStore<Store extends RefreshTokenStore>(
     refreshTokenStore: store,
     accessTokens: signer,
     refreshTokenTtl: options.refreshTokenTtl ?? 3600,
+    sessionMaxAge: options.sessionMaxAge,
     refreshReuseGraceSeconds: options.refreshReuseGraceSeconds ?? 0,
     clock,
     passwordVerifier: verifier,

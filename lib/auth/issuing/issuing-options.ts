@@ -7,7 +7,7 @@ import type { TokenLifetimeOptions } from './token-issuing-options.js';
 
 /**
  * Options of token issuing; omit them for a verify-only auth module. The token lifetimes
- * (`accessTokenTtl`, `refreshTokenTtl`, `refreshReuseGraceSeconds`) are `TokenLifetimeOptions`,
+ * (`accessTokenTtl`, `refreshTokenTtl`, `sessionMaxAge`, `refreshReuseGraceSeconds`) are `TokenLifetimeOptions`,
  * the part shared with `TokenIssuingService`'s constructor.
  *
  * @example

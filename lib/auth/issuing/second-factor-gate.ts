@@ -37,7 +37,7 @@ export type SignInStep = { readonly kind: 'session'; readonly pair: TokenPair } 
  */
 export interface GatedSessionIssuing {
   startSession(subject: string, context: SignInContext | undefined): Promise<TokenPair>;
-  endOtherSessions(subject: string, keepSessionId: string): Promise<void>;
+  revokeOtherSessions(subject: string, keepSessionId: string): Promise<void>;
 }
 
 /**

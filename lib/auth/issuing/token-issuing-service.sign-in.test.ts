@@ -32,7 +32,8 @@ describe('signIn', () => {
     expect(pair.refreshTokenExpiresAt).toEqual(new Date(T0_MS + 3600_000));
     expect(pair.accessTokenExpiresAt).toEqual(new Date(T0_MS + 900_000));
     expect(pair.accessToken).toBe(`access:${ALICE.subject}:${JSON.stringify({ sub: ALICE.subject, roles: ALICE.roles })}`);
-    expect(signer.calls).toEqual([{ claims: { sub: ALICE.subject, roles: [...ALICE.roles] }, subject: ALICE.subject }]);
+    // notAfter: the session's absolute end, 30 days (the default sessionMaxAge) after sign-in.
+    expect(signer.calls).toEqual([{ claims: { sub: ALICE.subject, roles: [...ALICE.roles] }, subject: ALICE.subject, notAfter: new Date(T0_MS + 30 * 86_400_000) }]);
 
     const records = store.records();
     expect(records).toHaveLength(1);

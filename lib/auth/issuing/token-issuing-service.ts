@@ -4,15 +4,17 @@ import { recordRefreshReuse } from '../shared/auth-telemetry.js';
 import type { Clock } from '../../index.js';
 import type { AccessTokenSigner } from './access-token-signer.js';
 import type { CredentialStore } from './credential-store.js';
-import { generateRefreshToken, isWellFormedRefreshToken } from './generate-refresh-token.js';
+import { isWellFormedRefreshToken } from './generate-refresh-token.js';
+import { issueRefreshToken, pairOf, type IssuedRefreshToken } from './issued-refresh-token.js';
 import { hashRefreshToken } from './hash-refresh-token.js';
 import { invalidCredentials } from './invalid-credentials.js';
 import { createDefaultPasswordVerifier } from './password-verifier.js';
 import type { PasswordVerifier } from './password-verifier.js';
-import type { NewRefreshToken, RefreshTokenRecord } from './refresh-token-record.js';
+import type { RefreshTokenRecord } from './refresh-token-record.js';
 import { isWithinReuseGrace, refreshTokenState } from './refresh-token-state.js';
 import { completeRefreshTokenStore, type CompleteRefreshTokenStore } from './complete-refresh-token-store.js';
 import { newSessionId } from '../sessions/session-id.js';
+import { sessionEndOf, sessionStartOfRecord } from './session-lifetime.js';
 import { sessionMetadataOf, toSessionInfo, type SessionMetadata } from './session-rows.js';
 import type { SessionRevocationListener } from '../sessions/session-revocation-listener.js';
 import { resolveTokenLifetimes } from './token-issuing-options.js';
@@ -23,6 +25,7 @@ import type { SessionInfo } from '../sessions/session-info.js';
 import { validateLoadedClaims } from './validate-claims.js';
 import type { SecondFactorGate, SignInStep } from './second-factor-gate.js';
 import { SecondFactorRequiredException } from './second-factor-required.js';
+import { NO_SECURITY_EVENTS, type SecurityEventSink, type SessionRevocationReason } from '../events/security-event.js';
 import type { ClaimsSchema } from './validate-claims.js';
 
 /**
@@ -32,6 +35,7 @@ import type { ClaimsSchema } from './validate-claims.js';
  * | State | refresh(token) does |
  * |---|---|
  * | unknown, revoked, expired | 401 `Invalid credentials`; nothing changes |
+ * | its session older than `sessionMaxAge` (or of unknown start) | 401; nothing changes: refresh never extends a session past its absolute lifetime |
  * | rotated, within the grace window | 401; nothing changes |
  * | rotated, outside the grace window (reuse) | revokes the token's family, or every token of the subject when the store cannot; 401 |
  * | active | rotates: the successor (same family) is stored and the old token marked rotated; losing the compare-and-set is a 401 |
@@ -62,6 +66,7 @@ export class TokenIssuingService<Claims> {
   readonly #passwords: PasswordVerifier;
   readonly #sessionRevocations: SessionRevocationListener | undefined;
   readonly #gate: SecondFactorGate | undefined;
+  readonly #events: SecurityEventSink;
 
   constructor(options: TokenIssuingServiceOptions<Claims>) {
     this.settings = resolveTokenLifetimes(options);
@@ -72,15 +77,16 @@ export class TokenIssuingService<Claims> {
     this.#clock = checkedClock(options.clock ?? systemClock);
     this.#passwords = options.passwordVerifier ?? createDefaultPasswordVerifier(options.passwordHasher);
     this.#sessionRevocations = options.sessionRevocations;
+    this.#events = options.securityEvents ?? NO_SECURITY_EVENTS;
     this.#gate = options.secondFactorGate;
     // The gate gets the one ungated way to start a session, for after the factor passed.
     this.#gate?.attach({
       startSession: async (subject, context) => {
         const claims = await this.#loadClaims(subject);
         if (claims === undefined) throw invalidCredentials();
-        return this.#startFamily(subject, claims, context);
+        return this.#startSession(subject, claims, context);
       },
-      endOtherSessions: (subject, keepSessionId) => this.endOtherSessions(subject, keepSessionId),
+      revokeOtherSessions: (subject, keepSessionId) => this.revokeOtherSessions(subject, keepSessionId),
     });
   }
 
@@ -98,10 +104,10 @@ export class TokenIssuingService<Claims> {
    * const { accessToken, refreshToken } = await auth.signIn('alice@acme.test', password, { userAgent, clientAddress });
    */
   async signIn(identifier: string, password: string, context?: SignInContext): Promise<TokenPair> {
-    const { subject, claims } = await this.#checkPassword(identifier, password);
+    const { subject, claims } = await this.#checkPassword(identifier, password, context);
     // One step cannot ask for the factor: refuse rather than start a session without it.
     if (await this.#factorRequired(subject)) throw new SecondFactorRequiredException();
-    return this.#startFamily(subject, claims, context);
+    return this.#startSession(subject, claims, context);
   }
 
   /**
@@ -115,7 +121,7 @@ export class TokenIssuingService<Claims> {
    * if (step.kind === 'session') return toJson(step.pair);
    */
   async beginSignIn(identifier: string, password: string, context?: SignInContext): Promise<SignInStep> {
-    const { subject, claims } = await this.#checkPassword(identifier, password);
+    const { subject, claims } = await this.#checkPassword(identifier, password, context);
     return this.#stepFor(subject, claims, context);
   }
 
@@ -137,21 +143,26 @@ export class TokenIssuingService<Claims> {
   }
 
   /** The identifier and password checked: the subject and its claims, or the one 401. */
-  async #checkPassword(identifier: string, password: string): Promise<{ subject: string; claims: Claims & Record<string, unknown> }> {
+  async #checkPassword(identifier: string, password: string, context: SignInContext | undefined): Promise<{ subject: string; claims: Claims & Record<string, unknown> }> {
     const account = await this.#credentials.findByIdentifier(identifier);
     // Exactly one real verification on every path: for an unknown identifier it runs against the
     // cached dummy hash, so the response time does not tell whether the account exists.
     const phc = account == null ? await this.#passwords.dummyHash() : account.passwordHash;
     const passwordMatches = await this.#passwords.verify(password, phc);
-    if (account == null || !passwordMatches) throw invalidCredentials();
+    // The subject only of an account that exists; never the identifier as typed (it may be a password).
+    const failed = () => {
+      this.#events.record({ type: 'sign-in.failed', subject: account?.subject, clientAddress: context?.clientAddress });
+      return invalidCredentials();
+    };
+    if (account == null || !passwordMatches) throw failed();
     const claims = await this.#loadClaims(account.subject);
-    if (claims === undefined) throw invalidCredentials();
+    if (claims === undefined) throw failed();
     return { subject: account.subject, claims };
   }
 
   async #stepFor(subject: string, claims: Claims & Record<string, unknown>, context: SignInContext | undefined): Promise<SignInStep> {
     if (this.#gate !== undefined && (await this.#gate.required(subject))) return { kind: 'second-factor', step: await this.#gate.begin(subject) };
-    return { kind: 'session', pair: await this.#startFamily(subject, claims, context) };
+    return { kind: 'session', pair: await this.#startSession(subject, claims, context) };
   }
 
   async #factorRequired(subject: string): Promise<boolean> {
@@ -176,7 +187,7 @@ export class TokenIssuingService<Claims> {
     }
     // A subject with a second factor starts a session only through beginSession's second step.
     if (await this.#factorRequired(subject)) throw new SecondFactorRequiredException();
-    return this.#startFamily(subject, claims, context);
+    return this.#startSession(subject, claims, context);
   }
 
   /**
@@ -207,14 +218,15 @@ export class TokenIssuingService<Claims> {
    *
    * @throws Error when the refresh-token store has no `listSessions` or `revokeFamily`.
    * @example
-   * const ended = await auth.endSession(user.sub, params.id); // false: answer 404
+   * const ended = await auth.revokeSession(user.sub, params.id); // false: answer 404
    */
-  async endSession(subject: string, sessionId: string): Promise<boolean> {
+  async revokeSession(subject: string, sessionId: string): Promise<boolean> {
     // Listed first, so a store that cannot list sessions rejects whatever the id.
     const sessions = await this.listSessions(subject);
     if (typeof sessionId !== 'string' || sessionId === '') return false;
     if (!sessions.some((session) => session.id === sessionId)) return false;
     await this.#refreshTokens.revokeFamily(sessionId);
+    this.#recordRevoked(subject, sessionId, 'revoked');
     await this.#sessionRevocations?.sessionRevoked(sessionId);
     return true;
   }
@@ -226,15 +238,21 @@ export class TokenIssuingService<Claims> {
    *
    * @throws Error when the refresh-token store has no `listSessions` or `revokeFamily`.
    * @example
-   * await auth.endOtherSessions(user.sub, user.sid);
+   * await auth.revokeOtherSessions(user.sub, user.sid);
    */
-  async endOtherSessions(subject: string, keepSessionId: string): Promise<void> {
+  async revokeOtherSessions(subject: string, keepSessionId: string): Promise<void> {
     for (const session of await this.listSessions(subject)) {
       if (session.id === keepSessionId) continue;
       await this.#refreshTokens.revokeFamily(session.id);
+      this.#recordRevoked(subject, session.id, 'others-revoked');
       await this.#sessionRevocations?.sessionRevoked(session.id);
     }
   }
+
+  /** @deprecated Renamed {@link revokeSession} (one word for ending a session); removed in 0.3. @example await auth.revokeSession(sub, id); */
+  readonly endSession = (subject: string, sessionId: string): Promise<boolean> => this.revokeSession(subject, sessionId);
+  /** @deprecated Renamed {@link revokeOtherSessions}; removed in 0.3. @example await auth.revokeOtherSessions(sub, sid); */
+  readonly endOtherSessions = (subject: string, keepSessionId: string): Promise<void> => this.revokeOtherSessions(subject, keepSessionId);
 
   /**
    * Exchanges a refresh token for a new pair, rotating it (see the class table).
@@ -261,10 +279,14 @@ export class TokenIssuingService<Claims> {
         if (!isWithinReuseGrace(record.rotatedAt, now, this.settings.refreshReuseGraceSeconds)) {
           // A rotated token came back: whoever holds it is not (only) the legitimate client.
           recordRefreshReuse();
+          this.#events.record({ type: 'refresh-token.reused', subject: record.subject, sessionId: record.familyId ?? undefined });
           await this.#revokeAfterReuse(record);
         }
         throw invalidCredentials();
       case 'active':
+        // The absolute lifetime, read again here: a token stored before it was bounded (or by
+        // a longer setting) must not carry its session on past it.
+        if (!(now < this.#sessionEnd(record))) throw invalidCredentials();
         return this.#rotate(tokenHash, record, now);
     }
   }
@@ -280,8 +302,9 @@ export class TokenIssuingService<Claims> {
   async signOut(refreshToken: string): Promise<void> {
     if (!isWellFormedRefreshToken(refreshToken)) return;
     const tokenHash = hashRefreshToken(refreshToken);
-    const record = this.#sessionRevocations === undefined ? undefined : await this.#refreshTokens.find(tokenHash);
+    const record = await this.#refreshTokens.find(tokenHash);
     await this.#refreshTokens.revoke(tokenHash);
+    if (record != null && record.revokedAt == null) this.#recordRevoked(record.subject, record.familyId ?? undefined, 'sign-out');
     await this.#tellSessionEnded(record?.familyId);
   }
 
@@ -299,7 +322,13 @@ export class TokenIssuingService<Claims> {
    */
   async revokeAllSessions(subject: string): Promise<void> {
     const cutoffMs = await this.#revokeSubjectInStore(subject);
+    this.#recordRevoked(subject, undefined, 'all-revoked');
     await this.#sessionRevocations?.allSessionsRevoked(subject, cutoffMs);
+  }
+
+  /** Records the security event of a session (or, without an id, every session of the subject) ended. */
+  #recordRevoked(subject: string, sessionId: string | undefined, reason: SessionRevocationReason): void {
+    this.#events.record({ type: 'session.revoked', subject, sessionId, reason });
   }
 
   /**
@@ -319,18 +348,12 @@ export class TokenIssuingService<Claims> {
     await this.#tellQuietly((listener) => listener.sessionRevoked(familyId));
   }
 
-  /**
-   * Tells the listener, if any, of an ending the store has already made. A failure to tell is not
-   * the caller's failure (the store revocation stands; other instances fall back to the access
-   * tokens' expiry and the bus logs its outage).
-   */
+  /** Tells the listener, if any, of a revocation the store has made; failing to tell is not the caller's failure (the store's stands, the bus logs its outage). */
   async #tellQuietly(tell: (listener: SessionRevocationListener) => Promise<void>): Promise<void> {
     if (this.#sessionRevocations === undefined) return;
     try {
       await tell(this.#sessionRevocations);
-    } catch {
-      // Deliberately ignored; see above.
-    }
+    } catch {} // Deliberately ignored; see above.
   }
 
   /** Validated claims, or undefined when the account cannot sign in now. */
@@ -340,13 +363,26 @@ export class TokenIssuingService<Claims> {
     return validateLoadedClaims(this.#claimsSchema, loaded);
   }
 
-  async #startFamily(subject: string, claims: Claims & Record<string, unknown>, context: SignInContext | undefined): Promise<TokenPair> {
+  /** When the record's session ends for good (ms); -Infinity when its start cannot be told (fail closed). */
+  #sessionEnd(record: RefreshTokenRecord): number {
+    return sessionEndOf(sessionStartOfRecord(record) ?? -Infinity, this.settings.sessionMaxAge);
+  }
+
+  /** Starts a session and records the sign-in's success (every path that starts a session ends here). */
+  async #startSession(subject: string, claims: Claims & Record<string, unknown>, context: SignInContext | undefined): Promise<TokenPair> {
+    const started = await this.#startFamily(subject, claims, context);
+    this.#events.record({ type: 'sign-in.succeeded', subject, sessionId: started.sessionId, clientAddress: context?.clientAddress });
+    return started.pair;
+  }
+
+  async #startFamily(subject: string, claims: Claims & Record<string, unknown>, context: SignInContext | undefined): Promise<{ pair: TokenPair; sessionId: string }> {
     const now = this.#clock.now();
     const familyId = newSessionId(now);
-    const access = await this.#accessTokens.sign(claims, subject, familyId);
-    const refresh = this.#newRefreshToken(subject, familyId, now, sessionMetadataOf(context, now));
+    const sessionEnd = sessionEndOf(now, this.settings.sessionMaxAge);
+    const access = await this.#accessTokens.sign(claims, subject, familyId, new Date(sessionEnd));
+    const refresh = this.#newRefreshToken(subject, familyId, now, sessionEnd, sessionMetadataOf(context, now));
     await this.#refreshTokens.create(refresh.tokenHash, refresh.record);
-    return pairOf(access, refresh);
+    return { pair: pairOf(access, refresh), sessionId: familyId };
   }
 
   async #rotate(tokenHash: string, record: RefreshTokenRecord, now: number): Promise<TokenPair> {
@@ -355,11 +391,15 @@ export class TokenIssuingService<Claims> {
     // A store that ignores families may return none; the successor then starts one (a store that
     // ignores families also has no revokeFamily, so reuse revokes by subject anyway).
     const familyId = typeof record.familyId === 'string' && record.familyId !== '' ? record.familyId : newSessionId(now);
+    const sessionStart = sessionStartOfRecord(record);
+    if (sessionStart === undefined) throw invalidCredentials(); // refresh() checked; kept for the type.
+    const sessionEnd = sessionEndOf(sessionStart, this.settings.sessionMaxAge);
     // Signed before the store changes, so a signer failure leaves the old token usable.
-    const access = await this.#accessTokens.sign(claims, record.subject, familyId);
-    // The successor carries the session's metadata on; its own issuedAt is this refresh.
-    const successor = this.#newRefreshToken(record.subject, familyId, now, {
-      sessionStartedAt: record.sessionStartedAt ?? undefined,
+    const access = await this.#accessTokens.sign(claims, record.subject, familyId, new Date(sessionEnd));
+    // The successor carries the session's metadata on (its start too, so the bound never slides);
+    // its own issuedAt is this refresh.
+    const successor = this.#newRefreshToken(record.subject, familyId, now, sessionEnd, {
+      sessionStartedAt: new Date(sessionStart),
       userAgent: record.userAgent ?? null,
       clientAddress: record.clientAddress ?? null,
     });
@@ -374,30 +414,17 @@ export class TokenIssuingService<Claims> {
     // Read before the store changes (see #revokeSubjectInStore).
     const cutoffMs = this.#clock.now();
     const ended = await this.#refreshTokens.revokeReused(record);
-    if (ended.scope === 'family') await this.#tellSessionEnded(ended.familyId);
-    else await this.#tellQuietly((listener) => listener.allSessionsRevoked(ended.subject, cutoffMs));
+    if (ended.scope === 'family') {
+      this.#recordRevoked(record.subject, ended.familyId, 'reuse');
+      await this.#tellSessionEnded(ended.familyId);
+    } else {
+      this.#recordRevoked(ended.subject, undefined, 'reuse');
+      await this.#tellQuietly((listener) => listener.allSessionsRevoked(ended.subject, cutoffMs));
+    }
   }
 
-  #newRefreshToken(subject: string, familyId: string, now: number, session: SessionMetadata): IssuedRefreshToken {
-    const token = generateRefreshToken();
-    const expiresAt = new Date(now + this.settings.refreshTokenTtl * 1000);
-    return { token, tokenHash: hashRefreshToken(token), record: { subject, familyId, expiresAt, issuedAt: new Date(now), ...session } };
+  /** A refresh token living `refreshTokenTtl` from now, but never past its session's end. */
+  #newRefreshToken(subject: string, familyId: string, now: number, sessionEnd: number, session: SessionMetadata): IssuedRefreshToken {
+    return issueRefreshToken({ subject, familyId, issuedAt: new Date(now), expiresAt: new Date(Math.min(now + this.settings.refreshTokenTtl * 1000, sessionEnd)), ...session });
   }
-}
-
-/** A refresh token just made: the raw value goes to the client, the hash and record to the store. */
-interface IssuedRefreshToken {
-  readonly token: string;
-  readonly tokenHash: string;
-  readonly record: NewRefreshToken;
-}
-
-function pairOf(access: { token: string; expiresAt: Date }, refresh: IssuedRefreshToken): TokenPair {
-  return {
-    accessToken: access.token,
-    accessTokenExpiresAt: access.expiresAt,
-    refreshToken: refresh.token,
-    // A copy, so the caller mutating its Date cannot touch what an in-memory store may hold.
-    refreshTokenExpiresAt: new Date(refresh.record.expiresAt.getTime()),
-  };
 }

@@ -3,7 +3,7 @@
 export type { Mailer, MailMessage } from './mailer.js';
 export { smtpMailer } from './smtp-mailer.js';
 export type { SmtpMailer, SmtpMailerOptions, SmtpTransportOptions } from './smtp-mailer.js';
-export { loggingMailer } from './logging-mailer.js';
+export { loggingMailer, type LoggingMailerOptions } from './logging-mailer.js';
 export { defaultAccountMailTemplates } from './account-mail-templates.js';
 export type { AccountMailContext, AccountMailTemplates, MailContent } from './account-mail-templates.js';
 export { escapeHtml } from './escape-html.js';

@@ -70,7 +70,7 @@ function mailer(): SmtpMailer {
 async function accountService(logLines: string[] = []) {
   return new AccountService<TestClaims>({
     store: new InMemoryAccountStore<TestClaims>(),
-    sessions: { revokeAllSessions: async () => undefined, endOtherSessions: async () => undefined },
+    sessions: { revokeAllSessions: async () => undefined, revokeOtherSessions: async () => undefined },
     passwordHasher: await countingHasher(),
     mailer: mailer(),
     links: 'https://app.acme.test',

@@ -14,8 +14,8 @@ export interface RouteSessionService {
   refresh(refreshToken: string): Promise<TokenPair>;
   signOut(refreshToken: string): Promise<void>;
   listSessions(subject: string): Promise<readonly SessionInfo[]>;
-  endSession(subject: string, sessionId: string): Promise<boolean>;
-  endOtherSessions(subject: string, keepSessionId: string): Promise<void>;
+  revokeSession(subject: string, sessionId: string): Promise<boolean>;
+  revokeOtherSessions(subject: string, keepSessionId: string): Promise<void>;
   revokeAllSessions(subject: string): Promise<void>;
 }
 

@@ -39,11 +39,11 @@ export function sessionRoutes<Claims>(parts: AuthRouteParts<Claims>) {
           const { subject, sessionId } = ownSessionOf(ctx, caller);
           // Without a session of its own (an own token always has one) nothing is kept: all end.
           if (sessionId === undefined) await service.revokeAllSessions(subject);
-          else await service.endOtherSessions(subject, sessionId);
+          else await service.revokeOtherSessions(subject, sessionId);
         }),
         end: del('/:id', { metadata: [summary('End one session'), ENDED('Ended'), answers({ status: 404, description: 'No such session of this person' })] }, async (ctx) => {
           const { subject } = ownSessionOf(ctx, caller);
-          if (!(await service.endSession(subject, ctx.params.id))) throw new NotFoundException('No such session');
+          if (!(await service.revokeSession(subject, ctx.params.id))) throw new NotFoundException('No such session');
         }),
         endAll: del('/', { metadata: [summary('Sign out everywhere: end every session, this one too'), ENDED('Ended')] }, async (ctx) => {
           await service.revokeAllSessions(ownSessionOf(ctx, caller).subject);

@@ -18,20 +18,20 @@ async function twoInstances() {
 }
 
 describe('ending a session, across instances', () => {
-  it('endSession on A: the session\'s access cookie is refused by B, which had accepted it', async () => {
+  it('revokeSession on A: the session\'s access cookie is refused by B, which had accepted it', async () => {
     const { a, b } = await twoInstances();
     const ended = await browserSignIn(a.app);
     const kept = await browserSignIn(a.app);
     expect((await send(b.app, 'GET', '/me', { headers: { cookie: ended.cookie } })).status, 'B accepts it first').toBe(200);
-    expect(await a.auth.endSession(ALICE.subject, sessionIdOfAccessToken(ended.access) as string)).toBe(true);
+    expect(await a.auth.revokeSession(ALICE.subject, sessionIdOfAccessToken(ended.access) as string)).toBe(true);
     expect((await send(b.app, 'GET', '/me', { headers: { cookie: ended.cookie } })).status, 'B refuses the ended session').toBe(401);
     expect((await send(b.app, 'GET', '/me', { headers: { cookie: kept.cookie } })).status, 'B keeps the other session').toBe(200);
   });
 
-  it('endOtherSessions on B: every other session of the person is refused by A', async () => {
+  it('revokeOtherSessions on B: every other session of the person is refused by A', async () => {
     const { a, b } = await twoInstances();
     const [first, current, third] = [await browserSignIn(a.app), await browserSignIn(a.app), await browserSignIn(a.app)];
-    await b.auth.endOtherSessions(ALICE.subject, sessionIdOfAccessToken(current.access) as string);
+    await b.auth.revokeOtherSessions(ALICE.subject, sessionIdOfAccessToken(current.access) as string);
     const statuses = await Promise.all([first, current, third].map(async (jar) => (await send(a.app, 'GET', '/me', { headers: { cookie: jar.cookie } })).status));
     expect(statuses).toEqual([401, 200, 401]);
   });

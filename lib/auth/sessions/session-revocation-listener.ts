@@ -1,7 +1,7 @@
 /**
  * What the token-issuing service tells when sessions end, so that their access tokens (stateless
  * JWTs that would verify until they expire) can be refused at once. The auth module passes its
- * `CREDENTIAL_INVALIDATION`, which refuses them on every instance.
+ * `CREDENTIAL_REVOCATION`, which refuses them on every instance.
  *
  * @example
  * const listener: SessionRevocationListener = {

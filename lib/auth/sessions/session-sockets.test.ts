@@ -1,5 +1,5 @@
 // Ending a session through AuthService closes that session's sockets with 1008 (the revocation
-// path of sign-out: CredentialInvalidation -> webSockets.closeWhere), and only that session's;
+// path of sign-out: CredentialRevocation -> webSockets.closeWhere), and only that session's;
 // over a real Node server, since sockets need one. Also: a socket opened with the access-token
 // cookie passes the origin check first.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -31,22 +31,22 @@ async function started() {
 }
 
 describe('ending a session closes its sockets', () => {
-  it('endSession closes the ended session\'s socket with 1008 and leaves the other session\'s open', async () => {
+  it('revokeSession closes the ended session\'s socket with 1008 and leaves the other session\'s open', async () => {
     const { auth, signIn, socketOf } = await started();
     const [ended, kept] = [await signIn(), await signIn()];
     const [endedSocket, keptSocket] = [await socketOf(ended.accessToken), await socketOf(kept.accessToken)];
-    expect(await auth.endSession(ALICE.subject, sessionIdOfAccessToken(ended.accessToken) as string)).toBe(true);
-    expect(await within(endedSocket.closed, 1_000)).toEqual({ code: 1008, reason: 'Session ended' });
+    expect(await auth.revokeSession(ALICE.subject, sessionIdOfAccessToken(ended.accessToken) as string)).toBe(true);
+    expect(await within(endedSocket.closed, 1_000)).toEqual({ code: 1008, reason: 'Session revoked' });
     expect(await within(keptSocket.closed, 200), 'the other session\'s socket stays open').toBe('still open');
     keptSocket.ws.close();
   });
 
-  it('endOtherSessions closes the other sessions\' sockets with 1008 and keeps the caller\'s', async () => {
+  it('revokeOtherSessions closes the other sessions\' sockets with 1008 and keeps the caller\'s', async () => {
     const { auth, signIn, socketOf } = await started();
     const [current, other] = [await signIn(), await signIn()];
     const [currentSocket, otherSocket] = [await socketOf(current.accessToken), await socketOf(other.accessToken)];
-    await auth.endOtherSessions(ALICE.subject, sessionIdOfAccessToken(current.accessToken) as string);
-    expect(await within(otherSocket.closed, 1_000)).toEqual({ code: 1008, reason: 'Session ended' });
+    await auth.revokeOtherSessions(ALICE.subject, sessionIdOfAccessToken(current.accessToken) as string);
+    expect(await within(otherSocket.closed, 1_000)).toEqual({ code: 1008, reason: 'Session revoked' });
     expect(await within(currentSocket.closed, 200)).toBe('still open');
     currentSocket.ws.close();
   });
@@ -58,8 +58,8 @@ describe('sockets opened with the access-token cookie', () => {
     const jar = await browserSignIn(app);
     const socket = await openSocket(wsUrl, { headers: { cookie: jar.cookie, origin: `https://${host}` } });
     expect(await socket.next()).toBe('hello');
-    expect(await auth.endSession(ALICE.subject, sessionIdOfAccessToken(jar.access) as string)).toBe(true);
-    expect(await within(socket.closed, 1_000)).toEqual({ code: 1008, reason: 'Session ended' });
+    expect(await auth.revokeSession(ALICE.subject, sessionIdOfAccessToken(jar.access) as string)).toBe(true);
+    expect(await within(socket.closed, 1_000)).toEqual({ code: 1008, reason: 'Session revoked' });
   });
 
   it('are refused (403) from another site\'s page: a WebSocket is a GET, but cross-site socket hijacking is CSRF too', async () => {

@@ -59,38 +59,38 @@ describe.each([
     expect(await service.listSessions(ALICE.subject), 'expired').toEqual([]);
   });
 
-  it('endSession ends the caller\'s own session: its refresh token is refused, the others kept', async () => {
+  it('revokeSession ends the caller\'s own session: its refresh token is refused, the others kept', async () => {
     const { service, store } = createHarness(variant);
     const pair = await service.signIn(ALICE.identifier, ALICE.password);
     const sid = sidOf(store);
     const kept = await service.signIn(ALICE.identifier, ALICE.password);
-    expect(await service.endSession(ALICE.subject, sid)).toBe(true);
+    expect(await service.revokeSession(ALICE.subject, sid)).toBe(true);
     expectInvalidCredentials(await rejectionOf(service.refresh(pair.refreshToken)));
     expect((await service.listSessions(ALICE.subject)).map((s) => s.id)).toEqual([sidOf(store)]);
     await expect(service.refresh(kept.refreshToken), 'the other session is untouched').resolves.toHaveProperty('refreshToken');
   });
 
-  it('endSession answers false alike for another person\'s session and an unknown id, and ends nothing', async () => {
+  it('revokeSession answers false alike for another person\'s session and an unknown id, and ends nothing', async () => {
     const { service, store } = createHarness(variant);
     const bobs = await service.signIn(BOB.identifier, BOB.password);
     const bobSid = sidOf(store);
     await service.signIn(ALICE.identifier, ALICE.password);
     const before = store.records();
-    expect(await service.endSession(ALICE.subject, bobSid), 'bob\'s session, asked by alice').toBe(false);
-    expect(await service.endSession(ALICE.subject, '019ab3c4-5d6e-7f01-8a2b-3c4d5e6f7a8b'), 'an unknown id').toBe(false);
-    expect(await service.endSession(ALICE.subject, ''), 'an empty id').toBe(false);
+    expect(await service.revokeSession(ALICE.subject, bobSid), 'bob\'s session, asked by alice').toBe(false);
+    expect(await service.revokeSession(ALICE.subject, '019ab3c4-5d6e-7f01-8a2b-3c4d5e6f7a8b'), 'an unknown id').toBe(false);
+    expect(await service.revokeSession(ALICE.subject, ''), 'an empty id').toBe(false);
     expect(store.records(), 'nothing changed').toEqual(before);
     await expect(service.refresh(bobs.refreshToken)).resolves.toHaveProperty('refreshToken');
   });
 
-  it('endOtherSessions ends every session of the subject but the one kept', async () => {
+  it('revokeOtherSessions ends every session of the subject but the one kept', async () => {
     const { service, store } = createHarness(variant);
     const first = await service.signIn(ALICE.identifier, ALICE.password);
     const current = await service.signIn(ALICE.identifier, ALICE.password);
     const currentSid = sidOf(store);
     const third = await service.signIn(ALICE.identifier, ALICE.password);
     const bobs = await service.signIn(BOB.identifier, BOB.password);
-    await service.endOtherSessions(ALICE.subject, currentSid);
+    await service.revokeOtherSessions(ALICE.subject, currentSid);
     expect((await service.listSessions(ALICE.subject)).map((s) => s.id)).toEqual([currentSid]);
     for (const ended of [first, third]) expectInvalidCredentials(await rejectionOf(service.refresh(ended.refreshToken)));
     await expect(service.refresh(current.refreshToken)).resolves.toHaveProperty('refreshToken');
@@ -99,11 +99,11 @@ describe.each([
 });
 
 describe('sessions per device, store without listSessions', () => {
-  it('listSessions, endSession and endOtherSessions reject with an Error naming what the store lacks', async () => {
+  it('listSessions, revokeSession and revokeOtherSessions reject with an Error naming what the store lacks', async () => {
     const clock = createManualClock(T0_MS);
     const { service } = createHarnessWithStore(createInMemoryRefreshTokenStore({ rotate: true, revokeFamily: false, clock }), clock);
     await expect(service.listSessions(ALICE.subject)).rejects.toThrow(/listSessions and revokeFamily/);
-    await expect(service.endSession(ALICE.subject, 'x')).rejects.toThrow(/listSessions and revokeFamily/);
-    await expect(service.endOtherSessions(ALICE.subject, 'x')).rejects.toThrow(/listSessions and revokeFamily/);
+    await expect(service.revokeSession(ALICE.subject, 'x')).rejects.toThrow(/listSessions and revokeFamily/);
+    await expect(service.revokeOtherSessions(ALICE.subject, 'x')).rejects.toThrow(/listSessions and revokeFamily/);
   });
 });

@@ -3,6 +3,7 @@ import { AuthConfigError } from '../jwt/index.js';
 import { SignInThrottle } from './sign-in-throttle.js';
 import { resolveSignInThrottleTiers, type SignInCounterFactory, type SignInThrottleOptions } from './sign-in-throttle-options.js';
 import { createThrottleKeys } from './throttle-keys.js';
+import type { SecurityEventSink } from '../events/security-event.js';
 
 /** The counters when none are given: this process's memory. */
 const inMemoryCounters: SignInCounterFactory = (options) => new InMemoryRateLimitCounter(options);
@@ -15,26 +16,26 @@ const inMemoryCounters: SignInCounterFactory = (options) => new InMemoryRateLimi
  * is ready to run, several instances), a warning at boot says that each instance counts alone.
  *
  * @example
- * providers.push(signInThrottleProvider(SIGN_IN_THROTTLE, options.signInThrottle, options.secret, clock));
+ * providers.push(signInThrottleProvider(SIGN_IN_THROTTLE, options.signInThrottle, options.secret, clock, SECURITY_EVENTS));
  */
-export function signInThrottleProvider(token: Token<SignInThrottle | null>, options: SignInThrottleOptions | false | undefined, secret: string, clock: Clock): ProviderInput {
+export function signInThrottleProvider(token: Token<SignInThrottle | null>, options: SignInThrottleOptions | false | undefined, secret: string, clock: Clock, securityEvents: Token<SecurityEventSink>): ProviderInput {
   if (options === false) return { provide: token, useValue: null };
   const settings = options ?? {};
   const tiers = resolveSignInThrottleTiers(settings);
   const keys = createThrottleKeys(secret);
-  const build = (logger: Logger, counters: SignInCounterFactory) => new SignInThrottle({ keys, counters, tiers, clock, logger });
+  const build = (logger: Logger, events: SecurityEventSink, counters: SignInCounterFactory) => new SignInThrottle({ keys, counters, tiers, clock, logger, securityEvents: events });
   const counters = settings.counters;
   if (counters === undefined) {
-    return defineFactory(token, [LOGGER, PUB_SUB], (logger, pubSub) => {
+    return defineFactory(token, [LOGGER, securityEvents, PUB_SUB], (logger, events, pubSub) => {
       warnIfShared(logger, pubSub);
-      return build(logger, inMemoryCounters);
+      return build(logger, events, inMemoryCounters);
     });
   }
-  if (typeof counters === 'function') return defineFactory(token, [LOGGER], (logger) => build(logger, counters));
+  if (typeof counters === 'function') return defineFactory(token, [LOGGER, securityEvents], (logger, events) => build(logger, events, counters));
   return {
     provide: token,
-    inject: [LOGGER, ...counters.inject],
-    useFactory: ((logger: Logger, ...deps: never[]) => build(logger, counters.useFactory(...deps))) as (...deps: never[]) => SignInThrottle,
+    inject: [LOGGER, securityEvents, ...counters.inject],
+    useFactory: ((logger: Logger, events: SecurityEventSink, ...deps: never[]) => build(logger, events, counters.useFactory(...deps))) as (...deps: never[]) => SignInThrottle,
   };
 }
 

@@ -1,5 +1,6 @@
 import { isHttpException, TooManyRequestsException, type Clock, type Logger, type RateLimitWindow, type WindowedRateLimitCounter } from '../../index.js';
 import { recordSignInThrottled, recordSignInThrottlingStarted } from '../shared/auth-telemetry.js';
+import type { SecurityEventSink } from '../events/security-event.js';
 import type { SignInContext } from '../issuing/sign-in-context.js';
 import type { SignInCounterFactory, SignInThrottleTier, SignInThrottleTiers, ThrottleDimension } from './sign-in-throttle-options.js';
 import type { ThrottleKeys } from './throttle-keys.js';
@@ -21,6 +22,8 @@ export interface SignInThrottleDeps {
   readonly clock: Clock;
   /** Told (warn) when a failure reaches a threshold; the line carries an 8-character prefix of the hashed key at most. */
   readonly logger?: Logger | undefined;
+  /** Told each refused attempt (`sign-in.throttled`); default: nothing is recorded. */
+  readonly securityEvents?: SecurityEventSink | undefined;
 }
 
 interface Rule {
@@ -61,6 +64,7 @@ export class SignInThrottle {
   readonly #keys: ThrottleKeys;
   readonly #clock: Clock;
   readonly #logger: Logger | undefined;
+  readonly #events: SecurityEventSink | undefined;
   readonly #rules: readonly Rule[];
   /** The pair tier whose window remembers that an address failed on an account (the longest). */
   readonly #pairMemory: Rule | undefined;
@@ -69,6 +73,7 @@ export class SignInThrottle {
     this.#keys = deps.keys;
     this.#clock = deps.clock;
     this.#logger = deps.logger;
+    this.#events = deps.securityEvents;
     const dimensions: readonly ThrottleDimension[] = ['account-address', 'address', 'account'];
     this.#rules = dimensions.flatMap((dimension) =>
       deps.tiers[dimension].map((tier) => ({
@@ -97,6 +102,7 @@ export class SignInThrottle {
     if (refusal !== undefined) {
       await this.#release(hits);
       recordSignInThrottled(refusal.dimension);
+      this.#events?.record({ type: 'sign-in.throttled', dimension: refusal.dimension, clientAddress });
       throw new TooManyRequestsException(SIGN_IN_THROTTLED_MESSAGE, undefined, { 'retry-after': String(Math.max(1, Math.ceil(refusal.waitMs / 1000))) });
     }
     let result: T;

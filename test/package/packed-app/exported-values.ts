@@ -40,7 +40,7 @@ export const hello = defineController({
 export const HelloModule = defineModule({ name: 'HelloModule', providers: [greeterProvider, settingsProvider], controllers: [hello] });
 
 export const auth = defineAuthModule(z.object({ sub: z.string(), roles: z.array(z.string()) }));
-export const { AuthModule, JwtAuthGuard, AuthGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE, JWKS_HEALTH_CHECK, CREDENTIAL_INVALIDATION, ACCOUNT_SERVICE, BROWSER_SESSIONS } = auth;
+export const { AuthModule, JwtAuthGuard, AuthGuard, createRolesGuard, getCurrentUser, getCurrentApiKey, AUTH_SERVICE, JWKS_HEALTH_CHECK, CREDENTIAL_REVOCATION, ACCOUNT_SERVICE, BROWSER_SESSIONS } = auth;
 export const AdminGuard = createRolesGuard('admin');
 export const AuthRoot = AuthModule.forRoot({ secret: 'a-declaration-test-secret-of-32+bytes' });
 

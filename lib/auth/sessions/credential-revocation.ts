@@ -4,6 +4,7 @@ import { RevocationCatchUp } from './revocation-catch-up.js';
 import type { Awaitable } from '../shared/awaitable.js';
 import type { RevokedFamily } from './revoked-family.js';
 import type { SessionRevocationListener } from './session-revocation-listener.js';
+import type { SecurityEventSink } from '../events/security-event.js';
 
 /**
  * Where a starting instance reads the sessions ended before it: the completed refresh-token
@@ -18,15 +19,15 @@ export interface RevocationHistory {
   revokedFamiliesSince(since: Date): Awaitable<readonly RevokedFamily[]>;
 }
 
-/** The topic revocations travel on between instances. */
-export const INVALIDATION_TOPIC = 'tessera:auth:invalidate';
+/** The topic revocations travel on between instances; its value keeps the name it had before the rename, so that instances of both versions hear each other during a rolling deploy. */
+export const REVOCATION_TOPIC = 'tessera:auth:invalidate';
 
 /** How long to wait before subscribing again when the bus refused (it is down at boot). */
 const RESUBSCRIBE_MS = 2_000;
 
 /**
  * Tells every instance that a credential was revoked, so that none keeps accepting it from its
- * cache: the auth module's `CREDENTIAL_INVALIDATION`. Each instance listens on the app's PubSub
+ * cache: the auth module's `CREDENTIAL_REVOCATION`. Each instance listens on the app's PubSub
  * (`PUB_SUB`; a shared engine such as Redis or PostgreSQL LISTEN/NOTIFY reaches them all) and
  * drops the matching cached record at once, whatever `apiKeys.cacheSeconds` is, or starts
  * refusing a revoked session's access tokens (which, being stateless JWTs, would otherwise verify
@@ -39,13 +40,13 @@ const RESUBSCRIBE_MS = 2_000;
  * published again when it can). An instance whose own listening connection is down does not
  * trust its caches until it is back and has caught up from the stores: API keys are read from
  * the store on every request, and the sessions ended meanwhile are read from the refresh-token
- * store every second (see {@link startCredentialInvalidation}).
+ * store every second (see {@link startCredentialRevocation}).
  *
  * @example
  * await store.revoke(id);
  * await invalidation.apiKeyRevoked(id); // every instance refuses the key within the bus's delivery time
  */
-export interface CredentialInvalidation extends SessionRevocationListener {
+export interface CredentialRevocation extends SessionRevocationListener {
   /**
    * Drops the API key's cached record on this instance, closes its sockets and publishes the
    * revocation. Resolves within the bus's publish bound and never rejects for the bus's fault.
@@ -97,15 +98,16 @@ function parseEvent(message: string): InvalidationEvent | undefined {
  * missed from the stores.
  *
  * @example
- * const invalidation = await startCredentialInvalidation(runtime, bus, clock, refreshTokenStore);
+ * const invalidation = await startCredentialRevocation(runtime, bus, clock, refreshTokenStore);
  */
-export async function startCredentialInvalidation(
+export async function startCredentialRevocation(
   runtime: RevocableRuntime,
   bus: PubSub,
   clock: Clock,
   history?: RevocationHistory,
   logger?: Logger,
-): Promise<CredentialInvalidation & { onModuleDestroy(): Promise<void> }> {
+  securityEvents?: SecurityEventSink,
+): Promise<CredentialRevocation & { onModuleDestroy(): Promise<void> }> {
   let stopped = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
   const apply = (event: InvalidationEvent) => {
@@ -117,7 +119,7 @@ export async function startCredentialInvalidation(
   // by the bus for a retry when refused (a revocation is never silently lost).
   const applyAndPublish = async (event: InvalidationEvent) => {
     apply(event);
-    await bus.publish(INVALIDATION_TOPIC, JSON.stringify(event), { retry: true });
+    await bus.publish(REVOCATION_TOPIC, JSON.stringify(event), { retry: true });
   };
   const handler = (message: string) => {
     const event = parseEvent(message);
@@ -125,7 +127,7 @@ export async function startCredentialInvalidation(
   };
   let listeningNow = false;
   const listen = (): Promise<void> =>
-    bus.subscribe(INVALIDATION_TOPIC, handler).then(
+    bus.subscribe(REVOCATION_TOPIC, handler).then(
       () => {
         listeningNow = true;
       },
@@ -147,7 +149,11 @@ export async function startCredentialInvalidation(
   const catchUp = new RevocationCatchUp(runtime, bus, clock, readEndedSessions, logger, () => listeningNow);
   catchUp.start();
   return {
-    apiKeyRevoked: (id) => applyAndPublish({ kind: 'api-key', id }),
+    apiKeyRevoked: (id) => {
+      // Recorded where the revocation is made, once; the instances that hear it only apply it.
+      securityEvents?.record({ type: 'api-key.revoked', keyId: id });
+      return applyAndPublish({ kind: 'api-key', id });
+    },
     sessionRevoked: (sessionId) => applyAndPublish({ kind: 'session', id: sessionId, until: clock.now() + lifetimeMs }),
     allSessionsRevoked(subject, cutoffMs) {
       const cutoff = cutoffMs ?? clock.now();
@@ -157,7 +163,7 @@ export async function startCredentialInvalidation(
       stopped = true;
       clearTimeout(retry);
       catchUp.stop();
-      await bus.unsubscribe(INVALIDATION_TOPIC, handler).catch(() => undefined);
+      await bus.unsubscribe(REVOCATION_TOPIC, handler).catch(() => undefined);
     },
   };
 }
