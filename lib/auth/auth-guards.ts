@@ -5,6 +5,7 @@ import type { AuthRuntime } from './auth-runtime.js';
 import { bearerFailure } from './jwt/bearer-token.js';
 import { recordTokenRefusal } from './shared/auth-telemetry.js';
 import { PRINCIPAL } from './federation/principal.js';
+import { checkRecordingRefusal } from './events/access-refused.js';
 
 /** The one answer for every API-key failure; it never says which check failed. */
 function apiKeyFailure(): UnauthorizedException {
@@ -81,10 +82,13 @@ export function createAuthGuards<Claims>(keys: AuthStateKeys<Claims>): AuthGuard
     const cookieToken = browser?.accessTokenOf(ctx);
     const claims = cookieToken === undefined ? runtime.authenticateBearer(ctx) : runtime.authenticateBearer(ctx, cookieToken);
     const admit = (settled: Claims): boolean => {
-      if (cookieToken !== undefined) browser?.checkCookieRequest(ctx, cookieToken);
+      // Refusals of an authenticated person are security events (ASVS 16.3.2).
+      const caller = () => ({ subject: runtime.tokenFacts(settled)?.subject });
+      if (cookieToken !== undefined) checkRecordingRefusal(runtime.securityEvents, ctx, 'csrf', caller, () => browser?.checkCookieRequest(ctx, cookieToken));
       ctx.set(CURRENT_USER, settled);
       // Tokens are never held to scopes: scopes limit what a machine key may do.
-      requireRole(settled, rules);
+      const roles = rules?.roles;
+      if (roles) checkRecordingRefusal(runtime.securityEvents, ctx, 'role', caller, () => requireOneOf(settled, roles));
       return true;
     };
     return claims instanceof Promise ? claims.then(admit) : admit(claims);
@@ -106,9 +110,12 @@ export function createAuthGuards<Claims>(keys: AuthStateKeys<Claims>): AuthGuard
     ctx.set(PRINCIPAL, Object.freeze({ kind: 'apiKey', keyId: result.apiKey.id }));
     // A socket opened with the key closes when the key expires.
     runtime.expireSocketAt(ctx, result.expiresAtMs);
-    requireRole(result.claims, rules);
+    const caller = { keyId: result.apiKey.id };
+    checkRecordingRefusal(runtime.securityEvents, ctx, 'role', caller, () => requireRole(result.claims, rules));
     const verdict = checkScopes({ rules, credential: { kind: 'apiKey', scopes: result.apiKey.scopes }, scopedRoutesOnly: runtime.scopedRoutesOnly });
-    if (verdict !== 'allow') throw new ForbiddenException('The API key lacks a required scope');
+    checkRecordingRefusal(runtime.securityEvents, ctx, 'scope', caller, () => {
+      if (verdict !== 'allow') throw new ForbiddenException('The API key lacks a required scope');
+    });
     return true;
   }
 

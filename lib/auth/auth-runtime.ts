@@ -14,6 +14,7 @@ import type { AuthenticatedToken } from './sessions/authenticated-token.js';
 
 import { PRINCIPAL, principalOfPayload, type Principal } from './federation/principal.js';
 import { readTrustedIssuers } from './jwt/trusted-issuer-options.js';
+import { NO_SECURITY_EVENTS, type SecurityEventSink } from './events/security-event.js';
 
 /**
  * What the guards of one auth module share: the bearer-token verifier, the API-key authenticator
@@ -54,6 +55,8 @@ export interface AuthRuntime<Claims> {
    * of its sign-in; undefined for claims that came from an API key, or from anything else.
    */
   tokenFacts(claims: Claims): AuthenticatedToken | undefined;
+  /** Where the guards record the authenticated callers they refuse (`access.refused`, ASVS 16.3.2). */
+  readonly securityEvents: SecurityEventSink;
 }
 
 /**
@@ -63,8 +66,15 @@ export interface AuthRuntime<Claims> {
  * @example
  * defineFactory(AUTH_RUNTIME, [WEB_SOCKETS, ORIGIN_POLICY], (webSockets, origins) => startAuthRuntime(Claims, options, undefined, { webSockets, currentApiKey }, origins));
  */
-export async function startAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: AuthModuleOptions<Claims>, apiKeyStore: ApiKeyStore | undefined, sockets: SocketLinks, origins: CompiledOriginPolicy): Promise<AuthRuntime<Claims>> {
-  const runtime = createAuthRuntime(claimsSchema, options, apiKeyStore, sockets, origins);
+export async function startAuthRuntime<Claims>(
+  claimsSchema: z.ZodType<Claims>,
+  options: AuthModuleOptions<Claims>,
+  apiKeyStore: ApiKeyStore | undefined,
+  sockets: SocketLinks,
+  origins: CompiledOriginPolicy,
+  securityEvents: SecurityEventSink = NO_SECURITY_EVENTS,
+): Promise<AuthRuntime<Claims>> {
+  const runtime = createAuthRuntime(claimsSchema, options, apiKeyStore, sockets, origins, securityEvents);
   await runtime.verifier.prepare();
   return runtime;
 }
@@ -85,7 +95,7 @@ export interface SocketLinks {
  */
 const SOCKET_TOKEN_PAYLOAD = createStateKey<Readonly<Record<string, unknown>>>('auth:socket-token-payload');
 
-function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: AuthModuleOptions<Claims>, apiKeyStore: ApiKeyStore | undefined, sockets: SocketLinks, origins: CompiledOriginPolicy): AuthRuntime<Claims> {
+function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: AuthModuleOptions<Claims>, apiKeyStore: ApiKeyStore | undefined, sockets: SocketLinks, origins: CompiledOriginPolicy, securityEvents: SecurityEventSink): AuthRuntime<Claims> {
   // forRoot has checked it already and passes the checked clock in.
   const clock = options.clock ?? systemClock;
   const verifier = createBearerTokenVerifier({
@@ -156,6 +166,7 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
     expireSocketAt,
     clock,
     recentAuthSeconds: options.recentAuthSeconds ?? DEFAULT_RECENT_AUTH_SECONDS,
+    securityEvents,
     tokenFacts(claims) {
       return typeof claims === 'object' && claims !== null ? facts.get(claims) : undefined;
     },

@@ -281,15 +281,15 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
       const apiKeys = options.apiKeys;
       const providers: ProviderInput[] = [
         apiKeys
-          ? defineFactory(AUTH_RUNTIME, [API_KEY_STORE, WEB_SOCKETS, CLIENT_ADDRESS_RULE, ORIGIN_POLICY, LOGGER], (store, webSockets, rule, origins, logger) => {
+          ? defineFactory(AUTH_RUNTIME, [API_KEY_STORE, WEB_SOCKETS, CLIENT_ADDRESS_RULE, ORIGIN_POLICY, LOGGER, SECURITY_EVENTS], (store, webSockets, rule, origins, logger, events) => {
               checkDeprecatedClientIp(checked, rule, logger);
               checkDeprecatedAllowedOrigins(checked, origins, logger);
-              return startAuthRuntime<Claims>(claimsSchema, checked, store, { webSockets, currentApiKey: CURRENT_API_KEY }, origins);
+              return startAuthRuntime<Claims>(claimsSchema, checked, store, { webSockets, currentApiKey: CURRENT_API_KEY }, origins, events);
             })
-          : defineFactory(AUTH_RUNTIME, [WEB_SOCKETS, CLIENT_ADDRESS_RULE, ORIGIN_POLICY, LOGGER], (webSockets, rule, origins, logger) => {
+          : defineFactory(AUTH_RUNTIME, [WEB_SOCKETS, CLIENT_ADDRESS_RULE, ORIGIN_POLICY, LOGGER, SECURITY_EVENTS], (webSockets, rule, origins, logger, events) => {
               checkDeprecatedClientIp(checked, rule, logger);
               checkDeprecatedAllowedOrigins(checked, origins, logger);
-              return startAuthRuntime<Claims>(claimsSchema, checked, undefined, { webSockets, currentApiKey: CURRENT_API_KEY }, origins);
+              return startAuthRuntime<Claims>(claimsSchema, checked, undefined, { webSockets, currentApiKey: CURRENT_API_KEY }, origins, events);
             }),
         defineProvider(JwtAuthGuard, [AUTH_RUNTIME]),
         defineProvider(AuthGuard, [AUTH_RUNTIME]),

@@ -4,6 +4,7 @@ import { integerAtLeast } from '../internal/primitives.js';
 import type { AuthStateKeys } from './auth-guards.js';
 import type { AuthRuntime } from './auth-runtime.js';
 import { reauthenticationRequired } from './sessions/recent-auth.js';
+import { checkRecordingRefusal } from './events/access-refused.js';
 
 /**
  * Options of `requireRecentAuth`.
@@ -43,12 +44,21 @@ export function createRecentAuthGuards<Claims>(keys: AuthStateKeys<Claims>, runt
       constructor(readonly runtime: AuthRuntime<Claims>) {}
 
       canActivate(ctx: RequestContext): boolean {
-        if (ctx.get(keys.currentApiKey) !== undefined) throw new ForbiddenException('An API key cannot do this: it needs a person who signed in recently');
+        const apiKey = ctx.get(keys.currentApiKey);
+        if (apiKey !== undefined) {
+          checkRecordingRefusal(this.runtime.securityEvents, ctx, 'recent-auth', { keyId: apiKey.id }, () => {
+            throw new ForbiddenException('An API key cannot do this: it needs a person who signed in recently');
+          });
+        }
         const claims = ctx.get(keys.currentUser);
         if (claims === undefined) throw new UnauthorizedException('Authentication required', undefined, { 'www-authenticate': 'Bearer' });
         const limit = withinSeconds ?? this.runtime.recentAuthSeconds;
-        const at = this.runtime.tokenFacts(claims)?.authenticatedAtMs;
-        if (at === undefined || this.runtime.clock.now() - at > limit * 1000) throw reauthenticationRequired(limit);
+        const facts = this.runtime.tokenFacts(claims);
+        const at = facts?.authenticatedAtMs;
+        // A refusal of a person who did authenticate, only not recently enough: a security event (ASVS 16.3.2).
+        checkRecordingRefusal(this.runtime.securityEvents, ctx, 'recent-auth', { subject: facts?.subject }, () => {
+          if (at === undefined || this.runtime.clock.now() - at > limit * 1000) throw reauthenticationRequired(limit);
+        });
         return true;
       }
     }

@@ -63,6 +63,19 @@ describe('jsonLogger', () => {
     logger.info({ big: 10n, bad: { toJSON: () => { throw new Error('no'); } } }, 'odd');
     expect(lines[0]).toMatchObject({ level: 'info', msg: 'odd' });
   });
+
+  it('keeps a value that tries to forge a line or a field inside its own string (log injection, ASVS 16.4.1)', () => {
+    const raw: string[] = [];
+    const logger = jsonLogger({ now: () => 1_764_000_000_000, write: (line) => raw.push(line) });
+    const forged = 'bob\n{"level":"info","msg":"sign-in succeeded","subject":"admin"}\r\u2028", "subject": "admin';
+    logger.warn({ identifier: forged }, `failed sign-in for ${forged}`);
+    expect(raw, 'one write per call').toHaveLength(1);
+    // U+2028 stays as JSON allows it: a line separator to some viewers, not to line-based log shippers.
+    expect(raw[0], 'a raw line break reached the log').not.toMatch(/[\n\r]/);
+    const line = JSON.parse(raw[0] ?? '') as Record<string, unknown>;
+    expect(line.identifier, 'the value changed on its way').toBe(forged);
+    expect(line.subject, 'the value added a field of its own').toBeUndefined();
+  });
 });
 
 describe('a pino instance as the Logger', () => {

@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 // The README and the guides ship in the package and are read from node_modules/tessera-http as
 // often as from the repository. Every file they point to (a relative link, or a path in backticks
 // under examples/, bench/ or docs/) must ship too, so that a reference works where it is read.
-// Paths under test/ name the repository's evidence and say so in the README; bench/README.md is the
+// Paths under test/ name the repository's evidence and say so in the README; a guide may link to the
+// repository's test files (docs/security.md's proofs) when a paragraph before the first such link
+// says they are the repository's, not the package's; bench/README.md is the
 // method of the repository's bench harness (its scripts stay in the repository), shipped for the
 // results it explains, so it is not held to this rule; a path the repository ignores (a data
 // folder an example creates) is made at run time.
@@ -61,6 +63,24 @@ function repositoryOnlyCommands(text: string, shipped: Set<string>, scripts: rea
   return [...new Set([...paths, ...npmScripts])];
 }
 
+/** The repository's test files (tracked by git), which the package never ships. */
+const repositoryTests = new Set(execFileSync('git', ['ls-files', '*.test.ts'], { cwd: root, encoding: 'utf8' }).split('\n').filter((path) => path !== ''));
+const isRepositoryTest = (path: string) => repositoryTests.has(path);
+
+/**
+ * Where a text has said that the tests it links are the repository's (the end of the first
+ * paragraph that says so, as an offset), or undefined: from there on it may link to them.
+ */
+function repositoryTestsAnnounced(text: string): number | undefined {
+  let offset = 0;
+  for (const paragraph of text.split(/\n\s*\n/)) {
+    offset += paragraph.length;
+    if (/\btests?\b/i.test(paragraph) && /repositor/i.test(paragraph) && /(do not|don't|never) ship|not (in|from) the package|not from `node_modules`/i.test(paragraph)) return offset;
+    offset += 2;
+  }
+  return undefined;
+}
+
 describe('references in the shipped docs', () => {
   const shipped = shippedFiles();
   const docs = [...shipped].filter((file) => file.endsWith('.md') && file !== 'bench/README.md');
@@ -82,10 +102,14 @@ describe('references in the shipped docs', () => {
     const broken: string[] = [];
     for (const doc of docs) {
       const text = readFileSync(join(root, doc), 'utf8');
-      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      const saysTestsAreTheRepositorys = repositoryTestsAnnounced(text);
+      for (const { 1: target, index } of text.matchAll(/\]\(([^)\s]+)\)/g)) {
         if (target === undefined || /^(https?:|mailto:|#)/.test(target)) continue;
         const path = normalize(join(dirname(doc), target.split('#')[0] ?? ''));
-        if (!resolves(shipped, path)) broken.push(`${doc}: link ${target}`);
+        if (resolves(shipped, path)) continue;
+        const announced = saysTestsAreTheRepositorys !== undefined && index >= saysTestsAreTheRepositorys;
+        if (announced && isRepositoryTest(path)) continue;
+        broken.push(`${doc}: link ${target}${isRepositoryTest(path) && !announced ? ' (a test of the repository: say so in a paragraph before the first such link)' : ''}`);
       }
       for (const [, path] of text.matchAll(/`((?:examples|bench|docs)\/[^`\s]*)`/g)) {
         if (path !== undefined && !resolves(shipped, path) && !madeAtRunTime(path)) broken.push(`${doc}: \`${path}\``);

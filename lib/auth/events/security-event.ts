@@ -16,6 +16,7 @@
  * | `email.changed` | an e-mail change confirmed by its link |
  * | `account.disabled` | `disableAccount` |
  * | `api-key.created`, `api-key.revoked` | an API key's creation (the app records it) and revocation (`CREDENTIAL_REVOCATION.apiKeyRevoked`) |
+ * | `access.refused` | an authenticated caller refused by the module's guards (ASVS 16.3.2): a missing role or scope, a failed CSRF check (logged as a warning), a sign-in not recent enough |
  *
  * @example
  * const event: SecurityEvent = { type: 'session.revoked', subject: 'u_1', sessionId: sid, reason: 'sign-out' };
@@ -30,7 +31,19 @@ export type SecurityEvent =
   | { readonly type: 'email.changed'; readonly subject: string }
   | { readonly type: 'account.disabled'; readonly subject: string }
   | { readonly type: 'api-key.created'; readonly keyId: string; readonly subject?: string | undefined }
-  | { readonly type: 'api-key.revoked'; readonly keyId: string; readonly subject?: string | undefined };
+  | { readonly type: 'api-key.revoked'; readonly keyId: string; readonly subject?: string | undefined }
+  | { readonly type: 'access.refused'; readonly reason: AccessRefusalReason; readonly subject?: string | undefined; readonly keyId?: string | undefined; readonly route?: string | undefined; readonly clientAddress?: string | undefined };
+
+/**
+ * Why the module's guards refused an authenticated caller: `role` (none of the route's `Roles`),
+ * `scope` (an API key without a scope the route requires), `csrf` (a cookie-authenticated request
+ * that failed the origin or CSRF-token check), `recent-auth` (a sign-in older than the route
+ * accepts, or an API key where a person must have signed in).
+ *
+ * @example
+ * const reason: AccessRefusalReason = 'role';
+ */
+export type AccessRefusalReason = 'role' | 'scope' | 'csrf' | 'recent-auth';
 
 /**
  * Why a session was revoked: `sign-out` (its refresh token), `revoked` (one session, from the session

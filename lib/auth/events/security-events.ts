@@ -6,7 +6,7 @@ import type { SecurityEvent, SecurityEventSink } from './security-event.js';
 const SECURITY_EVENTS_COUNTER: TelemetryCounter = {
   scope: 'tessera-http/auth',
   name: 'tessera.auth.security_events',
-  description: 'Security events of the auth module (sign-ins, throttles, refresh-token reuse, sessions revoked, account changes, API keys), by event.',
+  description: 'Security events of the auth module (sign-ins, throttles, refresh-token reuse, sessions revoked, account changes, API keys, refused access), by event.',
   unit: '{event}',
 };
 
@@ -16,8 +16,8 @@ const WARNINGS: ReadonlySet<SecurityEvent['type']> = new Set(['refresh-token.reu
 /**
  * The one emitter of the auth module's security events: each {@link SecurityEvent} is one JSON
  * log line through the app's logger (`{"level":"info","msg":"security event auth.sign-in.failed",
- * "event":"auth.sign-in.failed","securityEvent":true,...fields}`; refresh-token reuse and
- * throttling at warn) and one count on the app's telemetry (`tessera.auth.security_events`,
+ * "event":"auth.sign-in.failed","securityEvent":true,...fields}`; refresh-token reuse,
+ * throttling and a failed CSRF check at warn) and one count on the app's telemetry (`tessera.auth.security_events`,
  * attribute `event`), when the request is followed. A logger that throws does not fail the act
  * the event tells of.
  *
@@ -37,7 +37,8 @@ export class SecurityEvents implements SecurityEventSink {
     const { type: _type, ...fields } = event;
     try {
       const line = { event: name, securityEvent: true, ...withoutUndefined(fields) };
-      if (WARNINGS.has(event.type)) this.#logger.warn(line, `security event ${name}`);
+      // A failed CSRF check is a page of another origin acting with the person's cookies.
+      if (WARNINGS.has(event.type) || (event.type === 'access.refused' && event.reason === 'csrf')) this.#logger.warn(line, `security event ${name}`);
       else this.#logger.info(line, `security event ${name}`);
     } catch {
       // The event is told on the telemetry below; the sign-in or sign-out it tells of stands.
