@@ -3,7 +3,7 @@ export { REVOCATION_TOPIC, type CredentialRevocation } from './sessions/state/cr
 export { INVALIDATION_TOPIC, type CredentialInvalidation } from './sessions/state/revocation-aliases.js';
 export { defineAuthModule, type AuthService, type AuthDefinitions } from './core/define-auth-module.js';
 export type { IssuingModuleParts } from './sessions/issuing/issuing-options.js';
-export type { AuthModuleOptions, IssuingOptions, ApiKeyOptions, StoreClass, AuthRouteOptions } from './core/auth-options.js';
+export type { AuthModuleOptions, AuthModuleScopeOptions, AuthFeatureOptions, IssuingOptions, ApiKeyOptions, StoreClass, AuthRouteOptions } from './core/auth-options.js';
 export type { AuthRouteControllers } from './routes/index.js';
 export type { RecentAuthOptions } from './core/recent-auth-guard.js';
 export { DEFAULT_RECENT_AUTH_SECONDS, REAUTHENTICATION_REQUIRED_TYPE } from './sessions/state/recent-auth.js';
@@ -17,6 +17,7 @@ export {
   type BearerTokenVerifier,
   type BearerTokenVerifierOptions,
   type OwnTokenOptions,
+  type TokenAcceptanceOptions,
   type HmacAlgorithm,
   type TrustedIssuerOptions,
   type VerificationFailureReason,
@@ -25,7 +26,6 @@ export {
 export {
   TokenIssuingService,
   InMemoryRefreshTokenStore,
-  BasicInMemoryRefreshTokenStore,
   InMemoryCredentialStore,
   type CredentialStore,
   type RefreshTokenStore,
@@ -72,6 +72,7 @@ export {
   type ClientAddressReader,
   type ClientIpOptions,
 } from './core/client-address-aliases.js';
+export { BasicInMemoryRefreshTokenStore } from './core/testing-aliases.js';
 export { recordRateLimited } from './shared/auth-telemetry.js';
 export {
   DEFAULT_SIGN_IN_THROTTLE_TIERS,

@@ -1,7 +1,8 @@
-// The options of AuthModule.forRoot: each feature owns its options type (accounts/, browser/,
-// throttle/, jwt/), and this file only composes them.
+// The options of AuthModule.forRoot: each feature folder owns its options type (sessions/issuing,
+// sessions/browser, credentials/jwt, credentials/api-keys, accounts, factors, federation, throttle,
+// routes), and this file only composes them, adding the module's own switches.
 import type { Clock } from '../../index.js';
-import type { HmacAlgorithm, TrustedIssuerOptions } from '../credentials/jwt/index.js';
+import type { OwnTokenOptions, TokenAcceptanceOptions } from '../credentials/jwt/index.js';
 import type { IssuingOptions } from '../sessions/issuing/issuing-options.js';
 import type { ApiKeyOptions } from '../credentials/api-keys/api-key-options.js';
 import type { SignInThrottleOptions } from '../throttle/sign-in-throttle-options.js';
@@ -13,37 +14,46 @@ import type { OutsideSignInOptions } from '../federation/outside-sign-in-options
 
 
 /**
- * Options of `AuthModule.forRoot`.
+ * Options of `AuthModule.forRoot`: the app's own tokens (`OwnTokenOptions`, from credentials/jwt;
+ * `algorithm` defaults to HS256), which other tokens are accepted (`TokenAcceptanceOptions`), the
+ * module's own switches (`AuthModuleScopeOptions`), and one key per feature, each typed by its
+ * folder (`AuthFeatureOptions`).
  *
  * @example
  * AuthModule.forRoot({ secret: process.env.AUTH_SECRET!, issuer: 'my-api', audience: 'my-api', protectAllRoutes: true });
  */
-export interface AuthModuleOptions<Claims> {
-  /** HMAC secret; at least 32 (HS256), 48 (HS384) or 64 (HS512) bytes of UTF-8. */
-  readonly secret: string;
-  readonly algorithm?: HmacAlgorithm;
-  /** Expected `iss`, and signed into issued tokens. */
-  readonly issuer?: string;
-  /** Expected `aud` (any of them), and signed into issued tokens. */
-  readonly audience?: string | readonly string[];
-  /**
-   * Identity providers (Auth0, Keycloak, Cognito, Entra, ...) whose access tokens are accepted
-   * beside the app's own, each with its `issuer`, `audience`, keys (`jwksUrl`, `jwks` or
-   * `publicKeys`) and `algorithms` (default RS256, ES256, EdDSA). A token goes to the verifier its
-   * `iss` names; its claims pass the same claims schema as the app's own tokens.
-   */
-  readonly trustedIssuers?: readonly TrustedIssuerOptions[];
-  /** Seconds of clock skew allowed on `exp`, `nbf` and `iat`, for every issuer; default 0. */
-  readonly clockToleranceSeconds?: number;
-  /**
-   * When true, the app's own tokens must say `typ: at+jwt` (RFC 9068), as the ones it issues do.
-   * By default tokens without `typ` or with `typ: JWT` are accepted too; any other `typ` never is.
-   */
-  readonly requireAccessTokenType?: boolean;
+export type AuthModuleOptions<Claims> = Omit<OwnTokenOptions, 'algorithm'> & Partial<Pick<OwnTokenOptions, 'algorithm'>> & TokenAcceptanceOptions & AuthModuleScopeOptions & AuthFeatureOptions<Claims>;
+
+/**
+ * The auth module's own switches (core/): where its providers are visible, whether every route
+ * needs a credential, the recent-authentication window and the clock. Part of `AuthModuleOptions`.
+ *
+ * @example
+ * const scope: AuthModuleScopeOptions = { global: true, protectAllRoutes: true, recentAuthSeconds: 300 };
+ */
+export interface AuthModuleScopeOptions {
   /** When true, the guards and `AUTH_SERVICE` are visible in every module without importing the auth module. */
   readonly global?: boolean;
   /** When true, every route needs a credential unless marked `Public()`. */
   readonly protectAllRoutes?: boolean;
+  /**
+   * How long after signing in (seconds) a person may list or end sessions, change the password
+   * or address (the mounted routes), or pass `RecentAuthGuard` (e.g. creating an API key).
+   * Default 600. A sign-in's time is its session's start: refreshing does not renew it.
+   */
+  readonly recentAuthSeconds?: number;
+  /** The clock for expiry, rotation and caching; default the system clock. */
+  readonly clock?: Clock;
+}
+
+/**
+ * The features of the auth module, one key each, typed by the options type its folder owns
+ * (docs/auth.md, "Where a change goes"). Part of `AuthModuleOptions`.
+ *
+ * @example
+ * const features: AuthFeatureOptions<Claims> = { issuing: { credentialStore: InMemoryCredentialStore, refreshTokenStore: InMemoryRefreshTokenStore }, routes: { json: true } };
+ */
+export interface AuthFeatureOptions<Claims> {
   readonly issuing?: IssuingOptions<Claims>;
   readonly apiKeys?: ApiKeyOptions;
   /**
@@ -77,19 +87,11 @@ export interface AuthModuleOptions<Claims> {
    */
   readonly routes?: AuthRouteOptions;
   /**
-   * How long after signing in (seconds) a person may list or end sessions, change the password
-   * or address (the mounted routes), or pass `RecentAuthGuard` (e.g. creating an API key).
-   * Default 600. A sign-in's time is its session's start: refreshing does not renew it.
-   */
-  readonly recentAuthSeconds?: number;
-  /**
    * Second factors (needs `issuing`): TOTP, recovery codes and passkeys through `SECOND_FACTORS`;
    * once a person enables one, every sign-in path asks for it (`beginSignIn`'s second step), and
    * `StepUpGuard` can require a recent one. See `SecondFactorOptions`.
    */
   readonly secondFactors?: SecondFactorOptions;
-  /** The clock for expiry, rotation and caching; default the system clock. */
-  readonly clock?: Clock;
 }
 
 export type { StoreClass } from '../shared/store-class.js';

@@ -11,6 +11,7 @@ export { MAX_TOKEN_LENGTH } from './verification-front.js';
 export type { VerificationCacheOption } from './verification-front.js';
 export type { AccessTokenCheckOptions, AccessTokenVerifier, AccessTokenVerifierOptions, HmacTokenCheck } from './access-token-verifier.js';
 export type { OwnTokenOptions } from './own-token-options.js';
+export type { TokenAcceptanceOptions } from './token-acceptance-options.js';
 export type { VerificationCacheStats } from './verification-cache.js';
 export type {
   VerificationFailure,

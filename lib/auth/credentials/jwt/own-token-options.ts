@@ -10,7 +10,9 @@ import type { HmacAlgorithm } from './hmac-algorithm.js';
  * const own: OwnTokenOptions = { secret: process.env.JWT_SECRET!, algorithm: 'HS256', issuer: 'https://api.acme.example', audience: 'api' };
  */
 export interface OwnTokenOptions {
+  /** HMAC secret; at least 32 (HS256), 48 (HS384) or 64 (HS512) bytes of UTF-8. */
   readonly secret: string;
+  /** The HMAC algorithm (the auth module's default: HS256). */
   readonly algorithm: HmacAlgorithm;
   /** The `iss` claim: the signer writes it into every token; the verifier requires a token's to equal it. */
   readonly issuer?: string | undefined;

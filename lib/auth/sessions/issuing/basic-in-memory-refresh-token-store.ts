@@ -9,13 +9,15 @@ import type { RefreshTokenStore } from './refresh-token-store.js';
  * An in-memory refresh-token store with only the required operations: no `rotate` (refresh
  * stores the successor, then runs the `markRotated` compare-and-set) and no `revokeFamily` (reuse
  * revokes every token of the subject). It shows what the service does with a minimal store, and
- * tests that path. Data lives in the process and is lost on restart: for tests and demos.
+ * tests that path. Data lives in the process and is lost on restart: for tests and demos, hence
+ * exported from `tessera-http/testing` (and, deprecated until 0.3, from `tessera-http/auth`).
  *
  * Each operation runs synchronously inside its async method, so it is atomic under concurrent
  * callers. The constructor argument is optional, so the class can be given to the auth module
  * as a provider as is.
  *
  * @example
+ * import { BasicInMemoryRefreshTokenStore } from 'tessera-http/testing';
  * const store = new BasicInMemoryRefreshTokenStore(createManualClock(0));
  * 'rotate' in store; // false
  */

@@ -31,7 +31,6 @@ export type { RefreshTokenState } from './refresh-token-state.js';
 export { REFRESH_TOKEN_LENGTH, generateRefreshToken, isWellFormedRefreshToken } from './generate-refresh-token.js';
 export { hashRefreshToken } from './hash-refresh-token.js';
 export { InMemoryRefreshTokenStore } from './in-memory-refresh-token-store.js';
-export { BasicInMemoryRefreshTokenStore } from './basic-in-memory-refresh-token-store.js';
 export type { StoredRefreshToken } from './in-memory-refresh-token-table.js';
 export { InMemoryCredentialStore } from './in-memory-credential-store.js';
 export type { InMemoryAccount } from './in-memory-credential-store.js';
