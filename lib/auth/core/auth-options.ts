@@ -1,7 +1,7 @@
 // The options of AuthModule.forRoot: each feature folder owns its options type (sessions/issuing,
 // sessions/browser, credentials/jwt, credentials/api-keys, accounts, factors, federation, throttle,
-// routes), and this file only composes them, adding the module's own switches.
-import type { Clock } from '../../index.js';
+// routes) and core's own switches (`AuthModuleScopeOptions`, module-scope-options.ts); this file only
+// composes them.
 import type { OwnTokenOptions, TokenAcceptanceOptions } from '../credentials/jwt/index.js';
 import type { IssuingOptions } from '../sessions/issuing/issuing-options.js';
 import type { ApiKeyOptions } from '../credentials/api-keys/api-key-options.js';
@@ -11,6 +11,7 @@ import type { BrowserSessionOptions } from '../sessions/browser/browser-options.
 import type { AuthRouteOptions } from '../routes/auth-route-options.js';
 import type { SecondFactorOptions } from '../factors/second-factor-options.js';
 import type { OutsideSignInOptions } from '../federation/outside-sign-in-options.js';
+import type { AuthModuleScopeOptions } from './module-scope-options.js';
 
 
 /**
@@ -23,28 +24,6 @@ import type { OutsideSignInOptions } from '../federation/outside-sign-in-options
  * AuthModule.forRoot({ secret: process.env.AUTH_SECRET!, issuer: 'my-api', audience: 'my-api', protectAllRoutes: true });
  */
 export type AuthModuleOptions<Claims> = Omit<OwnTokenOptions, 'algorithm'> & Partial<Pick<OwnTokenOptions, 'algorithm'>> & TokenAcceptanceOptions & AuthModuleScopeOptions & AuthFeatureOptions<Claims>;
-
-/**
- * The auth module's own switches (core/): where its providers are visible, whether every route
- * needs a credential, the recent-authentication window and the clock. Part of `AuthModuleOptions`.
- *
- * @example
- * const scope: AuthModuleScopeOptions = { global: true, protectAllRoutes: true, recentAuthSeconds: 300 };
- */
-export interface AuthModuleScopeOptions {
-  /** When true, the guards and `AUTH_SERVICE` are visible in every module without importing the auth module. */
-  readonly global?: boolean;
-  /** When true, every route needs a credential unless marked `Public()`. */
-  readonly protectAllRoutes?: boolean;
-  /**
-   * How long after signing in (seconds) a person may list or end sessions, change the password
-   * or address (the mounted routes), or pass `RecentAuthGuard` (e.g. creating an API key).
-   * Default 600. A sign-in's time is its session's start: refreshing does not renew it.
-   */
-  readonly recentAuthSeconds?: number;
-  /** The clock for expiry, rotation and caching; default the system clock. */
-  readonly clock?: Clock;
-}
 
 /**
  * The features of the auth module, one key each, typed by the options type its folder owns
@@ -94,6 +73,7 @@ export interface AuthFeatureOptions<Claims> {
   readonly secondFactors?: SecondFactorOptions;
 }
 
+export type { AuthModuleScopeOptions } from './module-scope-options.js';
 export type { StoreClass } from '../shared/store-class.js';
 export type { AccountOptions } from '../accounts/account-options.js';
 export type { IssuingOptions } from '../sessions/issuing/issuing-options.js';
