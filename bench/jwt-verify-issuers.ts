@@ -10,9 +10,9 @@
  */
 import { SignJWT, createLocalJWKSet, jwtVerify } from 'jose';
 import { systemClock } from '../lib/common/clock.js';
-import { createBearerTokenVerifier } from '../lib/auth/jwt/index.js';
-import type { VerificationResult } from '../lib/auth/jwt/index.js';
-import { makeIssuerKey } from '../lib/auth/jwt/outside-issuer.test-helper.js';
+import { createBearerTokenVerifier } from '../lib/auth/credentials/jwt/index.js';
+import type { VerificationResult } from '../lib/auth/credentials/jwt/index.js';
+import { makeIssuerKey } from '../lib/auth/credentials/jwt/outside-issuer.test-helper.js';
 
 const ROUNDS = 5;
 const COPIES = 512;

@@ -8,7 +8,7 @@
  */
 import { SignJWT, jwtVerify } from 'jose';
 import { systemClock } from '../lib/common/clock.js';
-import { createAccessTokenVerifier } from '../lib/auth/jwt/index.js';
+import { createAccessTokenVerifier } from '../lib/auth/credentials/jwt/index.js';
 
 const ITERATIONS = 20_000;
 const WARMUP = 2_000;

@@ -2,7 +2,7 @@
 // backend, and how long the event loop stalls while 10 hashes run concurrently (as when ten
 // users sign in at once). Run: npx tsx bench/password-event-loop.ts
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { createPasswordHasher, type Argon2PasswordHasher, type PasswordHasherBackend } from '../lib/auth/password/index.js';
+import { createPasswordHasher, type Argon2PasswordHasher, type PasswordHasherBackend } from '../lib/auth/credentials/password/index.js';
 
 const CONCURRENT = 10;
 const SEQUENTIAL = 10;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, createManualClock } from '../../lib/index.js';
 import { send } from '../../test/http-helpers.js';
-import { makeIssuerKey, signWith, startJwksServer } from '../../lib/auth/jwt/outside-issuer.test-helper.js';
-import type { IssuerKey, JwksServer } from '../../lib/auth/jwt/outside-issuer.test-helper.js';
+import { makeIssuerKey, signWith, startJwksServer } from '../../lib/auth/credentials/jwt/outside-issuer.test-helper.js';
+import type { IssuerKey, JwksServer } from '../../lib/auth/credentials/jwt/outside-issuer.test-helper.js';
 import { readTenantsConfig } from './config.js';
 import { DEMO_PASSWORD } from './demo-accounts.js';
 import { createTenantsModule } from './tenants-module.js';

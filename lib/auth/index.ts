@@ -1,13 +1,13 @@
 // The auth entry point, `tessera-http/auth`. Explicit named exports only.
-export { REVOCATION_TOPIC, type CredentialRevocation } from './sessions/credential-revocation.js';
-export { INVALIDATION_TOPIC, type CredentialInvalidation } from './sessions/revocation-aliases.js';
-export { defineAuthModule, type AuthService, type AuthDefinitions } from './define-auth-module.js';
-export type { IssuingModuleParts } from './issuing/issuing-options.js';
-export type { AuthModuleOptions, IssuingOptions, ApiKeyOptions, StoreClass, AuthRouteOptions } from './auth-options.js';
+export { REVOCATION_TOPIC, type CredentialRevocation } from './sessions/state/credential-revocation.js';
+export { INVALIDATION_TOPIC, type CredentialInvalidation } from './sessions/state/revocation-aliases.js';
+export { defineAuthModule, type AuthService, type AuthDefinitions } from './core/define-auth-module.js';
+export type { IssuingModuleParts } from './sessions/issuing/issuing-options.js';
+export type { AuthModuleOptions, AuthModuleScopeOptions, AuthFeatureOptions, IssuingOptions, ApiKeyOptions, StoreClass, AuthRouteOptions } from './core/auth-options.js';
 export type { AuthRouteControllers } from './routes/index.js';
-export type { RecentAuthOptions } from './recent-auth-guard.js';
-export { DEFAULT_RECENT_AUTH_SECONDS, REAUTHENTICATION_REQUIRED_TYPE } from './sessions/recent-auth.js';
-export { Roles, Public, RequireScopes } from './auth-metadata.js';
+export type { RecentAuthOptions } from './core/recent-auth-guard.js';
+export { DEFAULT_RECENT_AUTH_SECONDS, REAUTHENTICATION_REQUIRED_TYPE } from './sessions/state/recent-auth.js';
+export { Roles, Public, RequireScopes } from './core/auth-metadata.js';
 export { readAccessRules, type AccessRules } from '../internal/access-rules.js';
 export {
   AuthConfigError,
@@ -17,15 +17,15 @@ export {
   type BearerTokenVerifier,
   type BearerTokenVerifierOptions,
   type OwnTokenOptions,
+  type TokenAcceptanceOptions,
   type HmacAlgorithm,
   type TrustedIssuerOptions,
   type VerificationFailureReason,
   type VerificationResult,
-} from './jwt/index.js';
+} from './credentials/jwt/index.js';
 export {
   TokenIssuingService,
   InMemoryRefreshTokenStore,
-  BasicInMemoryRefreshTokenStore,
   InMemoryCredentialStore,
   type CredentialStore,
   type RefreshTokenStore,
@@ -37,8 +37,8 @@ export {
   type SignInContext,
   type StoredSession,
   type TokenLifetimeOptions,
-} from './issuing/index.js';
-export { MAX_USER_AGENT_LENGTH, MAX_CLIENT_ADDRESS_LENGTH, type SessionInfo } from './sessions/session-info.js';
+} from './sessions/issuing/index.js';
+export { MAX_USER_AGENT_LENGTH, MAX_CLIENT_ADDRESS_LENGTH, type SessionInfo } from './sessions/state/session-info.js';
 export {
   hashPassword,
   verifyPassword,
@@ -47,7 +47,7 @@ export {
   PasswordHashFormatError,
   type PasswordHasher,
   type Argon2PasswordHasher,
-} from './password/index.js';
+} from './credentials/password/index.js';
 export {
   generateApiKey,
   parseApiKey,
@@ -59,7 +59,7 @@ export {
   type GeneratedApiKey,
   type ParsedApiKey,
   type AuthenticatedApiKey,
-} from './api-keys/index.js';
+} from './credentials/api-keys/index.js';
 export {
   parseAllowedCidrs,
   createClientAddressReader,
@@ -71,7 +71,8 @@ export {
   type ClientAddressInput,
   type ClientAddressReader,
   type ClientIpOptions,
-} from './client-address-aliases.js';
+} from './core/client-address-aliases.js';
+export { BasicInMemoryRefreshTokenStore } from './core/testing-aliases.js';
 export { recordRateLimited } from './shared/auth-telemetry.js';
 export {
   DEFAULT_SIGN_IN_THROTTLE_TIERS,
@@ -96,7 +97,7 @@ export {
   type BrowserSessionBody,
   type BrowserCookieNames,
   type BrowserSessionOptions,
-} from './browser/index.js';
+} from './sessions/browser/index.js';
 export {
   AccountService,
   InMemoryAccountStore,
@@ -144,9 +145,9 @@ export {
   type MailContent,
   mailJobs,
   type MailJobsOptions,
-} from './mail/index.js';
+} from './accounts/mail/index.js';
 export { normalizeIdentifier } from './shared/normalize-identifier.js';
-export { NoStore, NO_STORE_HEADERS } from './no-store.js';
+export { NoStore, NO_STORE_HEADERS } from './core/no-store.js';
 export {
   SecondFactorService,
   InMemorySecondFactorStore,
@@ -180,7 +181,7 @@ export {
   type PasskeyOptionsJson,
   type StepUpRule,
 } from './factors/index.js';
-export { secondFactorControllers, type SecondFactorRouteParts, type SecondFactorRouteOptions } from './second-factor-routes.js';
+export { secondFactorControllers, type SecondFactorRouteParts, type SecondFactorRouteOptions } from './core/second-factor-routes.js';
 export {
   SecondFactorRequiredException,
   secondFactorRequiredAnswer,
@@ -191,7 +192,7 @@ export {
   type SecondFactorKind,
   type SignInStep,
   type GatedSessionIssuing,
-} from './issuing/index.js';
+} from './sessions/issuing/index.js';
 export {
   getPrincipal,
   getAccountId,
@@ -212,5 +213,5 @@ export {
   type OutsideSignInOptions,
 } from './federation/index.js';
 export { SecurityEvents, NO_SECURITY_EVENTS, type AccessRefusalReason, type SecurityEvent, type SecurityEventSink, type SessionRevocationReason } from './events/index.js';
-export { DEFAULT_SESSION_MAX_AGE_SECONDS } from './issuing/token-issuing-options.js';
-export { DEFAULT_OWN_ISSUER, DEFAULT_OWN_AUDIENCE } from './jwt/own-token-names.js';
+export { DEFAULT_SESSION_MAX_AGE_SECONDS } from './sessions/issuing/token-issuing-options.js';
+export { DEFAULT_OWN_ISSUER, DEFAULT_OWN_AUDIENCE } from './credentials/jwt/own-token-names.js';

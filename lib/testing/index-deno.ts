@@ -7,6 +7,8 @@ import { denoServer as runtimeServer } from '../adapters/deno/deno-server.js';
 import { createTestingApp as createCoreTestingApp, type TestingAppBuilder } from './create-testing-app.js';
 
 export type { TestingAppBuilder, OverrideWith, TestingApp } from './create-testing-app.js';
+// Test scaffolding of the auth module (a refresh-token store with only SPEC's required operations); it was `tessera-http/auth`'s until 0.2.
+export { BasicInMemoryRefreshTokenStore } from '../auth/index-testing.js';
 
 /**
  * Builds an app for a test with parts of its module graph replaced (see

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InMemoryAccountStore } from '../../lib/auth/accounts/in-memory-account-store.js';
 import { normalizeEmail } from '../../lib/auth/accounts/normalize-email.js';
-import { InMemoryCredentialStore } from '../../lib/auth/issuing/in-memory-credential-store.js';
+import { InMemoryCredentialStore } from '../../lib/auth/sessions/issuing/in-memory-credential-store.js';
 import { createThrottleKeys } from '../../lib/auth/throttle/throttle-keys.js';
 
 const keys = createThrottleKeys('a-property-test-secret-long-enough-for-hs256');

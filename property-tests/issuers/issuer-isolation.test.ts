@@ -7,10 +7,10 @@ import { SignJWT } from 'jose';
 import type { JWK } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createManualClock } from '../../lib/common/clock.js';
-import { createBearerTokenVerifier } from '../../lib/auth/jwt/bearer-token-verifier.js';
-import type { TrustedIssuerOptions } from '../../lib/auth/jwt/trusted-issuer-options.js';
-import { makeIssuerKey } from '../../lib/auth/jwt/outside-issuer.test-helper.js';
-import type { IssuerKey } from '../../lib/auth/jwt/outside-issuer.test-helper.js';
+import { createBearerTokenVerifier } from '../../lib/auth/credentials/jwt/bearer-token-verifier.js';
+import type { TrustedIssuerOptions } from '../../lib/auth/credentials/jwt/trusted-issuer-options.js';
+import { makeIssuerKey } from '../../lib/auth/credentials/jwt/outside-issuer.test-helper.js';
+import type { IssuerKey } from '../../lib/auth/credentials/jwt/outside-issuer.test-helper.js';
 
 const RUNS = { numRuns: 150 };
 const NOW_S = 1_800_000_000;

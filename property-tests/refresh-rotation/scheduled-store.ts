@@ -2,7 +2,7 @@
 // orders the scheduler picks (and can replay and shrink). A call runs against the inner store
 // only when the scheduler releases it, and then atomically, as each in-memory operation is.
 import type fc from 'fast-check';
-import type { RefreshTokenStore } from '../../lib/auth/issuing/index.js';
+import type { RefreshTokenStore } from '../../lib/auth/sessions/issuing/index.js';
 
 const METHODS = ['create', 'find', 'markRotated', 'revoke', 'revokeAllForSubject', 'rotate', 'revokeFamily'] as const;
 

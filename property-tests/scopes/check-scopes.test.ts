@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import type { MetadataEntry } from '../../lib/index.js';
 import { readAccessRules } from '../../lib/internal/access-rules.js';
 import { metadataRecord } from '../../lib/internal/definitions.js';
-import { checkScopes } from '../../lib/auth/api-keys/check-scopes.js';
-import type { ScopeCredential } from '../../lib/auth/api-keys/check-scopes.js';
-import { Public, RequireScopes, Roles } from '../../lib/auth/auth-metadata.js';
+import { checkScopes } from '../../lib/auth/credentials/api-keys/check-scopes.js';
+import type { ScopeCredential } from '../../lib/auth/credentials/api-keys/check-scopes.js';
+import { Public, RequireScopes, Roles } from '../../lib/auth/core/auth-metadata.js';
 
 const RUNS = { numRuns: 2000 };
 

@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../../lib/index.js';
-import { newSessionId, sessionStartOf } from '../../lib/auth/sessions/session-id.js';
-import { SessionRevocations } from '../../lib/auth/sessions/session-revocations.js';
+import { newSessionId, sessionStartOf } from '../../lib/auth/sessions/state/session-id.js';
+import { SessionRevocations } from '../../lib/auth/sessions/state/session-revocations.js';
 
 const RUNS = { numRuns: 500 };
 const T0 = Date.parse('2026-11-25T12:00:00Z');

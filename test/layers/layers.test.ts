@@ -122,16 +122,28 @@ describe('layers (imports point down)', () => {
   });
 });
 
-// Inside lib/auth (docs/auth.md, "Where a change goes"): the module's own files at its root
-// (forRoot, the options composition, the runtime, the guards) compose the feature folders; a
-// feature folder never reaches back up into a folder above it, and the folders import each other
-// in one direction only, so a change to one feature has one folder to go in.
+// Inside lib/auth (docs/architecture.md "Auth by feature", docs/auth.md "Where a change goes"): the
+// root holds only the entries; core/ (forRoot, the options composition, the runtime, the guards)
+// composes the feature folders (sessions/*, credentials/*, accounts, factors, federation, throttle,
+// events, routes, shared); a folder never reaches back up into a folder above it (the root
+// included: nothing below imports lib/auth/index.ts, no exception), and the folders import each
+// other in one direction only, so a change to one feature has one folder to go in.
+const AUTH_ROOT = 'lib/auth';
+/** What may sit at lib/auth's root: the entry `tessera-http/auth` and the entry `tessera-http/testing` takes auth's test scaffolding from. */
+const AUTH_ROOT_FILES = ['index.ts', 'index-testing.ts'];
 describe('inside lib/auth', () => {
   const auth = edges.filter((e) => e.from.startsWith('lib/auth/') && e.to?.startsWith('lib/auth/') === true);
   const folderEdge = (e: ImportEdge) => [dirname(e.from), dirname(e.to as string)] as const;
 
   it('reads the auth graph (the checks below are not vacuous)', () => {
     expect(auth.filter((e) => folderEdge(e)[0] !== folderEdge(e)[1]).length, 'imports between auth folders').toBeGreaterThan(20);
+    expect(auth.some((e) => e.from === 'lib/auth/index.ts' && e.to?.startsWith('lib/auth/core/') === true), 'the entry imports core/').toBe(true);
+  });
+
+  it('the root of lib/auth holds only its entries: everything else belongs to a feature folder', () => {
+    const files = readdirSync(join(root, AUTH_ROOT), { withFileTypes: true }).filter((d) => d.isFile()).map((d) => d.name);
+    const strays = files.filter((name) => !AUTH_ROOT_FILES.includes(name));
+    expect(strays, 'move it into core/ or the folder of its feature (docs/architecture.md, "Auth by feature")').toEqual([]);
   });
 
   it('no import runs back up: a file never imports from a folder above its own', () => {
@@ -139,7 +151,7 @@ describe('inside lib/auth', () => {
       const [from, to] = folderEdge(e);
       return from !== to && from.startsWith(`${to}/`);
     });
-    expect(offending.map(show), 'move what both need into lib/auth/shared, or the composing code up to the root').toEqual([]);
+    expect(offending.map(show), 'move what both need into lib/auth/shared, or the composing code into lib/auth/core').toEqual([]);
   });
 
   it('no two folders import each other, nor through others: the folders\u2019 graph has no cycle, type-only imports included', () => {

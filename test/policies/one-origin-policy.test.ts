@@ -6,7 +6,7 @@ import { createApp, defineController, defineModule, get, ws, type AppOptions, ty
 import { cors } from '../../lib/middleware/index.js';
 import { send } from '../http-helpers.js';
 import { createTestLogger } from '../support/test-logger.js';
-import { browserSignIn, browserTestApp } from '../../lib/auth/browser/browser-test-app.test-helper.js';
+import { browserSignIn, browserTestApp } from '../../lib/auth/sessions/browser/browser-test-app.test-helper.js';
 
 const APP = 'https://app.example.com';
 const OTHER = 'https://evil.example';

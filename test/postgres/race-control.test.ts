@@ -4,8 +4,8 @@
 // fail, i.e. that its "exactly one" for the real store is evidence and not luck.
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../../lib/index.js';
-import { InMemoryCredentialStore, TokenIssuingService } from '../../lib/auth/issuing/index.js';
-import type { RefreshTokenStore } from '../../lib/auth/issuing/index.js';
+import { InMemoryCredentialStore, TokenIssuingService } from '../../lib/auth/sessions/issuing/index.js';
+import type { RefreshTokenStore } from '../../lib/auth/sessions/issuing/index.js';
 import { PostgresRefreshTokenStore } from '../../lib/auth/postgres/index.js';
 import type { SqlClient } from '../../lib/postgres/index.js';
 import { ContractClaims, fakeAccessTokens, T0 } from '../store-contracts/contract-fixtures.js';

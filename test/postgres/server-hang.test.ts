@@ -9,7 +9,7 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isHttpException } from '../../lib/index.js';
-import type { RefreshTokenSuccessor } from '../../lib/auth/issuing/index.js';
+import type { RefreshTokenSuccessor } from '../../lib/auth/sessions/issuing/index.js';
 import { PostgresRefreshTokenStore } from '../../lib/auth/postgres/index.js';
 import { migrate, StoreUnavailableError } from '../../lib/postgres/index.js';
 import type { SqlClient } from '../../lib/postgres/index.js';

@@ -1,12 +1,12 @@
 // The absolute session lifetime on PostgresRefreshTokenStore, through the token-issuing service:
 // the session's start is kept in session_started_at (migration 5), so no column is added; on
-// PGlite always, on a real server with TEST_DATABASE_URL. In memory: lib/auth/issuing/session-max-age.test.ts.
+// PGlite always, on a real server with TEST_DATABASE_URL. In memory: lib/auth/sessions/issuing/session-max-age.test.ts.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createManualClock } from '../../lib/index.js';
 import type { SqlClient } from '../../lib/postgres/index.js';
 import { PostgresRefreshTokenStore } from '../../lib/auth/postgres/index.js';
-import { generateRefreshToken, hashRefreshToken, newSessionId } from '../../lib/auth/issuing/index.js';
-import { ALICE, T0_MS, createHarnessWithStore, expectInvalidCredentials, rejectionOf } from '../../lib/auth/issuing/issuing-fixtures.test-helper.js';
+import { generateRefreshToken, hashRefreshToken, newSessionId } from '../../lib/auth/sessions/issuing/index.js';
+import { ALICE, T0_MS, createHarnessWithStore, expectInvalidCredentials, rejectionOf } from '../../lib/auth/sessions/issuing/issuing-fixtures.test-helper.js';
 import { useMigratedPGlite } from './support/pglite.js';
 import { TEST_DATABASE_URL, useMigratedTestDatabase } from './support/test-database.js';
 

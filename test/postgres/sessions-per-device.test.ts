@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createManualClock } from '../../lib/index.js';
 import type { SqlClient } from '../../lib/postgres/index.js';
 import { PostgresRefreshTokenStore } from '../../lib/auth/postgres/index.js';
-import { ALICE, BOB, T0_MS, createHarnessWithStore, expectInvalidCredentials, rejectionOf } from '../../lib/auth/issuing/issuing-fixtures.test-helper.js';
+import { ALICE, BOB, T0_MS, createHarnessWithStore, expectInvalidCredentials, rejectionOf } from '../../lib/auth/sessions/issuing/issuing-fixtures.test-helper.js';
 import { useMigratedPGlite } from './support/pglite.js';
 import { TEST_DATABASE_URL, useMigratedTestDatabase } from './support/test-database.js';
 

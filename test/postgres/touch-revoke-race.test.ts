@@ -3,7 +3,7 @@
 // transaction before updating it, so the revoke's revoked_at survives every interleaving.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKey } from '../../lib/auth/api-keys/index.js';
+import { generateApiKey } from '../../lib/auth/credentials/api-keys/index.js';
 import { PostgresApiKeyStore } from '../../lib/auth/postgres/index.js';
 import { migrate } from '../../lib/postgres/index.js';
 import { connectClients, createTestDatabase, TEST_DATABASE_URL } from './support/test-database.js';

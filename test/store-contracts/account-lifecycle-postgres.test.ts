@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { AccountService } from '../../lib/auth/accounts/index.js';
 import { capturingMailer, countingHasher, tokenOf } from '../../lib/auth/accounts/account-service.test-helper.js';
 import { verifiedCredentialStore } from '../../lib/auth/accounts/verified-credential-store.js';
-import { TokenIssuingService } from '../../lib/auth/issuing/index.js';
+import { TokenIssuingService } from '../../lib/auth/sessions/issuing/index.js';
 import { PostgresAccountStore, PostgresCredentialStore, PostgresRefreshTokenStore } from '../../lib/auth/postgres/index.js';
 import { systemClock } from '../../lib/index.js';
 import { useMigratedPGlite } from '../postgres/support/pglite.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { generateApiKey } from '../../lib/auth/api-keys/index.js';
-import type { ApiKeyRecord, ApiKeyStore } from '../../lib/auth/api-keys/index.js';
+import { generateApiKey } from '../../lib/auth/credentials/api-keys/index.js';
+import type { ApiKeyRecord, ApiKeyStore } from '../../lib/auth/credentials/api-keys/index.js';
 import { T0 } from './contract-fixtures.js';
 import type { MaybePromise } from './contract-fixtures.js';
 

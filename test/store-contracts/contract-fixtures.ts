@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { systemClock, type Clock } from '../../lib/index.js';
-import { InMemoryCredentialStore, TokenIssuingService, type AccessTokenSigner, type RefreshTokenStore } from '../../lib/auth/issuing/index.js';
+import { InMemoryCredentialStore, TokenIssuingService, type AccessTokenSigner, type RefreshTokenStore } from '../../lib/auth/sessions/issuing/index.js';
 
 /** Start of every contract test's manual clock: a fixed, whole-second instant. */
 export const T0 = Date.parse('2026-11-21T12:00:00Z');

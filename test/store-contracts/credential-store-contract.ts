@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CredentialStore } from '../../lib/auth/issuing/index.js';
+import type { CredentialStore } from '../../lib/auth/sessions/issuing/index.js';
 import { ContractClaims, uniqueId } from './contract-fixtures.js';
 import type { MaybePromise } from './contract-fixtures.js';
 

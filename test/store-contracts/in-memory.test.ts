@@ -1,9 +1,9 @@
 // The shared store contracts, run against the in-memory reference stores (every refresh-token
 // variant) and the in-memory rate-limit counter. The same suites run against the
 // PostgreSQL stores in postgres-pglite.test.ts and postgres-server.test.ts.
-import { InMemoryCredentialStore } from '../../lib/auth/issuing/index.js';
-import { createInMemoryRefreshTokenStore } from '../../lib/auth/issuing/in-memory-store-variants.test-helper.js';
-import { InMemoryApiKeyStore } from '../../lib/auth/api-keys/index.js';
+import { InMemoryCredentialStore } from '../../lib/auth/sessions/issuing/index.js';
+import { createInMemoryRefreshTokenStore } from '../../lib/auth/sessions/issuing/in-memory-store-variants.test-helper.js';
+import { InMemoryApiKeyStore } from '../../lib/auth/credentials/api-keys/index.js';
 import { InMemoryRateLimitCounter } from '../../lib/index.js';
 import { describeApiKeyStoreContract } from './api-key-store-contract.js';
 import type { ContractClaims } from './contract-fixtures.js';

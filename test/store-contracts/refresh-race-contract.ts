@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createManualClock, isHttpException } from '../../lib/index.js';
 import type { Clock } from '../../lib/index.js';
-import { hashRefreshToken, InMemoryCredentialStore, refreshTokenState, TokenIssuingService } from '../../lib/auth/issuing/index.js';
-import type { RefreshTokenRecord, RefreshTokenState, RefreshTokenStore } from '../../lib/auth/issuing/index.js';
+import { hashRefreshToken, InMemoryCredentialStore, refreshTokenState, TokenIssuingService } from '../../lib/auth/sessions/issuing/index.js';
+import type { RefreshTokenRecord, RefreshTokenState, RefreshTokenStore } from '../../lib/auth/sessions/issuing/index.js';
 import { ContractClaims, fakeAccessTokens, T0, uniqueId } from './contract-fixtures.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../../lib/index.js';
 import type { Clock, ManualClock } from '../../lib/index.js';
-import type { NewRefreshToken, RefreshTokenStore } from '../../lib/auth/issuing/index.js';
+import type { NewRefreshToken, RefreshTokenStore } from '../../lib/auth/sessions/issuing/index.js';
 import { randomHash, T0, uniqueId } from './contract-fixtures.js';
 
 /** Builds a fresh store whose timestamps come from `clock`. */

@@ -7,6 +7,8 @@ import * as core from '../../lib/index.js';
 import { createApp, defineController, defineModule, ws } from '../../lib/index.js';
 import * as middleware from '../../lib/middleware/index.js';
 import * as postgres from '../../lib/postgres/index.js';
+import * as testing from '../../lib/testing/index.js';
+import * as testingNode from '../../lib/testing/index-node.js';
 
 // Names moved or renamed in 0.2 stay importable from where 0.1 had them until 0.3 (issue 47,
 // CHANGELOG.md): each old name must be the very binding the new one is, so that an app mixing
@@ -37,6 +39,14 @@ describe('deprecated aliases kept for one minor version', () => {
       expect(middleware[name], `${name} under its old import`).toBe(core[name]);
     });
   }
+
+  // Test scaffolding moved from tessera-http/auth to tessera-http/testing (issue 47).
+  it("tessera-http/auth's BasicInMemoryRefreshTokenStore is tessera-http/testing's", () => {
+    expect(testing.BasicInMemoryRefreshTokenStore, 'the testing entry exports the store').toBeTypeOf('function');
+    expect(testingNode.BasicInMemoryRefreshTokenStore, 'the node condition of the testing entry exports the same class').toBe(testing.BasicInMemoryRefreshTokenStore);
+    expect(auth.BasicInMemoryRefreshTokenStore, 'the class under its old import').toBe(testing.BasicInMemoryRefreshTokenStore);
+    expect(new auth.InMemoryRefreshTokenStore(), 'the full in-memory store still extends it').toBeInstanceOf(testing.BasicInMemoryRefreshTokenStore);
+  });
 
   // One word for ending a session, SPEC's: revoke (issue 47/48).
   it("tessera-http/auth's INVALIDATION_TOPIC is REVOCATION_TOPIC", () => {
@@ -83,5 +93,20 @@ describe('deprecated type aliases kept for one minor version', () => {
     expectTypeOf<auth.AccountServiceOptions<Claims>>().toEqualTypeOf<auth.AccountLifecycleOptions<Claims> & auth.AccountServiceDeps<Claims>>();
     expectTypeOf<auth.AccountOptions<Claims>>().toEqualTypeOf<auth.AccountLifecycleOptions<Claims> & auth.AccountModuleParts<Claims>>();
     expectTypeOf<auth.IssuingOptions<Claims>>().toEqualTypeOf<auth.TokenLifetimeOptions & auth.IssuingModuleParts<Claims>>();
+  });
+
+  it('AuthModuleOptions is its parts composed: own tokens, accepted tokens, the module\u2019s switches and one key per feature', () => {
+    type Claims = { readonly sub: string };
+    type Parts = Omit<auth.OwnTokenOptions, 'algorithm'> & Partial<Pick<auth.OwnTokenOptions, 'algorithm'>> & auth.TokenAcceptanceOptions & auth.AuthModuleScopeOptions & auth.AuthFeatureOptions<Claims>;
+    expectTypeOf<auth.AuthModuleOptions<Claims>>().toEqualTypeOf<Parts>();
+    // An app's own interface may still extend it (a type alias now, no longer merged).
+    interface AppAuthOptions extends auth.AuthModuleOptions<Claims> {
+      readonly tenant: string;
+    }
+    expectTypeOf<AppAuthOptions['secret']>().toEqualTypeOf<string>();
+    // Every 0.1 field keeps its name (an app's options object compiles unchanged).
+    expectTypeOf<keyof auth.AuthModuleOptions<Claims>>().toEqualTypeOf<
+      'secret' | 'algorithm' | 'issuer' | 'audience' | 'trustedIssuers' | 'clockToleranceSeconds' | 'requireAccessTokenType' | 'global' | 'protectAllRoutes' | 'issuing' | 'apiKeys' | 'accounts' | 'browser' | 'outsideSignIn' | 'signInThrottle' | 'routes' | 'recentAuthSeconds' | 'secondFactors' | 'clock'
+    >();
   });
 });

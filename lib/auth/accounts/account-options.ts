@@ -1,5 +1,5 @@
 import type { ModuleInput } from '../../index.js';
-import type { Mailer } from '../mail/mailer.js';
+import type { Mailer } from './mail/mailer.js';
 import type { StoreClass } from '../shared/store-class.js';
 import type { AccountLifecycleOptions } from './account-service-options.js';
 import type { AccountStore } from './account-store.js';

@@ -2,11 +2,11 @@
 // dependencies the module wires in) and what its operations take.
 import type { Clock, Logger, RateLimitCounter } from '../../index.js';
 import type { Awaitable } from '../shared/awaitable.js';
-import type { ClaimsSchema } from '../issuing/validate-claims.js';
-import type { SignInContext } from '../issuing/sign-in-context.js';
-import type { AccountMailTemplates } from '../mail/account-mail-templates.js';
-import type { Mailer } from '../mail/mailer.js';
-import type { PasswordHasher } from '../password/index.js';
+import type { ClaimsSchema } from '../sessions/issuing/validate-claims.js';
+import type { SignInContext } from '../sessions/issuing/sign-in-context.js';
+import type { AccountMailTemplates } from './mail/account-mail-templates.js';
+import type { Mailer } from './mail/mailer.js';
+import type { PasswordHasher } from '../credentials/password/index.js';
 import type { SignInThrottle } from '../throttle/sign-in-throttle.js';
 import type { AccountLinks } from './account-links.js';
 import type { AccountStore } from './account-store.js';

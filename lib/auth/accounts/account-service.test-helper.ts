@@ -1,8 +1,8 @@
 // Fixtures of the account service tests: a real Argon2id hasher that counts its calls, a mailer
 // that keeps what it was handed, and the session operations recorded.
 import { createManualClock, type ManualClock } from '../../index.js';
-import type { Mailer, MailMessage } from '../mail/index.js';
-import { createPasswordHasher, type PasswordHasher } from '../password/index.js';
+import type { Mailer, MailMessage } from './mail/index.js';
+import { createPasswordHasher, type PasswordHasher } from '../credentials/password/index.js';
 import { AccountService } from './account-service.js';
 import type { AccountServiceOptions, AccountSessions } from './account-service-options.js';
 import { InMemoryAccountStore } from './in-memory-account-store.js';

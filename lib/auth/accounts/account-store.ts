@@ -1,5 +1,5 @@
 import type { Awaitable } from '../shared/awaitable.js';
-import type { CredentialStore } from '../issuing/credential-store.js';
+import type { CredentialStore } from '../sessions/issuing/credential-store.js';
 
 /**
  * What a mail token is good for. A token is consumed only for its own purpose: a verification

@@ -4,9 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createApp, defineModule, jsonLogger, silentLogger, type Logger } from '../../index.js';
-import { InMemoryCredentialStore, InMemoryRefreshTokenStore } from '../issuing/index.js';
+import { InMemoryCredentialStore, InMemoryRefreshTokenStore } from '../sessions/issuing/index.js';
 import { AuthConfigError, defineAuthModule } from '../index.js';
-import type { AccountOptions } from '../auth-options.js';
+import type { AccountOptions } from '../core/auth-options.js';
 import { capturingMailer, countingHasher, tokenOf } from './account-service.test-helper.js';
 import { InMemoryAccountStore } from './in-memory-account-store.js';
 

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { createApp, createManualClock, defineController, defineModule, get, inProcessPubSub, silentLogger, type App, type PubSub } from '../../index.js';
 import { redisPubSub } from '../../redis/index.js';
 import { send } from '../../../test/http-helpers.js';
-import { InMemoryRefreshTokenStore } from '../issuing/index.js';
+import { InMemoryRefreshTokenStore } from '../sessions/issuing/index.js';
 import { defineAuthModule } from '../index.js';
 import { capturingMailer } from './account-service.test-helper.js';
 import { InMemoryAccountStore } from './in-memory-account-store.js';

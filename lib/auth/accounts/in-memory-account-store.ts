@@ -1,4 +1,4 @@
-import type { StoredCredential } from '../issuing/credential-store.js';
+import type { StoredCredential } from '../sessions/issuing/credential-store.js';
 import { normalizeIdentifier } from '../shared/normalize-identifier.js';
 import type { AccountRecord, AccountStore, AccountTokenPurpose, ConsumedAccountToken, NewAccount, NewAccountToken } from './account-store.js';
 

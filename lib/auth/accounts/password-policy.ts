@@ -1,6 +1,6 @@
 import { BadRequestException } from '../../index.js';
 import type { Awaitable } from '../shared/awaitable.js';
-import { AuthConfigError } from '../jwt/index.js';
+import { AuthConfigError } from '../credentials/jwt/index.js';
 import { isCommonPassword, loadCommonPasswords } from './common-passwords.js';
 
 /**

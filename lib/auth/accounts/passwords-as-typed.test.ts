@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createApp, createManualClock, defineModule, silentLogger } from '../../index.js';
-import { InMemoryRefreshTokenStore } from '../issuing/index.js';
+import { InMemoryRefreshTokenStore } from '../sessions/issuing/index.js';
 import { defineAuthModule } from '../index.js';
 import { capturingMailer, countingHasher } from './account-service.test-helper.js';
 import { InMemoryAccountStore } from './in-memory-account-store.js';

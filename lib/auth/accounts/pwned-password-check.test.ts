@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LogFields, Logger } from '../../index.js';
-import { AuthConfigError } from '../jwt/index.js';
+import { AuthConfigError } from '../credentials/jwt/index.js';
 import { BREACHED_PASSWORD_MESSAGE, createPwnedPasswordCheck, pwnedPasswordCheck } from './pwned-password-check.js';
 import { resolvePasswordPolicy } from './password-policy.js';
 

@@ -1,6 +1,6 @@
 import { ServiceUnavailableException, type Logger } from '../../index.js';
 import { constantTimeEqual } from '../shared/constant-time-equal.js';
-import { AuthConfigError } from '../jwt/index.js';
+import { AuthConfigError } from '../credentials/jwt/index.js';
 
 /** The public Pwned Passwords service; the range endpoint is `<base>/range/<prefix>`. */
 export const DEFAULT_PWNED_PASSWORDS_URL = 'https://api.pwnedpasswords.com';

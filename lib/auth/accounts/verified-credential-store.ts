@@ -1,4 +1,4 @@
-import type { CredentialStore } from '../issuing/credential-store.js';
+import type { CredentialStore } from '../sessions/issuing/credential-store.js';
 import type { AccountStore } from './account-store.js';
 
 /**

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createApp, createManualClock, createToken, defineController, defineModule, defineProvider, get, jsonLogger, post } from '../../index.js';
 import { send } from '../../../test/http-helpers.js';
-import { InMemoryCredentialStore, InMemoryRefreshTokenStore } from '../issuing/index.js';
+import { InMemoryCredentialStore, InMemoryRefreshTokenStore } from '../sessions/issuing/index.js';
 import { defineAuthModule, generateApiKey, InMemoryApiKeyStore, RequireScopes, Roles, type ApiKeyStore } from '../index.js';
 
 const SECRET = 'a-test-secret-that-is-long-enough-for-hs256!';

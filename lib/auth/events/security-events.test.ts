@@ -10,7 +10,7 @@ import { createApp, createManualClock, defineController, defineModule, jsonLogge
 import { openTelemetry } from '../../otel/index.js';
 import { startTestSdk } from '../../otel/test-sdk.test-helper.js';
 import { send } from '../../../test/http-helpers.js';
-import { InMemoryRefreshTokenStore } from '../issuing/index.js';
+import { InMemoryRefreshTokenStore } from '../sessions/issuing/index.js';
 import { defineAuthModule } from '../index.js';
 import { capturingMailer, tokenOf } from '../accounts/account-service.test-helper.js';
 import { InMemoryAccountStore } from '../accounts/in-memory-account-store.js';

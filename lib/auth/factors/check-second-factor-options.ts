@@ -1,5 +1,5 @@
 import { decodeBase64 } from '../../internal/primitives.js';
-import { AuthConfigError } from '../jwt/auth-config-error.js';
+import { AuthConfigError } from '../shared/auth-config-error.js';
 import type { SecondFactorOptions } from './second-factor-options.js';
 
 /**

@@ -1,11 +1,11 @@
 import { ConflictException, UnauthorizedException, type Clock, type RequestContext } from '../../index.js';
 import { decodeBase64, encodeBase64 } from '../../internal/primitives.js';
-import { readBearerToken } from '../jwt/bearer-token.js';
-import { generateOpaqueToken, hashOpaqueToken, isWellFormedOpaqueToken } from '../issuing/opaque-token.js';
-import type { GatedSessionIssuing, SecondFactorGate, SecondFactorKind, SecondFactorStep } from '../issuing/second-factor-gate.js';
-import type { SignInContext } from '../issuing/sign-in-context.js';
-import type { TokenPair } from '../issuing/token-pair.js';
-import { sessionIdOfAccessToken } from '../browser/browser-credentials.js';
+import { readBearerToken } from '../credentials/jwt/bearer-token.js';
+import { generateOpaqueToken, hashOpaqueToken, isWellFormedOpaqueToken } from '../sessions/issuing/opaque-token.js';
+import type { GatedSessionIssuing, SecondFactorGate, SecondFactorKind, SecondFactorStep } from '../sessions/issuing/second-factor-gate.js';
+import type { SignInContext } from '../sessions/issuing/sign-in-context.js';
+import type { TokenPair } from '../sessions/issuing/token-pair.js';
+import { sessionIdOfAccessToken } from '../sessions/browser/browser-credentials.js';
 import type { SignInThrottle } from '../throttle/sign-in-throttle.js';
 import { credentialIdOf, loadSimpleWebAuthn, type PasskeyOptions, type PasskeyOptionsJson } from './passkey-ceremonies.js';
 import { generateRecoveryCodes, normalizeRecoveryCode, recoveryCodeDigest } from './recovery-codes.js';

@@ -1,8 +1,8 @@
 import { createMetadataKey, ForbiddenException, HttpException, readRouteMetadata, UnauthorizedException, type Clock, type Guard, type MetadataEntry, type MetadataKey, type RequestContext, type StateKey } from '../../index.js';
-import type { AuthenticatedApiKey } from '../api-keys/index.js';
-import { sessionIdOfAccessToken } from '../browser/browser-credentials.js';
-import { readBearerToken } from '../jwt/bearer-token.js';
-import { sessionStartOf } from '../sessions/session-id.js';
+import type { AuthenticatedApiKey } from '../credentials/api-keys/index.js';
+import { sessionIdOfAccessToken } from '../sessions/browser/browser-credentials.js';
+import { readBearerToken } from '../credentials/jwt/bearer-token.js';
+import { sessionStartOf } from '../sessions/state/session-id.js';
 import type { SecondFactorService } from './second-factor-service.js';
 
 /** Problem `type` when the session must pass a second factor again (POST the factor to the step-up route). @example if (problem.type === STEP_UP_SECOND_FACTOR_TYPE) await stepUp(); */

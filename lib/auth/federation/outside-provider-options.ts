@@ -1,4 +1,4 @@
-import { AuthConfigError } from '../jwt/auth-config-error.js';
+import { AuthConfigError } from '../shared/auth-config-error.js';
 
 /**
  * What the app learns of a person from a provider, after every check passed: the identity's key

@@ -1,9 +1,9 @@
 import { createToken, defineFactory, type Clock, type ProviderInput, type Token } from '../../index.js';
-import { AuthConfigError } from '../jwt/auth-config-error.js';
+import { AuthConfigError } from '../shared/auth-config-error.js';
 import type { StoreClass } from '../shared/store-class.js';
 import { tracedStore } from '../shared/auth-telemetry.js';
-import type { CredentialStore } from '../issuing/index.js';
-import type { BrowserSessions } from '../browser/index.js';
+import type { CredentialStore } from '../sessions/issuing/index.js';
+import type { BrowserSessions } from '../sessions/browser/index.js';
 import type { AccountStore } from '../accounts/account-store.js';
 import type { IdentityStore } from './identity-store.js';
 import type { OutsideAccounts } from './outside-accounts.js';

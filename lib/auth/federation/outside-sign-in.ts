@@ -1,9 +1,9 @@
 import { BadRequestException, ConflictException, ForbiddenException, jsonAnswer, NotFoundException, ServiceUnavailableException, UnauthorizedException, getCookie, serializeCookie, withHeaders, type Answer, type Clock, type RequestContext } from '../../index.js';
 import { toResponse } from '../../internal/request-path.js';
-import { generateOpaqueToken, hashOpaqueToken, isWellFormedOpaqueToken } from '../issuing/opaque-token.js';
-import { secondFactorRequiredAnswer, type SignInContext, type SignInStep, type TokenPair } from '../issuing/index.js';
+import { generateOpaqueToken, hashOpaqueToken, isWellFormedOpaqueToken } from '../sessions/issuing/opaque-token.js';
+import { secondFactorRequiredAnswer, type SignInContext, type SignInStep, type TokenPair } from '../sessions/issuing/index.js';
 import { constantTimeEqual } from '../shared/constant-time-equal.js';
-import { escapeHtml } from '../mail/escape-html.js';
+import { escapeHtml } from '../accounts/mail/escape-html.js';
 import type { IdentityStore, LinkedIdentity } from './identity-store.js';
 import type { OutsideAccounts } from './outside-accounts.js';
 import { OutsideProviderClient, OutsideProviderUnavailable, OutsideSignInRefused } from './outside-provider-client.js';

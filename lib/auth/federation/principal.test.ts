@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { createApp, createManualClock, defineController, defineModule, get } from '../../index.js';
 import { send } from '../../../test/http-helpers.js';
 import { defineAuthModule, getAccountId, getPrincipal } from '../index.js';
-import { makeIssuerKey, signWith, type IssuerKey } from '../jwt/outside-issuer.test-helper.js';
+import { makeIssuerKey, signWith, type IssuerKey } from '../credentials/jwt/outside-issuer.test-helper.js';
 
 const SECRET = 'a-test-secret-that-is-long-enough-for-hs256!';
 const OWN = 'https://api.example';

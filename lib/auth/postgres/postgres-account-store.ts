@@ -1,5 +1,5 @@
 import type { AccountRecord, AccountStore, AccountTokenPurpose, ConsumedAccountToken, NewAccount, NewAccountToken } from '../accounts/account-store.js';
-import type { StoredCredential } from '../issuing/credential-store.js';
+import type { StoredCredential } from '../sessions/issuing/credential-store.js';
 import { createQueryRunner } from '../../postgres/index.js';
 import type { PostgresStoreOptions, QueryRunner, SqlClient } from '../../postgres/index.js';
 import { readJson, readTimestamp, requireValidDate, toTimestampParam } from './row-values.js';

@@ -1,5 +1,5 @@
-import type { ApiKeyRecord } from '../api-keys/api-key-record.js';
-import type { ApiKeyStore } from '../api-keys/api-key-store.js';
+import type { ApiKeyRecord } from '../credentials/api-keys/api-key-record.js';
+import type { ApiKeyStore } from '../credentials/api-keys/api-key-store.js';
 import { createQueryRunner } from '../../postgres/index.js';
 import type { PostgresStoreOptions, QueryRunner } from '../../postgres/index.js';
 import { readJson, readTimestamp, requireValidDate, toTimestampParam } from './row-values.js';

@@ -1,4 +1,4 @@
-import type { CredentialStore, StoredCredential } from '../issuing/credential-store.js';
+import type { CredentialStore, StoredCredential } from '../sessions/issuing/credential-store.js';
 import { createQueryRunner } from '../../postgres/index.js';
 import type { PostgresStoreOptions, QueryRunner } from '../../postgres/index.js';
 import { readJson } from './row-values.js';

@@ -1,9 +1,9 @@
 import { systemClock } from '../../index.js';
 import { checkedClock } from '../../internal/primitives.js';
 import type { Clock } from '../../index.js';
-import type { NewRefreshToken, RefreshTokenRecord, RefreshTokenSuccessor } from '../issuing/refresh-token-record.js';
-import type { RefreshTokenStore, RevokedFamily } from '../issuing/refresh-token-store.js';
-import type { StoredSession } from '../sessions/stored-session.js';
+import type { NewRefreshToken, RefreshTokenRecord, RefreshTokenSuccessor } from '../sessions/issuing/refresh-token-record.js';
+import type { RefreshTokenStore, RevokedFamily } from '../sessions/issuing/refresh-token-store.js';
+import type { StoredSession } from '../sessions/state/stored-session.js';
 import { createQueryRunner } from '../../postgres/index.js';
 import type { PostgresStoreOptions, QueryRunner } from '../../postgres/index.js';
 import { readTimestamp, requireValidDate, toTimestampParam } from './row-values.js';

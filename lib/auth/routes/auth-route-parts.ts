@@ -1,10 +1,10 @@
 import type { ClassToken, Guard, InterceptorToken, StateKey, Token } from '../../index.js';
 import type { AccountService } from '../accounts/account-service.js';
-import type { BrowserSessions } from '../browser/browser-sessions.js';
-import type { SignInStep } from '../issuing/second-factor-gate.js';
-import type { SignInContext } from '../issuing/sign-in-context.js';
-import type { TokenPair } from '../issuing/token-pair.js';
-import type { SessionInfo } from '../sessions/session-info.js';
+import type { BrowserSessions } from '../sessions/browser/browser-sessions.js';
+import type { SignInStep } from '../sessions/issuing/second-factor-gate.js';
+import type { SignInContext } from '../sessions/issuing/sign-in-context.js';
+import type { TokenPair } from '../sessions/issuing/token-pair.js';
+import type { SessionInfo } from '../sessions/state/session-info.js';
 import type { AccountRouteThrottle } from '../throttle/account-route-throttle.js';
 import type { CallerReader } from './own-session.js';
 

@@ -1,6 +1,6 @@
 import { defineController, post } from '../../index.js';
 import { ACCESS_PUBLIC } from '../../internal/access-rules.js';
-import type { BrowserSessions } from '../browser/browser-sessions.js';
+import type { BrowserSessions } from '../sessions/browser/browser-sessions.js';
 import type { AuthRouteParts } from './auth-route-parts.js';
 import { answers, AUTH_TAG, BAD_REQUEST, CROSS_SITE, summary, THROTTLED, TOO_LARGE } from './route-docs.js';
 import { BrowserSessionAnswer, PASSWORD_BODY_LIMIT, SignInBody, SMALL_BODY_LIMIT } from './route-schemas.js';

@@ -1,6 +1,6 @@
 // The routes the auth module mounts when asked (`routes` of forRoot): each group a controller.
 import type { ControllerDefinition } from '../../index.js';
-import { AuthConfigError } from '../jwt/index.js';
+import { AuthConfigError } from '../credentials/jwt/index.js';
 import { accountRoutes, accountSettingsRoutes } from './account-routes.js';
 import type { AuthRouteOptions } from './auth-route-options.js';
 import type { AuthRouteParts } from './auth-route-parts.js';

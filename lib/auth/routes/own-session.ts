@@ -1,5 +1,5 @@
 import { ForbiddenException, UnauthorizedException, type RequestContext, type StateKey } from '../../index.js';
-import type { AuthenticatedToken } from '../sessions/authenticated-token.js';
+import type { AuthenticatedToken } from '../sessions/state/authenticated-token.js';
 
 /**
  * Reads what the guards recorded of the caller: the app's own session only (an API key or an

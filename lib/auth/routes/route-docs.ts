@@ -2,7 +2,7 @@
 // answers included), the tag. Metadata only: nothing here runs on a request.
 import type { MetadataEntry } from '../../index.js';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags, type ApiResponseOptions } from '../../openapi/index.js';
-import { REAUTHENTICATION_REQUIRED_TYPE } from '../sessions/recent-auth.js';
+import { REAUTHENTICATION_REQUIRED_TYPE } from '../sessions/state/recent-auth.js';
 
 /** Every mounted route's tag. */
 export const AUTH_TAG = ApiTags('Auth');

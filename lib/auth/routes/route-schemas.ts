@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { TokenPair } from '../issuing/token-pair.js';
-import type { SessionInfo } from '../sessions/session-info.js';
+import type { TokenPair } from '../sessions/issuing/token-pair.js';
+import type { SessionInfo } from '../sessions/state/session-info.js';
 
 // Bounds on what the mounted routes read. The password policy (minimum length, maximum bytes,
 // common passwords) is the account service's and answers its own 400 naming the rule; these only

@@ -1,7 +1,7 @@
 import { defineController, post, type RequestContext } from '../../index.js';
 import { ACCESS_PUBLIC } from '../../internal/access-rules.js';
-import type { SignInContext } from '../issuing/sign-in-context.js';
-import { secondFactorRequiredAnswer } from '../issuing/second-factor-required.js';
+import type { SignInContext } from '../sessions/issuing/sign-in-context.js';
+import { secondFactorRequiredAnswer } from '../sessions/issuing/second-factor-required.js';
 import type { AuthRouteParts, RouteSessionService } from './auth-route-parts.js';
 import { answers, AUTH_TAG, BAD_REQUEST, summary, THROTTLED, TOO_LARGE } from './route-docs.js';
 import { PASSWORD_BODY_LIMIT, RefreshBody, SignInBody, SMALL_BODY_LIMIT, TokenPairAnswer, tokenPairJson } from './route-schemas.js';

@@ -1,7 +1,7 @@
 // The browser (cookie) sign-in goes through AUTH_SERVICE.signIn, so the throttle covers it too.
 import { describe, expect, it } from 'vitest';
 import { send } from '../../../test/http-helpers.js';
-import { ALICE, browserTestApp, SAME_ORIGIN } from '../browser/browser-test-app.test-helper.js';
+import { ALICE, browserTestApp, SAME_ORIGIN } from '../sessions/browser/browser-test-app.test-helper.js';
 
 describe('sign-in throttling of the browser sign-in', () => {
   it('answers 429 with Retry-After and sets no cookie once the account is over its tier (no address under app.request: the account alone counts)', async () => {

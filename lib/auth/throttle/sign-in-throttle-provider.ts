@@ -1,5 +1,5 @@
 import { defineFactory, InMemoryRateLimitCounter, LOGGER, PUB_SUB, type Clock, type Logger, type ProviderInput, type PubSub, type Token } from '../../index.js';
-import { AuthConfigError } from '../jwt/index.js';
+import { AuthConfigError } from '../credentials/jwt/index.js';
 import { SignInThrottle } from './sign-in-throttle.js';
 import { resolveSignInThrottleTiers, type SignInCounterFactory, type SignInThrottleOptions } from './sign-in-throttle-options.js';
 import { createThrottleKeys } from './throttle-keys.js';

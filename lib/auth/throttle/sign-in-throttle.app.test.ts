@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createApp, createManualClock, defineController, defineModule, inProcessPubSub, jsonLogger, post, type PubSub } from '../../index.js';
-import { InMemoryRefreshTokenStore } from '../issuing/index.js';
-import { InMemoryCredentialStore } from '../issuing/in-memory-credential-store.js';
+import { InMemoryRefreshTokenStore } from '../sessions/issuing/index.js';
+import { InMemoryCredentialStore } from '../sessions/issuing/in-memory-credential-store.js';
 import { AuthConfigError, defineAuthModule, type AuthModuleOptions } from '../index.js';
 import { recordingCounters } from './sign-in-throttle.test-helper.js';
 

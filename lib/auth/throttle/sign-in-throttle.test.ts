@@ -2,7 +2,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { describe, expect, it } from 'vitest';
 import { ServiceUnavailableException } from '../../http/http-exception.js';
-import { ALICE, BOB } from '../issuing/issuing-fixtures.test-helper.js';
+import { ALICE, BOB } from '../sessions/issuing/issuing-fixtures.test-helper.js';
 import { SIGN_IN_THROTTLED_MESSAGE } from './sign-in-throttle.js';
 import { throttledHarness, type Outcome } from './sign-in-throttle.test-helper.js';
 

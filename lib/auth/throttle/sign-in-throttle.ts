@@ -1,7 +1,7 @@
 import { isHttpException, TooManyRequestsException, type Clock, type Logger, type RateLimitWindow, type WindowedRateLimitCounter } from '../../index.js';
 import { recordSignInThrottled, recordSignInThrottlingStarted } from '../shared/auth-telemetry.js';
 import type { SecurityEventSink } from '../events/security-event.js';
-import type { SignInContext } from '../issuing/sign-in-context.js';
+import type { SignInContext } from '../sessions/issuing/sign-in-context.js';
 import type { SignInCounterFactory, SignInThrottleTier, SignInThrottleTiers, ThrottleDimension } from './sign-in-throttle-options.js';
 import type { ThrottleKeys } from './throttle-keys.js';
 

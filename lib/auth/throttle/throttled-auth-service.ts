@@ -1,4 +1,4 @@
-import type { SignInContext } from '../issuing/sign-in-context.js';
+import type { SignInContext } from '../sessions/issuing/sign-in-context.js';
 import type { SignInThrottle } from './sign-in-throttle.js';
 
 /** What can be throttled: anything with the `signIn` of `AuthService` (and its two-step `beginSignIn`, when it has one). */

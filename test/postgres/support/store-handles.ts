@@ -1,5 +1,5 @@
 import type { Clock } from '../../../lib/index.js';
-import type { RefreshTokenRecord } from '../../../lib/auth/issuing/index.js';
+import type { RefreshTokenRecord } from '../../../lib/auth/sessions/issuing/index.js';
 import { PostgresApiKeyStore, PostgresCredentialStore, PostgresRefreshTokenStore } from '../../../lib/auth/postgres/index.js';
 import { PostgresRateLimitCounter } from '../../../lib/postgres/index.js';
 import type { SqlClient } from '../../../lib/postgres/index.js';

@@ -1,0 +1,430 @@
+import { systemClock } from '../../../index.js';
+import { checkedClock } from '../../../internal/primitives.js';
+import { recordRefreshReuse } from '../../shared/auth-telemetry.js';
+import type { Clock } from '../../../index.js';
+import type { AccessTokenSigner } from './access-token-signer.js';
+import type { CredentialStore } from './credential-store.js';
+import { isWellFormedRefreshToken } from './generate-refresh-token.js';
+import { issueRefreshToken, pairOf, type IssuedRefreshToken } from './issued-refresh-token.js';
+import { hashRefreshToken } from './hash-refresh-token.js';
+import { invalidCredentials } from './invalid-credentials.js';
+import { createDefaultPasswordVerifier } from './password-verifier.js';
+import type { PasswordVerifier } from './password-verifier.js';
+import type { RefreshTokenRecord } from './refresh-token-record.js';
+import { isWithinReuseGrace, refreshTokenState } from './refresh-token-state.js';
+import { completeRefreshTokenStore, type CompleteRefreshTokenStore } from './complete-refresh-token-store.js';
+import { newSessionId } from '../state/session-id.js';
+import { sessionEndOf, sessionStartOfRecord } from './session-lifetime.js';
+import { sessionMetadataOf, toSessionInfo, type SessionMetadata } from './session-rows.js';
+import type { SessionRevocationListener } from '../state/session-revocation-listener.js';
+import { resolveTokenLifetimes } from './token-issuing-options.js';
+import type { ResolvedTokenLifetimes, TokenIssuingServiceOptions } from './token-issuing-options.js';
+import type { TokenPair } from './token-pair.js';
+import type { SignInContext } from './sign-in-context.js';
+import type { SessionInfo } from '../state/session-info.js';
+import { validateLoadedClaims } from './validate-claims.js';
+import type { SecondFactorGate, SignInStep } from './second-factor-gate.js';
+import { SecondFactorRequiredException } from './second-factor-required.js';
+import { NO_SECURITY_EVENTS, type SecurityEventSink, type SessionRevocationReason } from '../../events/security-event.js';
+import type { ClaimsSchema } from './validate-claims.js';
+
+/**
+ * Sign-in, refresh with rotation, sign-out and session revocation, exactly per the refresh-token
+ * state table of SPEC.md:
+ *
+ * | State | refresh(token) does |
+ * |---|---|
+ * | unknown, revoked, expired | 401 `Invalid credentials`; nothing changes |
+ * | its session older than `sessionMaxAge` (or of unknown start) | 401; nothing changes: refresh never extends a session past its absolute lifetime |
+ * | rotated, within the grace window | 401; nothing changes |
+ * | rotated, outside the grace window (reuse) | revokes the token's family, or every token of the subject when the store cannot; 401 |
+ * | active | rotates: the successor (same family) is stored and the old token marked rotated; losing the compare-and-set is a 401 |
+ *
+ * The store is completed once, in the constructor ({@link completeRefreshTokenStore}): a store
+ * with only SPEC's required operations gets the successor-first rotation and the subject-wide
+ * reuse revocation there, so this class works against one complete contract.
+ *
+ * Every client-facing refusal is the same `UnauthorizedException('Invalid credentials')`. Server
+ * faults (claims failing the schema, `issueTokens` for an account that cannot sign in, store
+ * errors) are plain Errors. No error message carries a token, hash, password or claim value.
+ * Only SHA-256 hashes of refresh tokens (see `hashRefreshToken`) reach the store.
+ *
+ * @example
+ * const auth = new TokenIssuingService({ claimsSchema: Claims, credentialStore: accounts, refreshTokenStore: new InMemoryRefreshTokenStore(), accessTokens: signer });
+ * const pair = await auth.signIn('alice@acme.test', 'tessera-demo-password');
+ * const next = await auth.refresh(pair.refreshToken);
+ * await auth.signOut(next.refreshToken);
+ */
+export class TokenIssuingService<Claims> {
+  /** The durations in effect, defaults applied. */
+  readonly settings: ResolvedTokenLifetimes;
+  readonly #claimsSchema: ClaimsSchema<Claims>;
+  readonly #credentials: CredentialStore<Claims>;
+  readonly #refreshTokens: CompleteRefreshTokenStore;
+  readonly #accessTokens: AccessTokenSigner<Claims>;
+  readonly #clock: Clock;
+  readonly #passwords: PasswordVerifier;
+  readonly #sessionRevocations: SessionRevocationListener | undefined;
+  readonly #gate: SecondFactorGate | undefined;
+  readonly #events: SecurityEventSink;
+
+  constructor(options: TokenIssuingServiceOptions<Claims>) {
+    this.settings = resolveTokenLifetimes(options);
+    this.#claimsSchema = options.claimsSchema;
+    this.#credentials = options.credentialStore;
+    this.#refreshTokens = completeRefreshTokenStore(options.refreshTokenStore);
+    this.#accessTokens = options.accessTokens;
+    this.#clock = checkedClock(options.clock ?? systemClock);
+    this.#passwords = options.passwordVerifier ?? createDefaultPasswordVerifier(options.passwordHasher);
+    this.#sessionRevocations = options.sessionRevocations;
+    this.#events = options.securityEvents ?? NO_SECURITY_EVENTS;
+    this.#gate = options.secondFactorGate;
+    // The gate gets the one ungated way to start a session, for after the factor passed.
+    this.#gate?.attach({
+      startSession: async (subject, context) => {
+        const claims = await this.#loadClaims(subject);
+        if (claims === undefined) throw invalidCredentials();
+        return this.#startSession(subject, claims, context);
+      },
+      revokeOtherSessions: (subject, keepSessionId) => this.revokeOtherSessions(subject, keepSessionId),
+    });
+  }
+
+  /**
+   * Signs in with an identifier and password and starts a new token family.
+   *
+   * @throws UnauthorizedException `Invalid credentials` for an unknown identifier, a wrong
+   * password or an account that cannot sign in now (loadClaims empty), identical in all three.
+   * @throws Error when the loaded claims fail the claims schema (a server fault).
+   * @throws SecondFactorRequiredException (401) when the account has a second factor: use
+   * {@link beginSignIn}, which can answer the second step.
+   * `context` (user agent, client address) is kept with the session for `listSessions`.
+   *
+   * @example
+   * const { accessToken, refreshToken } = await auth.signIn('alice@acme.test', password, { userAgent, clientAddress });
+   */
+  async signIn(identifier: string, password: string, context?: SignInContext): Promise<TokenPair> {
+    const { subject, claims } = await this.#checkPassword(identifier, password, context);
+    // One step cannot ask for the factor: refuse rather than start a session without it.
+    if (await this.#factorRequired(subject)) throw new SecondFactorRequiredException();
+    return this.#startSession(subject, claims, context);
+  }
+
+  /**
+   * Signs in with an identifier and password, in two steps when the account has a second factor:
+   * answers the session, or the second step (`secondFactorRequiredAnswer(step.step)` answers it
+   * over HTTP) whose pending token `SECOND_FACTORS.completeSignIn` exchanges, with the factor,
+   * for the session. Failures as {@link signIn}.
+   *
+   * @example
+   * const step = await auth.beginSignIn('alice@acme.test', password, context);
+   * if (step.kind === 'session') return toJson(step.pair);
+   */
+  async beginSignIn(identifier: string, password: string, context?: SignInContext): Promise<SignInStep> {
+    const { subject, claims } = await this.#checkPassword(identifier, password, context);
+    return this.#stepFor(subject, claims, context);
+  }
+
+  /**
+   * Starts a session for a subject authenticated by other means (an outside provider's login), in
+   * two steps when the subject has a second factor, exactly as {@link beginSignIn}: the one gate
+   * every sign-in path passes.
+   *
+   * @throws Error when loadClaims returns nothing or the claims fail the schema (as issueTokens).
+   * @example
+   * const step = await auth.beginSession(localSubject, context);
+   */
+  async beginSession(subject: string, context?: SignInContext): Promise<SignInStep> {
+    const claims = await this.#loadClaims(subject);
+    if (claims === undefined) {
+      throw new Error('beginSession: CredentialStore.loadClaims returned nothing for this subject, so it cannot be issued tokens');
+    }
+    return this.#stepFor(subject, claims, context);
+  }
+
+  /** The identifier and password checked: the subject and its claims, or the one 401. */
+  async #checkPassword(identifier: string, password: string, context: SignInContext | undefined): Promise<{ subject: string; claims: Claims & Record<string, unknown> }> {
+    const account = await this.#credentials.findByIdentifier(identifier);
+    // Exactly one real verification on every path: for an unknown identifier it runs against the
+    // cached dummy hash, so the response time does not tell whether the account exists.
+    const phc = account == null ? await this.#passwords.dummyHash() : account.passwordHash;
+    const passwordMatches = await this.#passwords.verify(password, phc);
+    // The subject only of an account that exists; never the identifier as typed (it may be a password).
+    const failed = () => {
+      this.#events.record({ type: 'sign-in.failed', subject: account?.subject, clientAddress: context?.clientAddress });
+      return invalidCredentials();
+    };
+    if (account == null || !passwordMatches) throw failed();
+    const claims = await this.#loadClaims(account.subject);
+    if (claims === undefined) throw failed();
+    return { subject: account.subject, claims };
+  }
+
+  async #stepFor(subject: string, claims: Claims & Record<string, unknown>, context: SignInContext | undefined): Promise<SignInStep> {
+    if (this.#gate !== undefined && (await this.#gate.required(subject))) return { kind: 'second-factor', step: await this.#gate.begin(subject) };
+    return { kind: 'session', pair: await this.#startSession(subject, claims, context) };
+  }
+
+  async #factorRequired(subject: string): Promise<boolean> {
+    return this.#gate !== undefined && (await this.#gate.required(subject));
+  }
+
+  /**
+   * Issues a token pair (a new family) for a subject authenticated by other means (a magic link,
+   * an external identity provider). No password is checked: the caller vouches for the subject.
+   *
+   * @throws Error when loadClaims returns nothing (the caller should not have asked) or the claims
+   * fail the schema.
+   * @throws SecondFactorRequiredException (401) when the subject has a second factor: use
+   * {@link beginSession}.
+   * @example
+   * const pair = await auth.issueTokens(userIdFromOidc);
+   */
+  async issueTokens(subject: string, context?: SignInContext): Promise<TokenPair> {
+    const claims = await this.#loadClaims(subject);
+    if (claims === undefined) {
+      throw new Error('issueTokens: CredentialStore.loadClaims returned nothing for this subject, so it cannot be issued tokens');
+    }
+    // A subject with a second factor starts a session only through beginSession's second step.
+    if (await this.#factorRequired(subject)) throw new SecondFactorRequiredException();
+    return this.#startSession(subject, claims, context);
+  }
+
+  /**
+   * The subject's sessions that can still refresh (one per sign-in, i.e. per device), oldest
+   * first. Needs a store with `listSessions`.
+   *
+   * @throws Error when the refresh-token store has no `listSessions`.
+   * @example
+   * const sessions = await auth.listSessions(user.sub); // [{ id, startedAt, lastUsedAt, userAgent, clientAddress }]
+   */
+  async listSessions(subject: string): Promise<readonly SessionInfo[]> {
+    const now = this.#clock.now();
+    const rows = await this.#refreshTokens.listSessions(subject);
+    const sessions = new Map<string, SessionInfo>();
+    for (const row of rows) {
+      if (!(row.expiresAt.getTime() > now)) continue;
+      const session = toSessionInfo(row);
+      if (session !== undefined) sessions.set(session.id, session);
+    }
+    return [...sessions.values()].sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime());
+  }
+
+  /**
+   * Ends one of the subject's sessions: its refresh tokens are revoked and its access tokens
+   * refused on every instance, its sockets closed (1008). Answers false, changing nothing, for an
+   * id that is not a live session of this subject: another person's session answers exactly as
+   * an unknown id, so the answer tells nothing about other people's sessions.
+   *
+   * @throws Error when the refresh-token store has no `listSessions` or `revokeFamily`.
+   * @example
+   * const ended = await auth.revokeSession(user.sub, params.id); // false: answer 404
+   */
+  async revokeSession(subject: string, sessionId: string): Promise<boolean> {
+    // Listed first, so a store that cannot list sessions rejects whatever the id.
+    const sessions = await this.listSessions(subject);
+    if (typeof sessionId !== 'string' || sessionId === '') return false;
+    if (!sessions.some((session) => session.id === sessionId)) return false;
+    await this.#refreshTokens.revokeFamily(sessionId);
+    this.#recordRevoked(subject, sessionId, 'revoked');
+    await this.#sessionRevocations?.sessionRevoked(sessionId);
+    return true;
+  }
+
+  /**
+   * Ends every session of the subject except `keepSessionId` (the caller's own, read from its
+   * access token's `sid`), e.g. "sign out everywhere else" or after a password change. A session
+   * started while this runs is kept.
+   *
+   * @throws Error when the refresh-token store has no `listSessions` or `revokeFamily`.
+   * @example
+   * await auth.revokeOtherSessions(user.sub, user.sid);
+   */
+  async revokeOtherSessions(subject: string, keepSessionId: string): Promise<void> {
+    for (const session of await this.listSessions(subject)) {
+      if (session.id === keepSessionId) continue;
+      await this.#refreshTokens.revokeFamily(session.id);
+      this.#recordRevoked(subject, session.id, 'others-revoked');
+      await this.#sessionRevocations?.sessionRevoked(session.id);
+    }
+  }
+
+  /** @deprecated Renamed {@link revokeSession} (one word for ending a session); removed in 0.3. @example await auth.revokeSession(sub, id); */
+  readonly endSession = (subject: string, sessionId: string): Promise<boolean> => this.revokeSession(subject, sessionId);
+  /** @deprecated Renamed {@link revokeOtherSessions}; removed in 0.3. @example await auth.revokeOtherSessions(sub, sid); */
+  readonly endOtherSessions = (subject: string, keepSessionId: string): Promise<void> => this.revokeOtherSessions(subject, keepSessionId);
+
+  /**
+   * Exchanges a refresh token for a new pair, rotating it (see the class table).
+   *
+   * @throws UnauthorizedException `Invalid credentials` for a malformed, unknown, revoked,
+   * expired or rotated token, when the account cannot sign in now, or when a concurrent refresh
+   * of the same token won.
+   * @throws Error when the loaded claims fail the claims schema.
+   * @example
+   * const next = await auth.refresh(pair.refreshToken);
+   */
+  async refresh(refreshToken: string): Promise<TokenPair> {
+    // Not one of our tokens: refuse before hashing or a store round trip.
+    if (!isWellFormedRefreshToken(refreshToken)) throw invalidCredentials();
+    const tokenHash = hashRefreshToken(refreshToken);
+    const record = await this.#refreshTokens.find(tokenHash);
+    if (record == null) throw invalidCredentials();
+    const now = this.#clock.now();
+    switch (refreshTokenState(record, now)) {
+      case 'revoked':
+      case 'expired':
+        throw invalidCredentials();
+      case 'rotated':
+        if (!isWithinReuseGrace(record.rotatedAt, now, this.settings.refreshReuseGraceSeconds)) {
+          // A rotated token came back: whoever holds it is not (only) the legitimate client.
+          recordRefreshReuse();
+          this.#events.record({ type: 'refresh-token.reused', subject: record.subject, sessionId: record.familyId ?? undefined });
+          await this.#revokeAfterReuse(record);
+        }
+        throw invalidCredentials();
+      case 'active':
+        // The absolute lifetime, read again here: a token stored before it was bounded (or by
+        // a longer setting) must not carry its session on past it.
+        if (!(now < this.#sessionEnd(record))) throw invalidCredentials();
+        return this.#rotate(tokenHash, record, now);
+    }
+  }
+
+  /**
+   * Revokes one refresh token and ends its session: with `sessionRevocations` (the auth module's
+   * default), the session's access tokens are refused from now on. Idempotent: unknown, malformed
+   * and already-revoked tokens are a no-op, and it never reveals which it was.
+   *
+   * @example
+   * await auth.signOut(pair.refreshToken);
+   */
+  async signOut(refreshToken: string): Promise<void> {
+    if (!isWellFormedRefreshToken(refreshToken)) return;
+    const tokenHash = hashRefreshToken(refreshToken);
+    const record = await this.#refreshTokens.find(tokenHash);
+    await this.#refreshTokens.revoke(tokenHash);
+    if (record != null && record.revokedAt == null) this.#recordRevoked(record.subject, record.familyId ?? undefined, 'sign-out');
+    await this.#tellSessionEnded(record?.familyId);
+  }
+
+  /**
+   * Revokes every refresh token of a subject, e.g. after a password change or when disabling the
+   * account. With `sessionRevocations` (the auth module's default) the access tokens of every
+   * session the subject started before this call are refused too, on every instance the bus
+   * reaches; a session started after it (a sign-in with the new password) is not affected.
+   * Rejects when the revocation could not be told (the bus is down): the refresh tokens are
+   * revoked and this instance refuses the access tokens, but other instances accept them until
+   * they expire.
+   *
+   * @example
+   * await auth.revokeAllSessions(user.id);
+   */
+  async revokeAllSessions(subject: string): Promise<void> {
+    const cutoffMs = await this.#revokeSubjectInStore(subject);
+    this.#recordRevoked(subject, undefined, 'all-revoked');
+    await this.#sessionRevocations?.allSessionsRevoked(subject, cutoffMs);
+  }
+
+  /** Records the security event of a session (or, without an id, every session of the subject) ended. */
+  #recordRevoked(subject: string, sessionId: string | undefined, reason: SessionRevocationReason): void {
+    this.#events.record({ type: 'session.revoked', subject, sessionId, reason });
+  }
+
+  /**
+   * Revokes every refresh token of `subject` and answers the cutoff for its access tokens: the
+   * moment before the store changed, so a session started while it runs may keep its access token
+   * (its refresh token is revoked), rather than a session the store missed losing every token.
+   */
+  async #revokeSubjectInStore(subject: string): Promise<number> {
+    const cutoffMs = this.#clock.now();
+    await this.#refreshTokens.revokeAllForSubject(subject);
+    return cutoffMs;
+  }
+
+  /** Tells the listener a session ended (see {@link #tellQuietly}). */
+  async #tellSessionEnded(familyId: string | null | undefined): Promise<void> {
+    if (typeof familyId !== 'string' || familyId === '') return;
+    await this.#tellQuietly((listener) => listener.sessionRevoked(familyId));
+  }
+
+  /** Tells the listener, if any, of a revocation the store has made; failing to tell is not the caller's failure (the store's stands, the bus logs its outage). */
+  async #tellQuietly(tell: (listener: SessionRevocationListener) => Promise<void>): Promise<void> {
+    if (this.#sessionRevocations === undefined) return;
+    try {
+      await tell(this.#sessionRevocations);
+    } catch {} // Deliberately ignored; see above.
+  }
+
+  /** Validated claims, or undefined when the account cannot sign in now. */
+  async #loadClaims(subject: string): Promise<(Claims & Record<string, unknown>) | undefined> {
+    const loaded = await this.#credentials.loadClaims(subject);
+    if (loaded == null) return undefined;
+    return validateLoadedClaims(this.#claimsSchema, loaded);
+  }
+
+  /** When the record's session ends for good (ms); -Infinity when its start cannot be told (fail closed). */
+  #sessionEnd(record: RefreshTokenRecord): number {
+    return sessionEndOf(sessionStartOfRecord(record) ?? -Infinity, this.settings.sessionMaxAge);
+  }
+
+  /** Starts a session and records the sign-in's success (every path that starts a session ends here). */
+  async #startSession(subject: string, claims: Claims & Record<string, unknown>, context: SignInContext | undefined): Promise<TokenPair> {
+    const started = await this.#startFamily(subject, claims, context);
+    this.#events.record({ type: 'sign-in.succeeded', subject, sessionId: started.sessionId, clientAddress: context?.clientAddress });
+    return started.pair;
+  }
+
+  async #startFamily(subject: string, claims: Claims & Record<string, unknown>, context: SignInContext | undefined): Promise<{ pair: TokenPair; sessionId: string }> {
+    const now = this.#clock.now();
+    const familyId = newSessionId(now);
+    const sessionEnd = sessionEndOf(now, this.settings.sessionMaxAge);
+    const access = await this.#accessTokens.sign(claims, subject, familyId, new Date(sessionEnd));
+    const refresh = this.#newRefreshToken(subject, familyId, now, sessionEnd, sessionMetadataOf(context, now));
+    await this.#refreshTokens.create(refresh.tokenHash, refresh.record);
+    return { pair: pairOf(access, refresh), sessionId: familyId };
+  }
+
+  async #rotate(tokenHash: string, record: RefreshTokenRecord, now: number): Promise<TokenPair> {
+    const claims = await this.#loadClaims(record.subject);
+    if (claims === undefined) throw invalidCredentials();
+    // A store that ignores families may return none; the successor then starts one (a store that
+    // ignores families also has no revokeFamily, so reuse revokes by subject anyway).
+    const familyId = typeof record.familyId === 'string' && record.familyId !== '' ? record.familyId : newSessionId(now);
+    const sessionStart = sessionStartOfRecord(record);
+    if (sessionStart === undefined) throw invalidCredentials(); // refresh() checked; kept for the type.
+    const sessionEnd = sessionEndOf(sessionStart, this.settings.sessionMaxAge);
+    // Signed before the store changes, so a signer failure leaves the old token usable.
+    const access = await this.#accessTokens.sign(claims, record.subject, familyId, new Date(sessionEnd));
+    // The successor carries the session's metadata on (its start too, so the bound never slides);
+    // its own issuedAt is this refresh.
+    const successor = this.#newRefreshToken(record.subject, familyId, now, sessionEnd, {
+      sessionStartedAt: new Date(sessionStart),
+      userAgent: record.userAgent ?? null,
+      clientAddress: record.clientAddress ?? null,
+    });
+    // One compare-and-set: the old token marked rotated and the successor stored, or (lost to a
+    // concurrent refresh or a revocation) no usable successor.
+    const won = await this.#refreshTokens.rotate(tokenHash, { tokenHash: successor.tokenHash, ...successor.record });
+    if (!won) throw invalidCredentials();
+    return pairOf(access, successor);
+  }
+
+  async #revokeAfterReuse(record: RefreshTokenRecord): Promise<void> {
+    // Read before the store changes (see #revokeSubjectInStore).
+    const cutoffMs = this.#clock.now();
+    const ended = await this.#refreshTokens.revokeReused(record);
+    if (ended.scope === 'family') {
+      this.#recordRevoked(record.subject, ended.familyId, 'reuse');
+      await this.#tellSessionEnded(ended.familyId);
+    } else {
+      this.#recordRevoked(ended.subject, undefined, 'reuse');
+      await this.#tellQuietly((listener) => listener.allSessionsRevoked(ended.subject, cutoffMs));
+    }
+  }
+
+  /** A refresh token living `refreshTokenTtl` from now, but never past its session's end. */
+  #newRefreshToken(subject: string, familyId: string, now: number, sessionEnd: number, session: SessionMetadata): IssuedRefreshToken {
+    return issueRefreshToken({ subject, familyId, issuedAt: new Date(now), expiresAt: new Date(Math.min(now + this.settings.refreshTokenTtl * 1000, sessionEnd)), ...session });
+  }
+}
