@@ -127,6 +127,9 @@ export {
   type PasswordPolicy,
   type PasswordPolicyOptions,
   type PwnedPasswordCheckOptions,
+  type AccountMailIntent,
+  type AccountMailQueue,
+  type AccountTransaction,
 } from './accounts/index.js';
 export {
   smtpMailer,
@@ -142,6 +145,8 @@ export {
   type MailContent,
   mailJobs,
   type MailJobsOptions,
+  accountMailJobs,
+  type AccountMailJobsOptions,
 } from './mail/index.js';
 export { normalizeIdentifier } from './shared/normalize-identifier.js';
 export { NoStore, NO_STORE_HEADERS } from './no-store.js';

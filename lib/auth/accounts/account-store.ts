@@ -1,5 +1,6 @@
 import type { Awaitable } from '../shared/awaitable.js';
 import type { CredentialStore } from '../issuing/credential-store.js';
+import type { AccountTransaction } from './account-mail-intent.js';
 
 /**
  * What a mail token is good for. A token is consumed only for its own purpose: a verification
@@ -102,4 +103,11 @@ export interface AccountStore<Claims = unknown> extends CredentialStore<Claims> 
   issueToken(token: NewAccountToken): Awaitable<void>;
   consumeToken(tokenHash: string, purpose: AccountTokenPurpose): Awaitable<ConsumedAccountToken | undefined>;
   deleteTokens(subject: string, purpose: AccountTokenPurpose): Awaitable<void>;
+  /**
+   * Optional: `createAccount`, and `then` (told whether the account was created) in the same
+   * database transaction, committed only when both succeed; rolled back, so creating nothing,
+   * when `then` rejects. The account service uses it to store sign-up's mail with the account
+   * (see `AccountMailQueue`). `PostgresAccountStore` has it.
+   */
+  createAccountInTransaction?(account: NewAccount<Claims>, then: (created: boolean, transaction: AccountTransaction) => Promise<void>): Promise<boolean>;
 }

@@ -14,3 +14,4 @@ export { pwnedPasswordCheck } from './pwned-password-check.js';
 export type { PwnedPasswordCheckOptions } from './pwned-password-check.js';
 export { INVALID_ACCOUNT_LINK_MESSAGE, invalidAccountLink } from './invalid-account-link.js';
 export type { AccountModuleParts, AccountOptions } from './account-options.js';
+export type { AccountMailIntent, AccountMailQueue, AccountTransaction } from './account-mail-intent.js';
