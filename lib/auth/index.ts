@@ -130,6 +130,8 @@ export {
   type AccountMailIntent,
   type AccountMailQueue,
   type AccountTransaction,
+  accountMailJobs,
+  type AccountMailJobsOptions,
 } from './accounts/index.js';
 export {
   smtpMailer,
@@ -145,8 +147,6 @@ export {
   type MailContent,
   mailJobs,
   type MailJobsOptions,
-  accountMailJobs,
-  type AccountMailJobsOptions,
 } from './mail/index.js';
 export { normalizeIdentifier } from './shared/normalize-identifier.js';
 export { NoStore, NO_STORE_HEADERS } from './no-store.js';

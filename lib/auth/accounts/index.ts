@@ -15,3 +15,5 @@ export type { PwnedPasswordCheckOptions } from './pwned-password-check.js';
 export { INVALID_ACCOUNT_LINK_MESSAGE, invalidAccountLink } from './invalid-account-link.js';
 export type { AccountModuleParts, AccountOptions } from './account-options.js';
 export type { AccountMailIntent, AccountMailQueue, AccountTransaction } from './account-mail-intent.js';
+export { accountMailJobs } from './account-mail-jobs.js';
+export type { AccountMailJobsOptions } from './account-mail-jobs.js';

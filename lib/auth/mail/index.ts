@@ -9,5 +9,3 @@ export type { AccountMailContext, AccountMailTemplates, MailContent } from './ac
 export { escapeHtml } from './escape-html.js';
 export { mailJobs } from './mail-jobs.js';
 export type { MailJobsOptions } from './mail-jobs.js';
-export { accountMailJobs } from './account-mail-jobs.js';
-export type { AccountMailJobsOptions } from './account-mail-jobs.js';

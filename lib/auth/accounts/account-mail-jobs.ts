@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createToken, TesseraError, type ProviderInput } from '../../index.js';
 import { defineJob, JOBS, type JobBackoff, type JobDefinition, type JobQueue } from '../../jobs/index.js';
-import type { AccountMailIntent, AccountMailQueue } from '../accounts/account-mail-intent.js';
+import type { AccountMailIntent, AccountMailQueue } from './account-mail-intent.js';
 
 /**
  * Options of {@link accountMailJobs}.
