@@ -1,7 +1,9 @@
 // Sign-up's account and its mail job in one PostgreSQL transaction (PostgresAccountStore,
 // accountMailJobs with pg-boss on the same database): the sign-up answers only once both are
-// committed; a connection that dies after both writes and before COMMIT (the server ends it, as
-// it would a crashed instance's) leaves neither; and the job, run by a worker, sends the mail.
+// committed; a connection that dies after both writes and before COMMIT (the server ends it) and
+// a process killed there (SIGKILL) leave neither; and the job, run by a worker, sends the mail.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -96,6 +98,26 @@ describe.skipIf(TEST_DATABASE_URL === undefined || !pgBossRuns)(`sign-up and its
     await accounts.signUp('bob@acme.test', 'correct horse battery');
     expect([await accountRows('bob@acme.test'), await mailJobs('bob@acme.test')], 'signing up again creates both').toEqual([1, 1]);
   });
+
+  it('leaves neither the account nor its mail when the process signing up is killed (SIGKILL) between the writes and COMMIT', async () => {
+    const root = join(import.meta.dirname, '..', '..');
+    const child = spawn(process.execPath, ['--import', './scripts/register-swc.mjs', 'test/jobs/support/sign-up-process.ts', database.url, 'account_mail', 'dee@acme.test'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      await until(() => output.includes('written'), 'the child to write the account and its mail job', 30_000);
+    } finally {
+      child.kill('SIGKILL');
+    }
+    // The server rolls back once it sees the connection gone: no session of the killed process is left in a transaction.
+    const inTransaction = async () => (await pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`)).rows[0].n as number;
+    const end = Date.now() + 10_000;
+    while ((await inTransaction()) > 0 && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await inTransaction(), 'the killed transaction is over').toBe(0);
+    expect([await accountRows('dee@acme.test'), await mailJobs('dee@acme.test')], 'nothing of the killed sign-up was committed').toEqual([0, 0]);
+    await accounts.signUp('dee@acme.test', 'correct horse battery');
+    expect([await accountRows('dee@acme.test'), await mailJobs('dee@acme.test')], 'signing up again creates both').toEqual([1, 1]);
+  }, 60_000);
 
   it('runs the mail job: the verification mail arrives with a link that verifies', async () => {
     await accounts.signUp('cyd@acme.test', 'correct horse battery');
