@@ -32,7 +32,7 @@ import type { AsymmetricAlgorithm } from '../../lib/auth/index.js';
  * | OIDC_CLIENT_ID | required with OIDC_ISSUER |
  * | OIDC_CLIENT_SECRET | unset: a public client (PKCE only) |
  * | OIDC_LINK_VERIFIED_EMAIL | false (a verified e-mail of the provider links to the local account with that address only when true) |
- * | PURGE_CRON | 0 0 * * * * (hourly: the purge of expired mail tokens and ended rate-limit windows, once across instances) |
+ * | PURGE_CRON | 0 0 * * * * (hourly: the purge of expired tokens, challenges and flows and the sweep of ended rate-limit windows, once across instances) |
  */
 export interface TenantsConfig {
   readonly secret: string;

@@ -3,8 +3,11 @@ import { defineJob } from '../../lib/jobs/index.js';
 
 /**
  * What the purge does on the app's stores, answering how many rows each part removed: provided
- * by the stores' module (the PostgreSQL stores delete expired mail tokens and ended rate-limit
- * windows; the in-memory ones have nothing to purge).
+ * by the stores' module. The PostgreSQL stores delete expired mail tokens, second-factor
+ * challenges and pending second-factor sign-ins, outside sign-in flows, and the ended windows of
+ * every rate limit they count (API keys, account mails, the sign-in throttle, the account routes).
+ * The in-memory ones have nothing to purge (their counters drop ended windows as they go), nor do
+ * Redis counters (each window's key expires on its own).
  *
  * @example
  * defineFactory(PURGE_WORK, [ACCOUNTS], (accounts) => async () => ({ mailTokens: await accounts.purgeExpiredTokens(new Date()) }));
@@ -26,7 +29,7 @@ export function purgeJob(cron: string) {
     retries: 2,
     handler: async (_payload, { providers: [purge], log }) => {
       const removed = await purge();
-      log.info({ removed }, 'tenants: purged expired mail tokens and ended rate-limit windows');
+      log.info({ removed }, 'tenants: purged expired tokens, challenges and flows, and ended rate-limit windows');
     },
   });
 }

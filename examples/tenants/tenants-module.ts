@@ -15,7 +15,7 @@ import {
   type ProviderInput,
   type RateLimitCounter,
 } from '../../lib/index.js';
-import { InMemoryRefreshTokenStore, InMemorySecondFactorStore, mailJobs, secondFactorControllers, smtpMailer, type AuthRouteOptions, type BrowserSessionOptions, type Mailer } from '../../lib/auth/index.js';
+import { accountMailJobs, InMemoryRefreshTokenStore, InMemorySecondFactorStore, mailJobs, secondFactorControllers, smtpMailer, type AccountMailQueue, type AuthRouteOptions, type BrowserSessionOptions, type Mailer } from '../../lib/auth/index.js';
 import { JobsModule, type JobEngine } from '../../lib/jobs/index.js';
 import { ApiTags } from '../../lib/openapi/index.js';
 import { PUBLIC_OPERATION, TOKEN_ONLY, UNAUTHORIZED } from './openapi.js';
@@ -87,13 +87,16 @@ export interface TenantsModuleOptions {
 
 /**
  * Where account mails go: the option, else SMTP_URL through nodemailer as jobs (retried with
- * backoff while the SMTP server refuses), else the log (development).
+ * backoff while the SMTP server refuses), else the log (development). With SMTP_URL, each mail is
+ * also promised as a job before the answer (`mailQueue`): on PostgreSQL (pg-boss on DATABASE_URL,
+ * the stores' database), in sign-up's own transaction.
  */
-function accountMailer(config: TenantsConfig, options: TenantsModuleOptions): { mailer: Mailer | undefined; providers: readonly ProviderInput[] } {
+function accountMailer(config: TenantsConfig, options: TenantsModuleOptions): { mailer: Mailer | undefined; mailQueue?: AccountMailQueue; providers: readonly ProviderInput[] } {
   if (options.mailer !== undefined) return { mailer: options.mailer, providers: [] };
   if (config.smtpUrl === undefined) return { mailer: undefined, providers: [] };
   const mail = mailJobs(smtpMailer(config.smtpUrl, config.mailFrom === undefined ? {} : { from: config.mailFrom }));
-  return { mailer: mail.mailer, providers: mail.providers };
+  const intents = accountMailJobs({ joinsTransactions: options.jobs?.kind === 'postgres' });
+  return { mailer: mail.mailer, mailQueue: intents.queue, providers: [...mail.providers, ...intents.providers] };
 }
 
 /** The in-memory stores: one process, lost on restart; for tests and demos. */
@@ -128,7 +131,7 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
   const clock = options.clock ?? systemClock;
   const ClockModule = defineModule({ name: 'ClockModule', providers: [{ provide: CLOCK, useValue: clock }], exports: [CLOCK] });
   const stores = options.stores === undefined ? createInMemoryTenantsStores(ClockModule, config) : options.stores(clock);
-  const { mailer, providers: mailProviders } = accountMailer(config, options);
+  const { mailer, mailQueue, providers: mailProviders } = accountMailer(config, options);
   const signInCounters = stores.signInCounters;
   return defineModule({
     name: 'TenantsModule',
@@ -159,6 +162,7 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
           appName: 'Tessera tenants',
           newAccountClaims,
           ...(mailer === undefined ? {} : { mailer }),
+          ...(mailQueue === undefined ? {} : { mailQueue }),
           ...(stores.mailLimit === undefined ? {} : { mailLimit: stores.mailLimit }),
         },
         // Failed sign-ins counted per account and address: in the stores' shared counters (the

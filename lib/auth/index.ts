@@ -110,6 +110,7 @@ export {
   DEFAULT_PASSWORD_MAX_BYTES,
   type AccountOptions,
   type AccountStore,
+  type TransactionalAccountStore,
   type AccountRecord,
   type NewAccount,
   type NewAccountToken,
@@ -129,6 +130,11 @@ export {
   type PasswordPolicy,
   type PasswordPolicyOptions,
   type PwnedPasswordCheckOptions,
+  type AccountMailIntent,
+  type AccountMailQueue,
+  type AccountTransaction,
+  accountMailJobs,
+  type AccountMailJobsOptions,
 } from './accounts/index.js';
 export {
   smtpMailer,

@@ -1,5 +1,6 @@
 import { TesseraError } from '../index.js';
 import { JOBS, type JobQueue } from './job-queue.js';
+import { scheduleTimes } from './job-schedule.js';
 import { JobsRuntime } from './jobs-runtime.js';
 
 /** What these functions need of an app: its providers. */
@@ -74,19 +75,48 @@ export function workersScheduled(app: AppWithJobs): (controller: { readonly cron
 /** The part of `Deno.cron` these schedules use. */
 export type DenoCron = (name: string, schedule: string, handler: () => Promise<void>) => unknown;
 
+/** What `Deno.cron` accepts as a name: letters, digits, spaces, `-` and `_`, at most 64 characters. */
+const DENO_CRON_NAME_LENGTH = 64;
+
+/**
+ * The `Deno.cron` name of each job: its name with every character Deno refuses (a job's `.`, as in
+ * `tenants.purge`) as `-`. Fails, naming the jobs, when two names meet or one is too long, rather
+ * than letting Deno refuse the second at boot with a message that names neither job.
+ */
+function denoCronNames(jobs: readonly string[]): Map<string, string> {
+  const names = new Map<string, string>();
+  const owners = new Map<string, string>();
+  for (const job of jobs) {
+    const name = job.replace(/[^A-Za-z0-9 _-]/g, '-');
+    if (name.length > DENO_CRON_NAME_LENGTH) throw new TesseraError('JOBS_CONFIG', `Job "${job}": Deno.cron takes names of at most ${DENO_CRON_NAME_LENGTH} characters.`);
+    const owner = owners.get(name);
+    if (owner !== undefined) throw new TesseraError('JOBS_CONFIG', `Jobs "${owner}" and "${job}" are both "${name}" as Deno.cron names (letters, digits, spaces, - and _): rename one.`);
+    owners.set(name, job);
+    names.set(job, name);
+  }
+  return names;
+}
+
 /**
  * On Deno, registers each scheduled job with `Deno.cron` (Deno Deploy runs each fire once across
- * the deployment); each fire runs the job, `fireAt` the minute it fired. Run the app with
- * `role: 'web'` so no in-process schedule runs beside them.
+ * the deployment); each fire runs the job, `fireAt` the latest time the job's cron names, at or
+ * before the run (so a run Deno retries after a failure keeps its fire's time). The cron name is
+ * the job's name with any character Deno refuses as `-` (`tenants.purge` is `tenants-purge`).
+ * Run the app with `role: 'web'` so no in-process schedule runs beside them.
  *
  * @example
  * denoCronSchedules(app, Deno.cron);
  */
 export function denoCronSchedules(app: AppWithJobs, cron: DenoCron): void {
   const runtime = runtimeOf(app);
-  for (const schedule of platformSchedules(app)) {
-    cron(schedule.job, schedule.cron, async () => {
-      const fireAt = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+  const schedules = platformSchedules(app);
+  const names = denoCronNames(schedules.map((schedule) => schedule.job));
+  for (const schedule of schedules) {
+    const times = scheduleTimes({ cron: schedule.cron, timezone: 'UTC' });
+    cron(names.get(schedule.job) as string, schedule.cron, async () => {
+      const now = new Date();
+      // previousRuns answers the times strictly before its reference: 1 ms on, a run at the fire's very instant counts.
+      const fireAt = times.previousRuns(1, new Date(now.getTime() + 1))[0] ?? new Date(Math.floor(now.getTime() / 60_000) * 60_000);
       await runtime.runScheduled(schedule.job, fireAt);
     });
   }

@@ -6,6 +6,7 @@
 export type { SqlClient, SqlResult } from './sql-client.js';
 export { SQL_CLIENT } from './sql-client.js';
 export type { PooledSqlConnection, SqlPool } from './sql-pool.js';
+export { lendsConnections } from './sql-pool.js';
 export { migrate } from './migrate.js';
 export type { MigrationResult } from './migrate.js';
 export { MIGRATIONS } from './migrations.js';

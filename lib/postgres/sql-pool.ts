@@ -32,6 +32,9 @@ export interface SqlPool extends SqlClient {
  * connection rather than lending another: pg's `Client` (it knows its server `processID`) and a
  * connection already lent (it has `release`). Those, PGlite and anything with `query` alone run
  * each statement by itself.
+ *
+ * @example
+ * if (lendsConnections(client)) { const connection = await client.connect(); try { ... } finally { connection.release(); } }
  */
 export function lendsConnections(client: SqlClient): client is SqlPool {
   const shape = client as Partial<Record<'connect' | 'release', unknown>>;

@@ -73,6 +73,9 @@ const IDENTITIES = createToken<IdentityStore>('TenantsIdentityStore');
 export function createPostgresTenantsStores(database: SqlClient, clock: Clock, config: TenantsConfig, options: PostgresStoreOptions = {}): TenantsStores {
   // At most 5 verification, reset and change mails per address per hour, across instances.
   const mailLimit = new PostgresRateLimitCounter(database, { ...options, clock, name: 'tenants-account-mails', limit: 5, windowMs: 3_600_000 });
+  // The counters the auth module makes through signInCounters below (the sign-in throttle's tiers,
+  // sign-in-*, and the account routes' budgets, account-*), kept so the purge sweeps their ended windows.
+  const throttleCounters: PostgresRateLimitCounter[] = [];
   const module = defineModule({
     name: 'PostgresStoresModule',
     providers: [
@@ -90,12 +93,22 @@ export function createPostgresTenantsStores(database: SqlClient, clock: Clock, c
       defineFactory(IDEMPOTENCY_STORE, [SQL_CLIENT], (db) => new PostgresIdempotencyStore(db, { ...options, clock })),
       defineFactory(SIGN_IN_FLOWS, [SQL_CLIENT], (db) => new PostgresSignInFlowStore(db, options)),
       defineFactory(IDENTITIES, [SQL_CLIENT], (db) => new PostgresIdentityStore(db, options)),
-      // The scheduled purge (purge-job.ts): expired mail tokens, ended windows of the API-key and mail limits.
-      defineFactory(PURGE_WORK, [ACCOUNTS, RATE_LIMIT_COUNTER], (accounts, apiKeys) => async () => ({
-        mailTokens: accounts instanceof PostgresAccountStore ? await accounts.purgeExpiredTokens(new Date(clock.now())) : 0,
-        apiKeyWindows: apiKeys instanceof PostgresRateLimitCounter ? await apiKeys.sweep() : 0,
-        mailWindows: await mailLimit.sweep(),
-      })),
+      // The scheduled purge (purge-job.ts): expired mail tokens, second-factor challenges and pending
+      // second-factor sign-ins, outside sign-in flows; ended windows of the API-key and mail limits
+      // and of the auth module's throttles.
+      defineFactory(PURGE_WORK, [ACCOUNTS, RATE_LIMIT_COUNTER, SECOND_FACTORS, SIGN_IN_FLOWS], (accounts, apiKeys, factors, flows) => async () => {
+        const now = new Date(clock.now());
+        let throttleWindows = 0;
+        for (const counter of throttleCounters) throttleWindows += await counter.sweep();
+        return {
+          mailTokens: accounts instanceof PostgresAccountStore ? await accounts.purgeExpiredTokens(now) : 0,
+          secondFactors: factors instanceof PostgresSecondFactorStore ? await factors.purgeExpired(now) : 0,
+          signInFlows: flows instanceof PostgresSignInFlowStore ? await flows.purgeExpired(now) : 0,
+          apiKeyWindows: apiKeys instanceof PostgresRateLimitCounter ? await apiKeys.sweep() : 0,
+          mailWindows: await mailLimit.sweep(),
+          throttleWindows,
+        };
+      }),
     ],
     exports: [SQL_CLIENT, ACCOUNTS, REFRESH_TOKENS, SECOND_FACTORS, TENANT_KEYS, RATE_LIMIT_COUNTER, TENANT_POSTS, IDEMPOTENCY_STORE, SIGN_IN_FLOWS, IDENTITIES, PURGE_WORK],
   });
@@ -105,7 +118,14 @@ export function createPostgresTenantsStores(database: SqlClient, clock: Clock, c
     refreshTokenStore: { useExisting: REFRESH_TOKENS },
     secondFactorStore: { useExisting: SECOND_FACTORS },
     // Failed sign-ins counted in tessera_rate_limits, so every instance sees the same counts.
-    signInCounters: { inject: [SQL_CLIENT], useFactory: (db: SqlClient) => (settings: SignInCounterSettings) => new PostgresRateLimitCounter(db, { ...options, ...settings }) },
+    signInCounters: {
+      inject: [SQL_CLIENT],
+      useFactory: (db: SqlClient) => (settings: SignInCounterSettings) => {
+        const counter = new PostgresRateLimitCounter(db, { ...options, ...settings });
+        throttleCounters.push(counter);
+        return counter;
+      },
+    },
     mailLimit,
     // Outside sign-ins: a callback finds its flow on any instance, and links are shared.
     outsideSignIn: { flowStore: { useExisting: SIGN_IN_FLOWS }, identityStore: { useExisting: IDENTITIES } },

@@ -7,6 +7,7 @@ import type { SignInContext } from '../sessions/issuing/sign-in-context.js';
 import type { AccountMailTemplates } from './mail/account-mail-templates.js';
 import type { Mailer } from './mail/mailer.js';
 import type { PasswordHasher } from '../credentials/password/index.js';
+import type { AccountMailQueue } from './account-mail-intent.js';
 import type { SignInThrottle } from '../throttle/sign-in-throttle.js';
 import type { AccountLinks } from './account-links.js';
 import type { AccountStore } from './account-store.js';
@@ -77,6 +78,15 @@ export interface AccountLifecycleOptions<Claims> {
    * to count across instances. Security notices (password changed, address changed) always go.
    */
   readonly mailLimit?: RateLimitCounter;
+  /**
+   * Where the mails are promised durably (`accountMailJobs(...).queue`): each request stores its
+   * mail on the job engine before it answers (the same single write for a known address and an
+   * unknown one), and a job issues the token and hands the mail to `mailer` later, on any
+   * instance, so a crash after the answer loses no mail. With `joinsTransactions` and
+   * `PostgresAccountStore`, sign-up's account and its mail commit together. Absent: mails are
+   * made in this process after the answer (the default).
+   */
+  readonly mailQueue?: AccountMailQueue;
 }
 
 /**

@@ -12,6 +12,8 @@ import { generateOpaqueToken, hashOpaqueToken, isWellFormedOpaqueToken } from '.
 import { invalidAccountLink } from './invalid-account-link.js';
 import { MailOutbox } from './mail-outbox.js';
 import { NO_SECURITY_EVENTS, type SecurityEventSink } from '../events/security-event.js';
+import { AccountMails } from './account-mails.js';
+import type { AccountMailIntent } from './account-mail-intent.js';
 import { emailOrRefuse } from './normalize-email.js';
 import { resolvePasswordPolicy, type PasswordPolicy } from './password-policy.js';
 import type { AccountServiceOptions, AccountSessions, AccountTokenTtl, EmailChangeRequest, NewAccountClaims, PasswordChange } from './account-service-options.js';
@@ -54,8 +56,9 @@ function hostOf(url: string): string {
  *   every session but the caller's.
  *
  * Mails go out after the answer, in this process: on a runtime that stops work when the response
- * is sent (Cloudflare Workers), hand `settled()` to `ctx.waitUntil`; for mail that must survive a
- * crash, give a `Mailer` that enqueues to a durable job queue.
+ * is sent (Cloudflare Workers), hand `settled()` to `ctx.waitUntil`. For mail that must survive a
+ * crash, give a `mailQueue` (`accountMailJobs`): each mail is then stored on the job engine before
+ * the answer, and made and sent by a job.
  *
  * @example
  * await accounts.signUp('ada@example.com', 'correct horse battery');
@@ -75,6 +78,7 @@ export class AccountService<Claims = unknown> {
   readonly #appName: string;
   readonly #clock: Clock;
   readonly #outbox: MailOutbox;
+  readonly #mails: AccountMails;
   readonly #mailLimit: RateLimitCounter;
   readonly #logger: Logger | undefined;
   readonly #claimsSchema: ClaimsSchema<Claims> | undefined;
@@ -95,6 +99,7 @@ export class AccountService<Claims = unknown> {
     this.#appName = options.appName ?? hostOf(this.#links.verifyEmail('token'));
     this.#clock = checkedClock(options.clock ?? systemClock);
     this.#outbox = new MailOutbox(options.logger);
+    this.#mails = new AccountMails(this.#outbox, options.mailQueue, (intent) => this.#deliver(intent));
     this.#mailLimit = options.mailLimit ?? new InMemoryRateLimitCounter({ limit: 5, windowMs: 3_600_000, clock: this.#clock });
     this.#logger = options.logger;
     this.#claimsSchema = options.claimsSchema;
@@ -124,12 +129,8 @@ export class AccountService<Claims = unknown> {
     const subject = this.#newSubject();
     const claims = await this.#newAccountClaims({ subject, email: address });
     await this.#checkClaims(claims);
-    const created = await this.#store.createAccount({ subject, email: address, passwordHash, claims, emailVerified: false });
-    const kind = created ? 'verifyEmail' : 'signUpAttempt';
-    this.#outbox.run(kind, async () => {
-      if (!(await this.#mayMail(address, kind))) return;
-      await (created ? this.#sendVerification(subject, address) : this.#sendSignUpAttempt(address));
-    });
+    const account = { subject, email: address, passwordHash, claims, emailVerified: false };
+    await this.#mails.createAccount(this.#store, account, (created): AccountMailIntent => (created ? { kind: 'verifyEmail', subject, address } : { kind: 'signUpAttempt', address }));
   }
 
   /**
@@ -141,11 +142,7 @@ export class AccountService<Claims = unknown> {
    * await accounts.requestEmailVerification(body.email);
    */
   async requestEmailVerification(email: string): Promise<void> {
-    const address = emailOrRefuse(email);
-    this.#outbox.run('verifyEmail', async () => {
-      const account = await this.#store.findByEmail(address);
-      if (account != null && !account.emailVerified && (await this.#mayMail(account.email, 'verifyEmail'))) await this.#sendVerification(account.subject, account.email);
-    });
+    await this.#mails.promise({ kind: 'requestVerification', address: emailOrRefuse(email) });
   }
 
   /**
@@ -170,13 +167,7 @@ export class AccountService<Claims = unknown> {
    * await accounts.requestPasswordReset(body.email); // answer 202 whatever happened
    */
   async requestPasswordReset(email: string): Promise<void> {
-    const address = emailOrRefuse(email);
-    this.#outbox.run('resetPassword', async () => {
-      const account = await this.#store.findByEmail(address);
-      if (account == null || !(await this.#mayMail(account.email, 'resetPassword'))) return;
-      const link = this.#links.resetPassword(await this.#issue(account.subject, 'reset-password', account.email));
-      await this.#send(account.email, this.#templates.resetPassword({ email: account.email, appName: this.#appName, link }));
-    });
+    await this.#mails.promise({ kind: 'resetPassword', address: emailOrRefuse(email) });
   }
 
   /**
@@ -198,7 +189,7 @@ export class AccountService<Claims = unknown> {
     await this.#store.deleteTokens(account.subject, 'reset-password');
     await this.#sessions.revokeAllSessions(account.subject);
     this.#events.record({ type: 'password.changed', subject: account.subject, via: 'reset' });
-    this.#notifyPasswordChanged(account.email);
+    await this.#notifyPasswordChanged(account.email);
   }
 
   /**
@@ -219,7 +210,7 @@ export class AccountService<Claims = unknown> {
     await this.#store.deleteTokens(account.subject, 'reset-password');
     await this.#sessions.revokeOtherSessions(account.subject, change.sessionId);
     this.#events.record({ type: 'password.changed', subject: account.subject, via: 'change' });
-    this.#notifyPasswordChanged(account.email);
+    await this.#notifyPasswordChanged(account.email);
   }
 
   /**
@@ -236,11 +227,7 @@ export class AccountService<Claims = unknown> {
     const address = emailOrRefuse(request.newEmail, 'newEmail');
     const account = await this.#reauthenticate(request.subject, request.currentPassword, request.context);
     if (address === account.email) return;
-    this.#outbox.run('confirmEmailChange', async () => {
-      if ((await this.#store.findByEmail(address)) != null || !(await this.#mayMail(address, 'confirmEmailChange'))) return;
-      const link = this.#links.confirmEmailChange(await this.#issue(account.subject, 'change-email', address));
-      await this.#send(address, this.#templates.confirmEmailChange({ email: address, appName: this.#appName, link, oldEmail: account.email }));
-    });
+    await this.#mails.promise({ kind: 'confirmEmailChange', subject: account.subject, address, oldEmail: account.email });
   }
 
   /**
@@ -256,9 +243,8 @@ export class AccountService<Claims = unknown> {
     const consumed = await this.#consume(token, 'change-email');
     const account = await this.#store.findBySubject(consumed.subject);
     if (account == null || !(await this.#store.changeEmail(account.subject, account.email, consumed.email))) throw invalidAccountLink();
-    const oldEmail = account.email;
     this.#events.record({ type: 'email.changed', subject: account.subject });
-    this.#outbox.run('emailChanged', () => this.#send(oldEmail, this.#templates.emailChanged({ email: oldEmail, appName: this.#appName, newEmail: consumed.email })));
+    await this.#mails.promise({ kind: 'emailChanged', oldEmail: account.email, newEmail: consumed.email });
   }
 
   /**
@@ -362,8 +348,43 @@ export class AccountService<Claims = unknown> {
     await this.#send(account.email, this.#templates.signUpAttempt({ email: account.email, appName: this.#appName, resetLink }));
   }
 
-  #notifyPasswordChanged(email: string): void {
-    this.#outbox.run('passwordChanged', () => this.#send(email, this.#templates.passwordChanged({ email, appName: this.#appName })));
+  async #notifyPasswordChanged(email: string): Promise<void> {
+    await this.#mails.promise({ kind: 'passwordChanged', email });
+  }
+
+  /** Makes and sends one promised mail: after the answer in this process, or in the mail job (see `mailQueue`). */
+  async #deliver(intent: AccountMailIntent): Promise<void> {
+    switch (intent.kind) {
+      case 'verifyEmail':
+        if (await this.#mayMail(intent.address, intent.kind)) await this.#sendVerification(intent.subject, intent.address);
+        return;
+      case 'signUpAttempt':
+        if (await this.#mayMail(intent.address, intent.kind)) await this.#sendSignUpAttempt(intent.address);
+        return;
+      case 'requestVerification': {
+        const account = await this.#store.findByEmail(intent.address);
+        if (account != null && !account.emailVerified && (await this.#mayMail(account.email, 'verifyEmail'))) await this.#sendVerification(account.subject, account.email);
+        return;
+      }
+      case 'resetPassword': {
+        const account = await this.#store.findByEmail(intent.address);
+        if (account == null || !(await this.#mayMail(account.email, 'resetPassword'))) return;
+        const link = this.#links.resetPassword(await this.#issue(account.subject, 'reset-password', account.email));
+        await this.#send(account.email, this.#templates.resetPassword({ email: account.email, appName: this.#appName, link }));
+        return;
+      }
+      case 'confirmEmailChange': {
+        if ((await this.#store.findByEmail(intent.address)) != null || !(await this.#mayMail(intent.address, 'confirmEmailChange'))) return;
+        const link = this.#links.confirmEmailChange(await this.#issue(intent.subject, 'change-email', intent.address));
+        await this.#send(intent.address, this.#templates.confirmEmailChange({ email: intent.address, appName: this.#appName, link, oldEmail: intent.oldEmail }));
+        return;
+      }
+      case 'emailChanged':
+        await this.#send(intent.oldEmail, this.#templates.emailChanged({ email: intent.oldEmail, appName: this.#appName, newEmail: intent.newEmail }));
+        return;
+      case 'passwordChanged':
+        await this.#send(intent.email, this.#templates.passwordChanged({ email: intent.email, appName: this.#appName }));
+    }
   }
 
   async #send(to: string, content: MailContent): Promise<void> {

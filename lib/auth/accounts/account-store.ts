@@ -1,5 +1,6 @@
 import type { Awaitable } from '../shared/awaitable.js';
 import type { CredentialStore } from '../sessions/issuing/credential-store.js';
+import type { AccountTransaction } from './account-mail-intent.js';
 
 /**
  * What a mail token is good for. A token is consumed only for its own purpose: a verification
@@ -105,4 +106,29 @@ export interface AccountStore<Claims = unknown> extends CredentialStore<Claims> 
   consumeToken(tokenHash: string, purpose: AccountTokenPurpose): Awaitable<ConsumedAccountToken | undefined>;
   deleteTokens(subject: string, purpose: AccountTokenPurpose): Awaitable<void>;
   disable(subject: string): Awaitable<void>;
+}
+
+/**
+ * An account store that can also create an account and run more work in the same database
+ * transaction: `createAccount`, then `then` (told whether the account was created), committed
+ * only when both succeed and rolled back, creating nothing, when `then` rejects. The account
+ * service uses it to store sign-up's mail with the account (see `AccountMailQueue`).
+ * `PostgresAccountStore` is one. A capability of its own rather than an optional method, so
+ * `AccountStore` stays a complete contract.
+ *
+ * @example
+ * if (createsInTransaction(store)) await store.createAccountInTransaction(account, (created, tx) => queue.queue(mail, tx));
+ */
+export interface TransactionalAccountStore<Claims = unknown> extends AccountStore<Claims> {
+  createAccountInTransaction(account: NewAccount<Claims>, then: (created: boolean, transaction: AccountTransaction) => Promise<void>): Promise<boolean>;
+}
+
+/**
+ * Whether `store` is a {@link TransactionalAccountStore}.
+ *
+ * @example
+ * createsInTransaction(new InMemoryAccountStore()); // false
+ */
+export function createsInTransaction<Claims>(store: AccountStore<Claims>): store is TransactionalAccountStore<Claims> {
+  return typeof (store as Partial<TransactionalAccountStore<Claims>>).createAccountInTransaction === 'function';
 }

@@ -1,6 +1,6 @@
 // Public surface of the account lifecycle: sign-up, e-mail verification, password reset and
 // change, e-mail change, their store contract and the in-memory store.
-export type { AccountRecord, AccountStore, AccountTokenPurpose, ConsumedAccountToken, NewAccount, NewAccountToken } from './account-store.js';
+export type { AccountRecord, AccountStore, AccountTokenPurpose, ConsumedAccountToken, NewAccount, NewAccountToken, TransactionalAccountStore } from './account-store.js';
 export { InMemoryAccountStore } from './in-memory-account-store.js';
 export { normalizeEmail } from './normalize-email.js';
 export { AccountService } from './account-service.js';
@@ -14,3 +14,6 @@ export { pwnedPasswordCheck } from './pwned-password-check.js';
 export type { PwnedPasswordCheckOptions } from './pwned-password-check.js';
 export { INVALID_ACCOUNT_LINK_MESSAGE, invalidAccountLink } from './invalid-account-link.js';
 export type { AccountModuleParts, AccountOptions } from './account-options.js';
+export type { AccountMailIntent, AccountMailQueue, AccountTransaction } from './account-mail-intent.js';
+export { accountMailJobs } from './account-mail-jobs.js';
+export type { AccountMailJobsOptions } from './account-mail-jobs.js';

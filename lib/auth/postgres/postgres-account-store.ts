@@ -1,6 +1,7 @@
-import type { AccountRecord, AccountStore, AccountTokenPurpose, ConsumedAccountToken, NewAccount, NewAccountToken } from '../accounts/account-store.js';
+import type { AccountRecord, AccountTokenPurpose, ConsumedAccountToken, NewAccount, NewAccountToken, TransactionalAccountStore } from '../accounts/account-store.js';
 import type { StoredCredential } from '../sessions/issuing/credential-store.js';
-import { createQueryRunner } from '../../postgres/index.js';
+import type { AccountTransaction } from '../accounts/account-mail-intent.js';
+import { createQueryRunner, DEFAULT_QUERY_TIMEOUT_MS, lendsConnections, StoreUnavailableError } from '../../postgres/index.js';
 import type { PostgresStoreOptions, QueryRunner, SqlClient } from '../../postgres/index.js';
 import { readJson, readTimestamp, requireValidDate, toTimestampParam } from './row-values.js';
 import { normalizeIdentifier } from '../shared/normalize-identifier.js';
@@ -33,11 +34,15 @@ class AccountConflict extends Error {}
  * @example
  * accounts: { store: defineProvider(PostgresAccountStore, [DB]), imports: [DbModule], links, newAccountClaims }
  */
-export class PostgresAccountStore<Claims = unknown> implements AccountStore<Claims> {
+export class PostgresAccountStore<Claims = unknown> implements TransactionalAccountStore<Claims> {
   readonly #run: QueryRunner;
+  readonly #client: SqlClient;
+  readonly #timeoutMs: number;
 
   constructor(client: SqlClient, options: PostgresStoreOptions = {}) {
     this.#run = createQueryRunner(client, 'account', options, () => new AccountConflict('An account with this e-mail or subject already exists'));
+    this.#client = client;
+    this.#timeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   }
 
   /** Creates the account unless its e-mail (normalised) or subject is taken; true when created. */
@@ -50,6 +55,51 @@ export class PostgresAccountStore<Claims = unknown> implements AccountStore<Clai
       'write',
     );
     return rows.length === 1;
+  }
+
+  /**
+   * `createAccount` and `then` in one transaction on a connection the pool lends (sign-up's
+   * account and its mail job: both or neither), each statement bounded by `queryTimeoutMs`.
+   * Rolled back when `then` rejects (its error is rethrown as it is) or the database fails (a
+   * 503). Needs a client that lends connections (pg's `Pool`); any other is refused.
+   */
+  async createAccountInTransaction(account: NewAccount<Claims>, then: (created: boolean, transaction: AccountTransaction) => Promise<void>): Promise<boolean> {
+    if (!lendsConnections(this.#client)) throw new TypeError('PostgresAccountStore.createAccountInTransaction needs a client that lends connections (pg Pool): one transaction holds the account and its mail');
+    const connection = await this.#client.connect().catch((error: unknown) => {
+      throw new StoreUnavailableError('account', 'createAccountInTransaction', error instanceof Error ? error : undefined);
+    });
+    // pg emits a connection dropped between two statements as an 'error' event; unheard, it ends the process.
+    let broken = false;
+    const events = connection as Partial<Record<'on' | 'removeListener', (event: string, listener: () => void) => unknown>>;
+    const onError = () => (broken = true);
+    events.on?.call(connection, 'error', onError);
+    const release = (destroy: boolean) => {
+      events.removeListener?.call(connection, 'error', onError);
+      connection.release(destroy || broken);
+    };
+    let inThen = false;
+    try {
+      await connection.query(this.#timeoutMs > 0 ? `BEGIN; SET LOCAL statement_timeout = ${Math.ceil(this.#timeoutMs)}` : 'BEGIN');
+      const created = await connection.query<{ created: number }>(
+        `INSERT INTO tessera_accounts (subject, identifier, password_hash, claims, email_verified) VALUES ($1, $2, $3, $4::jsonb, $5)
+         ON CONFLICT DO NOTHING RETURNING 1 AS created`,
+        [account.subject, normalizeIdentifier(account.email), account.passwordHash, JSON.stringify(account.claims), account.emailVerified],
+      );
+      inThen = true;
+      await then(created.rows.length === 1, connection);
+      inThen = false;
+      await connection.query('COMMIT');
+      release(false);
+      return created.rows.length === 1;
+    } catch (error) {
+      // Rolled back, or, when even that fails, the connection closed: the server rolls back a transaction whose connection is gone.
+      await connection.query('ROLLBACK').then(
+        () => release(false),
+        () => release(true),
+      );
+      if (inThen) throw error;
+      throw new StoreUnavailableError('account', 'createAccountInTransaction', error instanceof Error ? error : undefined);
+    }
   }
 
   /** The account with this e-mail (trimmed, case-insensitive), or undefined. */
