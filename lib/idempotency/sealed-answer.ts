@@ -26,11 +26,11 @@ export async function answerKey(material: string): Promise<CryptoKey> {
 const IV_BYTES = 12;
 /** IVs cut from one CSPRNG call: on Node each `getRandomValues` costs ~5-10 µs whatever its size. */
 const IVS_PER_DRAW = 64;
-let drawn = new Uint8Array(0);
+let drawn: Uint8Array<ArrayBuffer> = new Uint8Array(0);
 let next = 0;
 
 /** A fresh 96-bit IV: the next 12 unused bytes of a block of random bytes drawn when the last is spent; no byte is used twice. */
-function freshIv(): Uint8Array {
+function freshIv(): Uint8Array<ArrayBuffer> {
   if (next === drawn.byteLength) {
     drawn = crypto.getRandomValues(new Uint8Array(IV_BYTES * IVS_PER_DRAW));
     next = 0;
