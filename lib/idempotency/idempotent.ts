@@ -108,9 +108,9 @@ class IdempotencyInterceptor implements Interceptor {
     const toAnswer = answerStepOf(route);
     if (toAnswer === undefined) throw new TesseraError('IDEMPOTENCY_NO_ROUTE', `idempotent() ran on ${route.method} ${route.path}, a route createApp did not compile.`);
     const material = idempotencyMaterial(route.method, route.path, identity, key);
-    // The answer key is derived beside the id and the fingerprint, not after the handler: each
-    // Web Crypto call is a hop through the runtime's crypto thread, and the seal then waits for
-    // one (the encryption) instead of three. A key nobody uses (409, 422) is dropped.
+    // The id and the fingerprint are hashed synchronously (sha256-digest.ts: small inputs); the
+    // answer key's import, a Web Crypto call, starts now and runs beside the claim and the
+    // handler, so the seal waits for one call (the encryption). A key nobody uses (409, 422) is dropped.
     const sealingKey = answerKey(material);
     sealingKey.catch(() => undefined);
     const [id, fingerprint] = await Promise.all([idempotencyId(material), requestFingerprint(ctx)]);

@@ -1,15 +1,8 @@
 import type { RequestContext } from '../context/request-context.js';
+import { sha256Hex } from './sha256-digest.js';
 
 const encoder = new TextEncoder();
 const NEWLINE = encoder.encode('\n');
-
-/** SHA-256 of `bytes`, lower-case hex; Web Crypto, which every runtime Tessera serves has. */
-async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
-  let hex = '';
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
-  return hex;
-}
 
 /**
  * What names a stored answer: the route (method and path template), the caller and the key. Its
@@ -25,11 +18,13 @@ export function idempotencyMaterial(method: string, path: string, identity: stri
 
 /**
  * The id an answer is stored under: the SHA-256 of {@link idempotencyMaterial}, 64 hex characters.
+ * A string, computed synchronously, unless the material is over the synchronous hash's bound (an
+ * identity of kilobytes): a Web Crypto call would cost more than hashing a few hundred bytes.
  *
  * @example
- * await idempotencyId(idempotencyMaterial('POST', '/orders', 'user:u_1', 'k'));
+ * idempotencyId(idempotencyMaterial('POST', '/orders', 'user:u_1', 'k'));
  */
-export function idempotencyId(material: string): Promise<string> {
+export function idempotencyId(material: string): string | Promise<string> {
   return sha256Hex(encoder.encode(material));
 }
 
@@ -39,17 +34,26 @@ export function idempotencyId(material: string): Promise<string> {
  * (so a retry that differs only in what the schema strips is the same request), else the raw
  * bytes, read from a copy the handler does not see (within the route's body limit).
  *
+ * A string, computed synchronously, for a route with a body schema and a body within the
+ * synchronous hash's bound (the usual create); a promise when the raw body must be read or is
+ * larger (then Web Crypto hashes it).
+ *
  * @example
  * const fingerprint = await requestFingerprint(ctx);
  */
-export async function requestFingerprint(ctx: RequestContext): Promise<string> {
+export function requestFingerprint(ctx: RequestContext): string | Promise<string> {
   const head = encoder.encode(JSON.stringify([ctx.params, ctx.query]));
-  const body = ctx.route?.body === undefined ? await rawBody(ctx.request) : encoder.encode(JSON.stringify(ctx.body) ?? '');
+  if (ctx.route?.body === undefined) return rawBody(ctx.request).then((body) => sha256Hex(joined(head, body)));
+  return sha256Hex(joined(head, encoder.encode(JSON.stringify(ctx.body) ?? '')));
+}
+
+/** `head`, a newline, `body`: what the fingerprint hashes. */
+function joined(head: Uint8Array, body: Uint8Array): Uint8Array {
   const bytes = new Uint8Array(head.byteLength + NEWLINE.byteLength + body.byteLength);
   bytes.set(head, 0);
   bytes.set(NEWLINE, head.byteLength);
   bytes.set(body, head.byteLength + NEWLINE.byteLength);
-  return sha256Hex(bytes);
+  return bytes;
 }
 
 async function rawBody(request: Request): Promise<Uint8Array> {
