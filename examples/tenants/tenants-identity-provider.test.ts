@@ -5,6 +5,7 @@ import { makeIssuerKey, signWith, startJwksServer } from '../../lib/auth/jwt/out
 import type { IssuerKey, JwksServer } from '../../lib/auth/jwt/outside-issuer.test-helper.js';
 import { readTenantsConfig } from './config.js';
 import { DEMO_PASSWORD } from './demo-accounts.js';
+import { newSessionId } from '../../lib/auth/sessions/session-id.js';
 import { createTenantsModule } from './tenants-module.js';
 
 const T0 = Date.parse('2026-11-21T12:00:00Z');
@@ -120,6 +121,16 @@ describe('tenants: a provider\'s subject is not the local account with that id (
     const second = await send(app, 'POST', '/tenants/acme/posts', { headers: headers(await asBob()), json: { title: 'Provider bob' } });
     expect(second.status).toBe(201);
     expect((second.json as { title: string }).title, 'the provider\'s bob got local bob\'s stored answer').toBe('Provider bob');
+  });
+
+  // Step-up reads the runtime's record of the verified token (one "own token" rule): a provider's
+  // token may carry a `sid` of its own (OpenID providers do), which is no session of this app.
+  it('refuses API-key creation (step-up) to a provider token for an owner that carries a fresh-looking sid (403)', async () => {
+    const { app } = await boot();
+    const token = await idpToken({ sub: 'alice', roles: ['owner'], sid: newSessionId(T0) });
+    const created = await send(app, 'POST', '/tenants/acme/api-keys', { ...bearer(token), json: { name: 'ci', scopes: ['posts:read'] } });
+    expect(created.status, `a provider token stepped up as a session of the app: ${JSON.stringify(created.json)}`).toBe(403);
+    expect(created.json).toMatchObject({ code: 'STEP_UP_NOT_POSSIBLE' });
   });
 
   it('still lets the provider\'s token read /me and its tenant', async () => {

@@ -20,7 +20,7 @@ import type { AccountStore } from './accounts/account-store.js';
 import { AuthConfigError, assertSecretLength, readTolerance, readTrustedIssuers, createTokenSigner } from './jwt/index.js';
 import { ownTokenNames } from './jwt/own-token-names.js';
 import { BrowserCookies, BrowserSessions } from './browser/index.js';
-import { createRecentAuthGuards, type RecentAuthOptions } from './recent-auth-guard.js';
+import { createRecentAuthGuards, requireRecentAuthentication, type RecentAuthOptions } from './recent-auth-guard.js';
 import { accountRouteThrottleImports, accountRouteThrottleProvider, type AccountRouteThrottle } from './throttle/index.js';
 import { authRouteControllers, authRoutes, checkAuthRouteOptions, routePrefix, type AuthRouteControllers, type AuthRouteOptions, type AuthRouteParts } from './routes/index.js';
 import { NoStore } from './no-store.js';
@@ -353,7 +353,9 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
           exported.push(BROWSER_SESSIONS);
         }
         if (options.outsideSignIn !== undefined) {
+          const RECENT_AUTH = createToken<(ctx: RequestContext) => void>('OutsideSignInRecentAuth');
           providers.push(
+            defineFactory(RECENT_AUTH, [AUTH_RUNTIME], (runtime) => (ctx: RequestContext) => requireRecentAuthentication(ctx, { currentUser: CURRENT_USER, currentApiKey: CURRENT_API_KEY }, runtime, runtime.recentAuthSeconds)),
             ...outsideSignInProviders(options.outsideSignIn, clock, readTolerance(options.clockToleranceSeconds), {
               outsideSignIn: OUTSIDE_SIGN_IN,
               authService: AUTH_SERVICE,
@@ -361,6 +363,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
               browserSessions: options.browser === undefined ? undefined : BROWSER_SESSIONS,
               accountStore: options.accounts === undefined ? undefined : (ACCOUNT_STORE as Token<AccountStore<unknown>>),
               toProvider,
+              recentAuthentication: RECENT_AUTH,
             }),
           );
           exported.push(OUTSIDE_SIGN_IN);

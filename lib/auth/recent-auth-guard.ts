@@ -3,7 +3,7 @@ import { DEFINITION } from '../internal/definitions.js';
 import { integerAtLeast } from '../internal/primitives.js';
 import type { AuthStateKeys } from './auth-guards.js';
 import type { AuthRuntime } from './auth-runtime.js';
-import { reauthenticationRequired } from './sessions/recent-auth.js';
+import { authenticatedWithin, reauthenticationRequired } from './sessions/recent-auth.js';
 
 /**
  * Options of `requireRecentAuth`.
@@ -43,15 +43,26 @@ export function createRecentAuthGuards<Claims>(keys: AuthStateKeys<Claims>, runt
       constructor(readonly runtime: AuthRuntime<Claims>) {}
 
       canActivate(ctx: RequestContext): boolean {
-        if (ctx.get(keys.currentApiKey) !== undefined) throw new ForbiddenException('An API key cannot do this: it needs a person who signed in recently');
-        const claims = ctx.get(keys.currentUser);
-        if (claims === undefined) throw new UnauthorizedException('Authentication required', undefined, { 'www-authenticate': 'Bearer' });
-        const limit = withinSeconds ?? this.runtime.recentAuthSeconds;
-        const at = this.runtime.tokenFacts(claims)?.authenticatedAtMs;
-        if (at === undefined || this.runtime.clock.now() - at > limit * 1000) throw reauthenticationRequired(limit);
+        requireRecentAuthentication(ctx, keys, this.runtime, withinSeconds ?? this.runtime.recentAuthSeconds);
         return true;
       }
     }
     return RecentAuthGuard;
   };
+}
+
+/**
+ * The module's recent-authentication rule for one request, as `RecentAuthGuard` applies it and
+ * the outside sign-in's linking and unlinking do: an API key is refused (403: a machine never
+ * signed in); no authenticated caller, 401; a person whose authentication is older than
+ * `withinSeconds` (or who cannot tell when), the `reauthentication_required` 401.
+ *
+ * @example
+ * requireRecentAuthentication(ctx, keys, runtime, runtime.recentAuthSeconds);
+ */
+export function requireRecentAuthentication<Claims>(ctx: Pick<RequestContext, 'get'>, keys: AuthStateKeys<Claims>, runtime: Pick<AuthRuntime<Claims>, 'tokenFacts' | 'clock'>, withinSeconds: number): void {
+  if (ctx.get(keys.currentApiKey) !== undefined) throw new ForbiddenException('An API key cannot do this: it needs a person who signed in recently');
+  const claims = ctx.get(keys.currentUser);
+  if (claims === undefined) throw new UnauthorizedException('Authentication required', undefined, { 'www-authenticate': 'Bearer' });
+  if (!authenticatedWithin(runtime.tokenFacts(claims), runtime.clock.now(), withinSeconds)) throw reauthenticationRequired(withinSeconds);
 }

@@ -60,7 +60,7 @@ export function secondFactorProviders(options: SecondFactorOptions | undefined, 
     defineFactory(STEP_UP_SETTINGS, [wiring.runtime], (runtime) => ({
       defaultSeconds: options.stepUpSeconds ?? 300,
       clock: wiring.clock,
-      cookieToken: (ctx) => runtime.browser?.accessTokenOf(ctx),
+      tokenFacts: (claims) => runtime.tokenFacts(claims),
     })),
     defineProvider(wiring.stepUpGuard, [tokens.service, STEP_UP_SETTINGS]),
   ];

@@ -1,4 +1,4 @@
-import { createToken, defineFactory, type Clock, type ProviderInput, type Token } from '../../index.js';
+import { createToken, defineFactory, type Clock, type ProviderInput, type RequestContext, type Token } from '../../index.js';
 import { AuthConfigError } from '../jwt/auth-config-error.js';
 import type { StoreClass } from '../shared/store-class.js';
 import { tracedStore } from '../shared/auth-telemetry.js';
@@ -23,6 +23,8 @@ export interface OutsideSignInTokens {
   /** The module's account store, when `accounts` is configured: the default OutsideAccounts. */
   readonly accountStore: Token<AccountStore<unknown>> | undefined;
   readonly toProvider: <T>(token: Token<T>, store: StoreClass<T>) => ProviderInput;
+  /** The module's recent-authentication rule for linking and unlinking (`recentAuthSeconds`). */
+  readonly recentAuthentication: Token<(ctx: RequestContext) => void>;
 }
 
 /**
@@ -64,8 +66,9 @@ export function outsideSignInProviders(options: OutsideSignInOptions, clock: Clo
   const FLOWS = createToken<SignInFlowStore>('SignInFlowStore');
   const IDENTITIES = createToken<IdentityStore>('IdentityStore');
   const ACCOUNTS = createToken<OutsideAccounts>('OutsideAccounts');
-  const build = (sessions: OutsideSessionIssuer, flows: SignInFlowStore, identities: IdentityStore, credentials: CredentialStore<unknown>, accounts: OutsideAccounts, browser: BrowserSessions | undefined) =>
+  const build = (sessions: OutsideSessionIssuer, flows: SignInFlowStore, identities: IdentityStore, credentials: CredentialStore<unknown>, accounts: OutsideAccounts, recentAuthentication: (ctx: RequestContext) => void, browser: BrowserSessions | undefined) =>
     new OutsideSignIn({
+      recentAuthentication,
       options,
       accounts,
       flows: tracedStore(flows, 'SignInFlowStore'),
@@ -88,8 +91,8 @@ export function outsideSignInProviders(options: OutsideSignInOptions, clock: Clo
     tokens.toProvider(FLOWS, options.flowStore ?? InMemorySignInFlowStore),
     tokens.toProvider(IDENTITIES, options.identityStore ?? InMemoryIdentityStore),
     browserToken === undefined
-      ? defineFactory(tokens.outsideSignIn, [tokens.authService, FLOWS, IDENTITIES, tokens.credentialStore, ACCOUNTS], (sessions, flows, identities, credentials, found) => build(sessions, flows, identities, credentials, found, undefined))
-      : defineFactory(tokens.outsideSignIn, [tokens.authService, FLOWS, IDENTITIES, tokens.credentialStore, ACCOUNTS, browserToken], (sessions, flows, identities, credentials, found, browser) => build(sessions, flows, identities, credentials, found, browser)),
+      ? defineFactory(tokens.outsideSignIn, [tokens.authService, FLOWS, IDENTITIES, tokens.credentialStore, ACCOUNTS, tokens.recentAuthentication], (sessions, flows, identities, credentials, found, recent) => build(sessions, flows, identities, credentials, found, recent, undefined))
+      : defineFactory(tokens.outsideSignIn, [tokens.authService, FLOWS, IDENTITIES, tokens.credentialStore, ACCOUNTS, tokens.recentAuthentication, browserToken], (sessions, flows, identities, credentials, found, recent, browser) => build(sessions, flows, identities, credentials, found, recent, browser)),
   ];
 }
 

@@ -41,7 +41,7 @@ export interface OutsideTestApp {
  */
 export async function outsideTestApp(
   provider: OutsideProviderOptions,
-  settings: { readonly browser?: BrowserSessionOptions | null; readonly outside?: Partial<OutsideSignInOptions>; readonly flows?: SignInFlowStore; readonly identities?: IdentityStore; readonly clock?: ManualClock; readonly passwordless?: readonly string[] } = {},
+  settings: { readonly browser?: BrowserSessionOptions | null; readonly outside?: Partial<OutsideSignInOptions>; readonly flows?: SignInFlowStore; readonly identities?: IdentityStore; readonly clock?: ManualClock; readonly passwordless?: readonly string[]; readonly recentAuthSeconds?: number } = {},
 ): Promise<OutsideTestApp> {
   const clock = settings.clock ?? createManualClock(Date.now());
   const definitions = defineAuthModule(Claims);
@@ -83,6 +83,7 @@ export async function outsideTestApp(
         issuer: 'outside-test-app',
         audience: 'outside-test-app',
         clock,
+        ...(settings.recentAuthSeconds === undefined ? {} : { recentAuthSeconds: settings.recentAuthSeconds }),
         issuing: { credentialStore: { useExisting: InMemoryCredentialStore }, refreshTokenStore: { useExisting: InMemoryRefreshTokenStore }, imports: [Stores], passwordHasher },
         ...(browser === null ? {} : { browser }),
         outsideSignIn: {

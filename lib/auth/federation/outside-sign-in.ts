@@ -43,6 +43,11 @@ export interface OutsideSignInParts {
   readonly browser: OutsideBrowserSessions | undefined;
   /** Whether an account may sign in now (not disabled, not gone): the credential store's loadClaims. */
   readonly canSignIn: (accountId: string) => Promise<boolean>;
+  /**
+   * The module's recent-authentication rule (`recentAuthSeconds`, as `RecentAuthGuard`): returns
+   * when the request's person authenticated recently enough, throws the refusal otherwise.
+   */
+  readonly recentAuthentication: (ctx: RequestContext) => void;
   readonly clock: Clock;
   readonly clockToleranceSeconds: number;
 }
@@ -164,7 +169,7 @@ export class OutsideSignIn {
    */
   async startLink(ctx: RequestContext, providerName: string, accountId: string, returnTo?: string): Promise<Answer> {
     this.#provider(providerName);
-    await this.#requireRecentAuthentication(ctx);
+    this.#parts.recentAuthentication(ctx);
     return this.start(ctx, providerName, returnTo, accountId);
   }
 
@@ -182,7 +187,7 @@ export class OutsideSignIn {
    */
   async unlink(ctx: RequestContext, accountId: string, providerName: string): Promise<void> {
     this.#provider(providerName);
-    await this.#requireRecentAuthentication(ctx);
+    this.#parts.recentAuthentication(ctx);
     const identities = await this.#parts.identities.listByAccount(accountId);
     const target = identities.find((identity) => identity.provider === providerName);
     if (target === undefined) throw new NotFoundException('No such linked identity');
@@ -190,13 +195,6 @@ export class OutsideSignIn {
       throw new ConflictException('This is the last way to sign in to the account; add another before removing it');
     }
     await this.#parts.identities.unlink(accountId, target.issuer, target.subject);
-  }
-
-  async #requireRecentAuthentication(ctx: RequestContext): Promise<void> {
-    const check = this.#parts.options.recentAuthentication;
-    // Fail closed: without a way to tell, linking and unlinking are not offered.
-    if (check === undefined) throw new ForbiddenException('Linking needs a recent authentication, which this app does not check');
-    await check(ctx);
   }
 
   /** The linking rules, in order; see the class comment. */
