@@ -26,6 +26,8 @@ export interface TestOidcProvider {
   loginAs(sub: string): void;
   /** Re-signs an ID token with the provider's own key after changing its claims (a token answer another client or issuer would get). */
   resign(idToken: string, change: (claims: Record<string, unknown>) => Record<string, unknown>): Promise<string>;
+  /** Re-signs an ID token, claims and header (`kid` included) unchanged, with a key the provider never published: a forgery. */
+  forge(idToken: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -94,6 +96,11 @@ export async function startOidcProvider(options: { readonly redirectUris: readon
       const header = decodeProtectedHeader(idToken);
       const claims = change({ ...decodeJwt(idToken) });
       return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: header.kid ?? 'op-key-1' }).sign(privateKey as JoseKey);
+    },
+    async forge(idToken) {
+      const header = decodeProtectedHeader(idToken);
+      const { privateKey: stranger } = await generateKeyPair('RS256');
+      return new SignJWT({ ...decodeJwt(idToken) }).setProtectedHeader({ alg: 'RS256', kid: header.kid ?? 'op-key-1' }).sign(stranger as JoseKey);
     },
     close: () =>
       new Promise<void>((resolve) => {

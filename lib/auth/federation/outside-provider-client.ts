@@ -27,8 +27,8 @@ const DISCOVERY_MAX_AGE_MS = 60 * 60 * 1000;
 
 /**
  * The protocol side of one provider, all of it oauth4webapi's: discovery (cached an hour, never a
- * failure), the authorization URL, the code exchange with PKCE, the ID token's checks and the
- * user info. Every request to the provider is bounded by `timeoutMs`. Times are read from the
+ * failure), the authorization URL, the code exchange with PKCE, the ID token's checks (its claims
+ * and its signature against the provider's JWKS) and the user info. Every request to the provider is bounded by `timeoutMs`. Times are read from the
  * app's clock (oauth4webapi's `clockSkew` is set to its offset from the system clock), so tests
  * drive expiry without sleeping.
  *
@@ -112,6 +112,13 @@ export class OutsideProviderClient {
     }
     const claims = oauth.getValidatedIdTokenClaims(tokens);
     if (claims === undefined || tokens.id_token === undefined) throw new OutsideSignInRefused('token response: no ID token');
+    // The ID token's signature, against the provider's published keys (its discovered jwks_uri;
+    // oauth4webapi keeps them per provider for up to 5 minutes and fetches again for a key it has
+    // not seen). OpenID Connect Core 3.1.3.7 lets a client trust TLS instead for a token taken
+    // from the token endpoint; we check both (ASVS 6.8.2): a proxy, a mis-routed fetch or plain
+    // http on loopback cannot hand over a token the provider did not sign. HS* (client-secret)
+    // signatures are refused: configure the provider for an asymmetric algorithm.
+    await this.#reach('ID token signature', (signal) => oauth.validateApplicationLevelSignature(server, response, this.#requestOptions(signal)));
     // at_hash is optional in the code flow (OIDC Core 3.1.3.8); when the provider sends it, the
     // access token must be the one it was made for.
     if (typeof claims.at_hash === 'string' && !(await atHashMatches(tokens.access_token, claims.at_hash, decodeProtectedHeader(tokens.id_token).alg))) {

@@ -12,13 +12,16 @@ let op: TestOidcProvider;
 let tamper: ((claims: Record<string, unknown>) => Record<string, unknown>) | undefined;
 /** Replaces the access token of the next token answers (its at_hash then no longer matches). */
 let swapAccessToken = false;
+/** Re-signs the ID token of the next token answers with a key the provider never published. */
+let forge = false;
 
 const tamperingFetch: typeof fetch = async (input, init) => {
   const response = await fetch(input, init);
   const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-  if (!url.endsWith('/token') || (tamper === undefined && !swapAccessToken)) return response;
+  if (!url.endsWith('/token') || (tamper === undefined && !swapAccessToken && !forge)) return response;
   const body = (await response.json()) as Record<string, unknown>;
   if (tamper !== undefined) body.id_token = await op.resign(body.id_token as string, tamper);
+  if (forge) body.id_token = await op.forge(body.id_token as string);
   if (swapAccessToken) body.access_token = 'an-access-token-the-id-token-was-not-made-for';
   return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
 };
@@ -205,6 +208,22 @@ describe('outside sign-in (OIDC, oidc-provider on loopback)', () => {
     } finally {
       swapAccessToken = false;
       tamper = undefined;
+    }
+  });
+
+  // ASVS 6.8.2: the claims are all right (the provider made them for this flow); only the
+  // signature is not the provider's. Without the JWKS check this signs Bob in.
+  it('refuses an ID token re-signed by a key the provider never published (401, no session)', async () => {
+    const t = await outsideTestApp(oidc());
+    forge = true;
+    try {
+      const { response } = await callback(t, 'op-bob');
+      expect(response.status, 'a forged ID token signed the person in').toBe(401);
+      expect(((await response.json()) as { detail: string }).detail).toBe('Sign-in with the provider failed');
+      expect(response.headers.getSetCookie().some((line) => line.startsWith('__Host-tessera-session') || /refresh/i.test(line.split('=')[0] ?? '')), 'session cookies were set').toBe(false);
+      expect((await t.browser('GET', '/me')).status, 'the browser is signed in').toBe(401);
+    } finally {
+      forge = false;
     }
   });
 
