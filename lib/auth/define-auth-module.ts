@@ -313,7 +313,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
           toProvider(REFRESH_TOKEN_STORE, issuing.refreshTokenStore),
           signInThrottleProvider(SIGN_IN_THROTTLE, options.signInThrottle, options.secret, clock, SECURITY_EVENTS),
           // Every sign-in through AUTH_SERVICE (JSON and browser alike) passes the throttle.
-          ...secondFactorProviders(options.secondFactors, factorTokens, { signInThrottle: SIGN_IN_THROTTLE, authService: AUTH_SERVICE, runtime: AUTH_RUNTIME, stepUpGuard: StepUpGuard, toProvider, clock }),
+          ...secondFactorProviders(options.secondFactors, factorTokens, { signInThrottle: SIGN_IN_THROTTLE, authService: AUTH_SERVICE, runtime: AUTH_RUNTIME, stepUpGuard: StepUpGuard, toProvider, clock, securityEvents: SECURITY_EVENTS }),
           defineFactory(AUTH_SERVICE, [CREDENTIAL_STORE, REFRESH_TOKEN_STORE, CREDENTIAL_REVOCATION, SIGN_IN_THROTTLE, factorTokens.gate, SECURITY_EVENTS], async (credentialStore, refreshTokenStore, revocation, throttle, secondFactorGate, securityEvents) => {
             // Compute the dummy hash at boot: computed lazily, the first sign-in for an unknown
             // account would take a hash longer than the others and tell that it is unknown.
@@ -364,6 +364,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
               accountStore: options.accounts === undefined ? undefined : (ACCOUNT_STORE as Token<AccountStore<unknown>>),
               toProvider,
               recentAuthentication: RECENT_AUTH,
+              securityEvents: SECURITY_EVENTS,
             }),
           );
           exported.push(OUTSIDE_SIGN_IN);

@@ -211,6 +211,6 @@ export {
   type OAuthProviderOptions,
   type OutsideSignInOptions,
 } from './federation/index.js';
-export { SecurityEvents, NO_SECURITY_EVENTS, type SecurityEvent, type SecurityEventSink, type SessionRevocationReason } from './events/index.js';
+export { SecurityEvents, NO_SECURITY_EVENTS, type SecurityEvent, type SecurityEventSink, type SessionRevocationReason, type SecondFactorPurpose, type OutsideSignInFailure } from './events/index.js';
 export { DEFAULT_SESSION_MAX_AGE_SECONDS } from './issuing/token-issuing-options.js';
 export { DEFAULT_OWN_ISSUER, DEFAULT_OWN_AUDIENCE } from './jwt/own-token-names.js';

@@ -1,5 +1,6 @@
 import { createToken, defineFactory, defineProvider, type Clock, type Guard, type ProviderInput, type Token } from '../index.js';
 import type { AuthRuntime } from './auth-runtime.js';
+import type { SecurityEventSink } from './events/security-event.js';
 import type { SecondFactorGate } from './issuing/second-factor-gate.js';
 import type { StoreClass } from './shared/store-class.js';
 import { tracedStore } from './shared/auth-telemetry.js';
@@ -27,6 +28,7 @@ export interface SecondFactorWiring {
   readonly stepUpGuard: new (factors: SecondFactorService, settings: StepUpSettings) => Guard;
   readonly toProvider: <T>(token: Token<T>, store: StoreClass<T>) => ProviderInput;
   readonly clock: Clock;
+  readonly securityEvents: Token<SecurityEventSink>;
 }
 
 /**
@@ -42,7 +44,7 @@ export function secondFactorProviders(options: SecondFactorOptions | undefined, 
   const STEP_UP_SETTINGS = createToken<StepUpSettings>('StepUpSettings');
   return [
     wiring.toProvider(tokens.store, options.store),
-    defineFactory(tokens.gate, [tokens.store, wiring.signInThrottle, wiring.runtime], async (store, throttle, runtime) => {
+    defineFactory(tokens.gate, [tokens.store, wiring.signInThrottle, wiring.runtime, wiring.securityEvents], async (store, throttle, runtime, securityEvents) => {
       const box = await SecretBox.fromKeys(options.encryptionKeys);
       return new SecondFactorService({
         store: tracedStore(store, 'SecondFactorStore'),
@@ -53,6 +55,7 @@ export function secondFactorProviders(options: SecondFactorOptions | undefined, 
         throttle,
         passkeys: options.passkeys,
         cookieToken: (ctx) => runtime.browser?.accessTokenOf(ctx),
+        securityEvents,
       });
     }),
     // Depends on AUTH_SERVICE so that it resolves only after the issuing service attached itself.

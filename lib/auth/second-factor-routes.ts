@@ -5,7 +5,8 @@ import type { BrowserSessions } from './browser/browser-sessions.js';
 import type { SignInContext } from './issuing/sign-in-context.js';
 import type { TokenPair } from './issuing/token-pair.js';
 import { NoStore } from './no-store.js';
-import type { SecondFactorProof, SecondFactorService } from './factors/second-factor-service.js';
+import type { SecondFactorService } from './factors/second-factor-service.js';
+import type { SecondFactorProof } from './factors/second-factor-proof.js';
 
 /** Small bodies: a code, a token, or a WebAuthn response (a few kilobytes at most). */
 const SMALL_BODY = 16 * 1024;

@@ -2,4 +2,4 @@
 // the emitter on the app's logger and telemetry.
 export { SecurityEvents } from './security-events.js';
 export { NO_SECURITY_EVENTS } from './security-event.js';
-export type { SecurityEvent, SecurityEventSink, SessionRevocationReason } from './security-event.js';
+export type { SecurityEvent, SecurityEventSink, SessionRevocationReason, SecondFactorPurpose, OutsideSignInFailure } from './security-event.js';
