@@ -133,6 +133,20 @@ describe('tenants: a provider\'s subject is not the local account with that id (
     expect(created.json).toMatchObject({ code: 'STEP_UP_NOT_POSSIBLE' });
   });
 
+  // The factor routes act on the local account of the app's own session (getAccountId), never on
+  // a provider token's `sub`: else a provider's "alice" enrols an authenticator (or a passkey,
+  // which signs in alone) on local alice's account, and ends her other sessions on confirming.
+  it('refuses a provider token for sub "alice" on local alice\'s factor routes (401, nothing enrolled)', async () => {
+    const { app } = await boot();
+    const token = await idpToken({ sub: 'alice' });
+    const enrol = await send(app, 'POST', '/auth/factors/totp', { ...bearer(token), json: {} });
+    expect(enrol.status, `the provider's alice enrolled a TOTP on local alice: ${JSON.stringify(enrol.json)}`).toBe(401);
+    expect((await send(app, 'GET', '/auth/factors', bearer(token))).status, 'the provider\'s alice read local alice\'s factors').toBe(401);
+    expect((await send(app, 'POST', '/auth/passkeys/registration-options', bearer(token))).status, 'the provider\'s alice started a passkey registration for local alice').toBe(401);
+    const own = await send(app, 'POST', '/auth/sign-in', { json: { identifier: 'alice@acme.test', password: DEMO_PASSWORD } });
+    expect(own.status, 'local alice must still sign in in one step').toBe(200);
+  });
+
   it('still lets the provider\'s token read /me and its tenant', async () => {
     const { app } = await boot();
     expect((await send(app, 'GET', '/me', bearer(await asBob()))).status).toBe(200);

@@ -44,7 +44,7 @@ export function secondFactorProviders(options: SecondFactorOptions | undefined, 
   const STEP_UP_SETTINGS = createToken<StepUpSettings>('StepUpSettings');
   return [
     wiring.toProvider(tokens.store, options.store),
-    defineFactory(tokens.gate, [tokens.store, wiring.signInThrottle, wiring.runtime, wiring.securityEvents], async (store, throttle, runtime, securityEvents) => {
+    defineFactory(tokens.gate, [tokens.store, wiring.signInThrottle, wiring.securityEvents], async (store, throttle, securityEvents) => {
       const box = await SecretBox.fromKeys(options.encryptionKeys);
       return new SecondFactorService({
         store: tracedStore(store, 'SecondFactorStore'),
@@ -54,7 +54,6 @@ export function secondFactorProviders(options: SecondFactorOptions | undefined, 
         pendingSignInSeconds: options.pendingSignInSeconds,
         throttle,
         passkeys: options.passkeys,
-        cookieToken: (ctx) => runtime.browser?.accessTokenOf(ctx),
         securityEvents,
       });
     }),

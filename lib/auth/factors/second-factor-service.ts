@@ -1,5 +1,4 @@
-import type { Clock, RequestContext } from '../../index.js';
-import { readBearerToken } from '../jwt/bearer-token.js';
+import type { Clock } from '../../index.js';
 import { generateOpaqueToken, hashOpaqueToken, isWellFormedOpaqueToken } from '../issuing/opaque-token.js';
 import type { GatedSessionIssuing, SecondFactorGate, SecondFactorKind, SecondFactorStep } from '../issuing/second-factor-gate.js';
 import type { SignInContext } from '../issuing/sign-in-context.js';
@@ -46,11 +45,14 @@ export interface SecondFactorStatus {
  * - Factor changes and refusals are security events (`second-factor.*`, `passkey.*`,
  *   `recovery-code*`), never with a code, secret or passkey response in them.
  *
- * The factors themselves are `TotpFactor`, `RecoveryCodeFactor` and `PasskeyFactor` (one file each).
+ * Every `subject` is a local account: read it with `getAccountId(ctx)` (the app's own session,
+ * and its `sid` from `getPrincipal(ctx)`), never from a token's `sub`, which an outside issuer
+ * chooses (ASVS 6.8.1). The factors themselves are `TotpFactor`, `RecoveryCodeFactor` and
+ * `PasskeyFactor` (one file each).
  *
  * @example
  * const { uri } = await factors.enrolTotp(user.sub, user.email);
- * const { recoveryCodes } = await factors.confirmTotp(user.sub, '287082', sid);
+ * const { recoveryCodes } = await factors.confirmTotp(getAccountId(ctx)!, "287082", sid);
  * const pair = await factors.completeSignIn(pendingToken, { totp: '491735' }, context);
  */
 export class SecondFactorService implements SecondFactorGate {
@@ -58,7 +60,6 @@ export class SecondFactorService implements SecondFactorGate {
   readonly #clock: Clock;
   readonly #pendingMs: number;
   readonly #throttle: SignInThrottle | null;
-  readonly #cookieToken: ((ctx: Pick<RequestContext, 'header'>) => string | undefined) | undefined;
   readonly #events: SecurityEventSink;
   readonly #totp: TotpFactor;
   readonly #recovery: RecoveryCodeFactor;
@@ -70,24 +71,10 @@ export class SecondFactorService implements SecondFactorGate {
     this.#clock = settings.clock;
     this.#pendingMs = (settings.pendingSignInSeconds ?? 300) * 1000;
     this.#throttle = settings.throttle;
-    this.#cookieToken = settings.cookieToken;
     this.#events = settings.securityEvents ?? NO_SECURITY_EVENTS;
     this.#totp = new TotpFactor(settings.store, settings.box, settings.clock, settings.totpIssuer);
     this.#recovery = new RecoveryCodeFactor(settings.store, settings.box, settings.clock);
     this.#passkeys = new PasskeyFactor(settings.store, settings.clock, settings.passkeys);
-  }
-
-  /**
-   * The session id (`sid`) of the request's own access token, from `Authorization` or the browser
-   * session's cookie; undefined for an API key or another issuer's token. Call it behind the
-   * guard that verified the token.
-   *
-   * @example
-   * await factors.stepUp(user.sub, factors.sessionIdOf(ctx)!, { totp: code });
-   */
-  sessionIdOf(ctx: Pick<RequestContext, 'header'>): string | undefined {
-    const token = readBearerToken(ctx.header('authorization')) ?? this.#cookieToken?.(ctx);
-    return token === undefined ? undefined : sessionIdOfAccessToken(token);
   }
 
   /** SecondFactorGate: called once by the issuing service's constructor. */
@@ -140,7 +127,7 @@ export class SecondFactorService implements SecondFactorGate {
    *
    * @throws UnauthorizedException `Invalid second factor` for a wrong code or no enrolment.
    * @example
-   * const { recoveryCodes } = await factors.confirmTotp(user.sub, '287082', sid);
+   * const { recoveryCodes } = await factors.confirmTotp(getAccountId(ctx)!, "287082", sid);
    */
   async confirmTotp(subject: string, code: string, sessionId: string | undefined, context?: SignInContext): Promise<{ readonly recoveryCodes: readonly string[] | undefined }> {
     return this.#throttled(subject, 'enrolment', context, async () => {

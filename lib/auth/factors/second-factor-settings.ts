@@ -1,4 +1,4 @@
-import type { Clock, RequestContext } from '../../index.js';
+import type { Clock } from '../../index.js';
 import type { SecurityEventSink } from '../events/security-event.js';
 import type { SignInThrottle } from '../throttle/sign-in-throttle.js';
 import type { PasskeyOptions } from './passkey-ceremonies.js';
@@ -23,8 +23,6 @@ export interface SecondFactorSettings {
   readonly throttle: SignInThrottle | null;
   /** Omitted: no passkeys. */
   readonly passkeys?: PasskeyOptions | undefined;
-  /** The access token of a cookie-authenticated request (browser sessions), for `SecondFactorService.sessionIdOf`. */
-  readonly cookieToken?: ((ctx: Pick<RequestContext, 'header'>) => string | undefined) | undefined;
   /** Where factor changes and refusals are recorded (the module's `SECURITY_EVENTS`); default none. */
   readonly securityEvents?: SecurityEventSink | undefined;
 }
