@@ -5,6 +5,7 @@ import { makeIssuerKey, signWith, startJwksServer } from '../../lib/auth/credent
 import type { IssuerKey, JwksServer } from '../../lib/auth/credentials/jwt/outside-issuer.test-helper.js';
 import { readTenantsConfig } from './config.js';
 import { DEMO_PASSWORD } from './demo-accounts.js';
+import { newSessionId } from '../../lib/auth/sessions/state/session-id.js';
 import { createTenantsModule } from './tenants-module.js';
 
 const T0 = Date.parse('2026-11-21T12:00:00Z');
@@ -120,6 +121,30 @@ describe('tenants: a provider\'s subject is not the local account with that id (
     const second = await send(app, 'POST', '/tenants/acme/posts', { headers: headers(await asBob()), json: { title: 'Provider bob' } });
     expect(second.status).toBe(201);
     expect((second.json as { title: string }).title, 'the provider\'s bob got local bob\'s stored answer').toBe('Provider bob');
+  });
+
+  // Step-up reads the runtime's record of the verified token (one "own token" rule): a provider's
+  // token may carry a `sid` of its own (OpenID providers do), which is no session of this app.
+  it('refuses API-key creation (step-up) to a provider token for an owner that carries a fresh-looking sid (403)', async () => {
+    const { app } = await boot();
+    const token = await idpToken({ sub: 'alice', roles: ['owner'], sid: newSessionId(T0) });
+    const created = await send(app, 'POST', '/tenants/acme/api-keys', { ...bearer(token), json: { name: 'ci', scopes: ['posts:read'] } });
+    expect(created.status, `a provider token stepped up as a session of the app: ${JSON.stringify(created.json)}`).toBe(403);
+    expect(created.json).toMatchObject({ code: 'STEP_UP_NOT_POSSIBLE' });
+  });
+
+  // The factor routes act on the local account of the app's own session (getAccountId), never on
+  // a provider token's `sub`: else a provider's "alice" enrols an authenticator (or a passkey,
+  // which signs in alone) on local alice's account, and ends her other sessions on confirming.
+  it('refuses a provider token for sub "alice" on local alice\'s factor routes (401, nothing enrolled)', async () => {
+    const { app } = await boot();
+    const token = await idpToken({ sub: 'alice' });
+    const enrol = await send(app, 'POST', '/auth/factors/totp', { ...bearer(token), json: {} });
+    expect(enrol.status, `the provider's alice enrolled a TOTP on local alice: ${JSON.stringify(enrol.json)}`).toBe(401);
+    expect((await send(app, 'GET', '/auth/factors', bearer(token))).status, 'the provider\'s alice read local alice\'s factors').toBe(401);
+    expect((await send(app, 'POST', '/auth/passkeys/registration-options', bearer(token))).status, 'the provider\'s alice started a passkey registration for local alice').toBe(401);
+    const own = await send(app, 'POST', '/auth/sign-in', { json: { identifier: 'alice@acme.test', password: DEMO_PASSWORD } });
+    expect(own.status, 'local alice must still sign in in one step').toBe(200);
   });
 
   it('still lets the provider\'s token read /me and its tenant', async () => {

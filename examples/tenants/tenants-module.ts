@@ -222,10 +222,10 @@ export function createTenantsModule(config: TenantsConfig, options: TenantsModul
       tenantPostsController,
       tenantLiveController,
       apiKeysController,
-      // Bearer tokens or the browser session only: an API key never manages a person's factors.
+      // The app's own sessions only (AccountGuard): neither an API key nor a provider's token manages a person's factors.
       ...secondFactorControllers(auth, {
         browser: true,
-        signedInGuards: [auth.JwtAuthGuard],
+        signedInGuards: [auth.AccountGuard],
         signedInMetadata: [ApiTags('Auth'), TOKEN_ONLY, UNAUTHORIZED],
         publicMetadata: [ApiTags('Auth'), PUBLIC_OPERATION],
       }),

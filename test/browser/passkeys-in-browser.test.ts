@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, createManualClock, silentLogger, type App, type ManualClock } from '../../lib/index.js';
+import { createApp, createManualClock, jsonLogger, type App, type ManualClock } from '../../lib/index.js';
 import { createRequestListener } from '../../lib/node.js';
 import { readTenantsConfig } from '../../examples/tenants/config.js';
 import { DEMO_PASSWORD } from '../../examples/tenants/demo-accounts.js';
@@ -66,6 +66,8 @@ describe.skipIf(!hasChromium)('passkeys of the tenants app in headless Chromium 
   let cdp: CDPSession;
   let authenticatorId: string;
   let clock: ManualClock;
+  /** The app's log, for the security events. */
+  const logLines: string[] = [];
 
   beforeAll(async () => {
     server = createServer();
@@ -73,7 +75,7 @@ describe.skipIf(!hasChromium)('passkeys of the tenants app in headless Chromium 
     origin = `http://localhost:${(server.address() as AddressInfo).port}`;
     const config = readTenantsConfig({ AUTH_SECRET: 'tenants-passkeys-secret-0123456789abcdef', APP_URL: origin }, () => undefined);
     clock = createManualClock(Date.now());
-    app = await createApp(createTenantsModule(config, { clock }), { logger: silentLogger });
+    app = await createApp(createTenantsModule(config, { clock }), { logger: jsonLogger({ write: (line) => logLines.push(line) }) });
     app.addRawRoute('GET', '/test-page', () => new Response('<!doctype html><title>passkeys</title>', { headers: { 'content-type': 'text/html; charset=utf-8' } }));
     server.on('request', createRequestListener(app));
     browser = await chromium.launch({
@@ -214,5 +216,17 @@ describe.skipIf(!hasChromium)('passkeys of the tenants app in headless Chromium 
     const pair = (await post(page, '/auth/second-factor', { pendingToken, recoveryCode })).body as { accessToken: string };
     expect((await call('DELETE', `/auth/passkeys/${credentialId}`, pair.accessToken)).status, 'the second step counts as a fresh factor').toBe(204);
     expect((await call('GET', '/auth/passkeys', pair.accessToken)).body).toEqual([]);
+  });
+
+  it('recorded passkey.added and passkey.removed with the credential id, and each refused passkey, never a WebAuthn response', () => {
+    const events = logLines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.securityEvent === true);
+    const passkeyEvents = events.filter((event) => event.event === 'auth.passkey.added' || event.event === 'auth.passkey.removed');
+    expect(passkeyEvents.map(({ event, passkeyId }) => ({ event, passkeyId }))).toEqual([
+      { event: 'auth.passkey.added', passkeyId: credentialId },
+      { event: 'auth.passkey.removed', passkeyId: credentialId },
+    ]);
+    expect(events.filter((event) => event.event === 'auth.second-factor.failed').length, 'the refused registration, assertions and counter').toBeGreaterThanOrEqual(3);
+    const log = logLines.join('\n');
+    expect(log, 'a WebAuthn response is in the log').not.toMatch(/clientDataJSON|attestationObject|authenticatorData/);
   });
 });

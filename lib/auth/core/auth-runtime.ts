@@ -12,7 +12,7 @@ import { BrowserCredentials } from '../sessions/browser/browser-credentials.js';
 import { authenticatedAtOf, DEFAULT_RECENT_AUTH_SECONDS } from '../sessions/state/recent-auth.js';
 import type { AuthenticatedToken } from '../sessions/state/authenticated-token.js';
 
-import { PRINCIPAL, principalOfPayload, type Principal } from '../federation/principal.js';
+import { PRINCIPAL, principalOfPayload, type Principal, isOutsideToken } from '../federation/principal.js';
 import { readTrustedIssuers } from '../credentials/jwt/trusted-issuer-options.js';
 import { NO_SECURITY_EVENTS, type SecurityEventSink } from '../events/security-event.js';
 
@@ -111,21 +111,20 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
     clock,
   });
   const revocations = new SessionRevocations(clock);
-  // The verifier's cache hands back the same payload object for a repeated token, so the
-  // schema runs once per token rather than once per request.
-  const parsed = new WeakMap<object, Claims>();
-  // Keyed by the claims object the guards hand on: computed once per token, as its claims are.
-  const facts = new WeakMap<object, AuthenticatedToken>();
+  // One record per verified token: its claims (the schema ran once), its principal and what it
+  // says of its sign-in, made together by one "own token" rule. The verifier's cache hands back
+  // the same payload object for a repeated token, so this is computed once per token rather than
+  // once per request.
+  const verified = new WeakMap<object, VerifiedToken<Claims>>();
+  // The same records, found by the claims object the guards hand on (an index, not a second record).
+  const byClaims = new WeakMap<object, VerifiedToken<Claims>>();
   // Which tokens are an outside issuer's, by the verifier's own routing rule: the principal says
   // so, and a provider's subject never passes for a local account's (ASVS 6.8.1).
   const outsideIssuers: ReadonlySet<string> = new Set(readTrustedIssuers(options.trustedIssuers, options.issuer).map((issuer) => issuer.issuer));
-  // One rule for "own" (the verifier's routing: a token whose `iss` is a trusted outside issuer was
-  // checked with that issuer's keys; any other was checked with the app's secret, and carries the
-  // app's issuer when one is configured): the principal, the recent-auth facts and revocation all
-  // read it. Only the app's own tokens belong to sessions it can revoke.
-  const isOwnToken = (payload: Readonly<Record<string, unknown>>) => !(typeof payload.iss === 'string' && outsideIssuers.has(payload.iss));
+  // One rule for "own" (`isOutsideToken`, the verifier's routing), read by the principal, the
+  // recent-auth facts and revocation. Only the app's own tokens belong to sessions it can revoke.
+  const isOwnToken = (payload: Readonly<Record<string, unknown>>) => !isOutsideToken(payload, outsideIssuers);
   const isOwnRevoked = (payload: Readonly<Record<string, unknown>>) => isOwnToken(payload) && revocations.isRevoked(payload);
-  const principals = new WeakMap<object, Principal>();
   const keys = options.apiKeys;
   const apiKeys =
     keys && apiKeyStore
@@ -168,7 +167,7 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
     recentAuthSeconds: options.recentAuthSeconds ?? DEFAULT_RECENT_AUTH_SECONDS,
     securityEvents,
     tokenFacts(claims) {
-      return typeof claims === 'object' && claims !== null ? facts.get(claims) : undefined;
+      return typeof claims === 'object' && claims !== null ? byClaims.get(claims)?.facts : undefined;
     },
     browser: options.browser === undefined ? undefined : new BrowserCredentials(options.browser, options.secret, origins),
     authenticateBearer(ctx, given) {
@@ -202,38 +201,35 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
 
   /** The claims, and for a WebSocket upgrade what its socket must close with: the token's expiry and session. */
   function claimsFor(ctx: RequestContext, result: VerificationResult): Claims {
-    const claims = claimsOf(result);
-    if (result.ok) ctx.set(PRINCIPAL, principalOf(result.payload));
+    const record = recordOf(result);
+    ctx.set(PRINCIPAL, record.principal);
     if (result.ok && ctx.route?.webSocket !== undefined) {
       ctx.set(SOCKET_TOKEN_PAYLOAD, result.payload);
       const exp = result.payload.exp;
       if (typeof exp === 'number') expireSocketAt(ctx, exp * 1000);
     }
-    return claims;
+    return record.claims;
   }
 
-  function factsOf(payload: Readonly<Record<string, unknown>>): AuthenticatedToken {
-    const own = isOwnToken(payload);
-    return Object.freeze({
+  /**
+   * The verified token's one record: its principal and sign-in facts by the "own token" rule
+   * (`principalOfPayload` routes as the verifier does; "own" is its `session` kind), beside the
+   * claims.
+   */
+  function verifiedTokenOf(payload: Readonly<Record<string, unknown>>, claims: Claims): VerifiedToken<Claims> {
+    const principal = principalOfPayload(payload, outsideIssuers);
+    const own = principal.kind === 'session';
+    const facts: AuthenticatedToken = Object.freeze({
       own,
-      subject: own && typeof payload.sub === 'string' ? payload.sub : undefined,
-      sessionId: own && typeof payload.sid === 'string' ? payload.sid : undefined,
+      subject: own ? principal.subject : undefined,
+      sessionId: own ? principal.sessionId : undefined,
       authenticatedAtMs: authenticatedAtOf(payload, own),
     });
-  }
-
-  /** The payload's principal, made once per verified payload (the cache hands the same object back). */
-  function principalOf(payload: Readonly<Record<string, unknown>>): Principal {
-    let principal = principals.get(payload);
-    if (principal === undefined) {
-      principal = principalOfPayload(payload, outsideIssuers);
-      principals.set(payload, principal);
-    }
-    return principal;
+    return Object.freeze({ claims, principal, facts });
   }
 
   /** Own and outside tokens alike: the claims schema decides, and any failure is the one 401. */
-  function claimsOf(result: VerificationResult): Claims {
+  function recordOf(result: VerificationResult): VerifiedToken<Claims> {
     if (!result.ok) {
       recordTokenRefusal(result.reason);
       throw bearerFailure();
@@ -243,7 +239,7 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
       recordTokenRefusal('revoked');
       throw bearerFailure();
     }
-    const cached = parsed.get(result.payload);
+    const cached = verified.get(result.payload);
     if (cached !== undefined) {
       recordAuthenticated('bearer');
       return cached;
@@ -253,9 +249,17 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
       recordTokenRefusal('claims_schema');
       throw bearerFailure();
     }
-    parsed.set(result.payload, claims.data);
-    if (typeof claims.data === 'object' && claims.data !== null) facts.set(claims.data, factsOf(result.payload));
+    const record = verifiedTokenOf(result.payload, claims.data);
+    verified.set(result.payload, record);
+    if (typeof claims.data === 'object' && claims.data !== null) byClaims.set(claims.data, record);
     recordAuthenticated('bearer');
-    return claims.data;
+    return record;
   }
+}
+
+/** What the runtime keeps of one verified token: its claims, its principal, and what it says of its sign-in. */
+interface VerifiedToken<Claims> {
+  readonly claims: Claims;
+  readonly principal: Principal;
+  readonly facts: AuthenticatedToken;
 }

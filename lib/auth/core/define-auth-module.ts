@@ -20,7 +20,7 @@ import type { AccountStore } from '../accounts/account-store.js';
 import { AuthConfigError, assertSecretLength, readTolerance, readTrustedIssuers, createTokenSigner } from '../credentials/jwt/index.js';
 import { ownTokenNames } from '../credentials/jwt/own-token-names.js';
 import { BrowserCookies, BrowserSessions } from '../sessions/browser/index.js';
-import { createRecentAuthGuards, type RecentAuthOptions } from './recent-auth-guard.js';
+import { createRecentAuthGuards, type RecentAuthOptions, requireRecentAuthentication } from './recent-auth-guard.js';
 import { accountRouteThrottleImports, accountRouteThrottleProvider, type AccountRouteThrottle } from '../throttle/index.js';
 import { authRouteControllers, authRoutes, checkAuthRouteOptions, routePrefix, type AuthRouteControllers, type AuthRouteOptions, type AuthRouteParts } from '../routes/index.js';
 import { NoStore } from './no-store.js';
@@ -313,7 +313,7 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
           toProvider(REFRESH_TOKEN_STORE, issuing.refreshTokenStore),
           signInThrottleProvider(SIGN_IN_THROTTLE, options.signInThrottle, options.secret, clock, SECURITY_EVENTS),
           // Every sign-in through AUTH_SERVICE (JSON and browser alike) passes the throttle.
-          ...secondFactorProviders(options.secondFactors, factorTokens, { signInThrottle: SIGN_IN_THROTTLE, authService: AUTH_SERVICE, runtime: AUTH_RUNTIME, stepUpGuard: StepUpGuard, toProvider, clock }),
+          ...secondFactorProviders(options.secondFactors, factorTokens, { signInThrottle: SIGN_IN_THROTTLE, authService: AUTH_SERVICE, runtime: AUTH_RUNTIME, stepUpGuard: StepUpGuard, toProvider, clock, securityEvents: SECURITY_EVENTS }),
           defineFactory(AUTH_SERVICE, [CREDENTIAL_STORE, REFRESH_TOKEN_STORE, CREDENTIAL_REVOCATION, SIGN_IN_THROTTLE, factorTokens.gate, SECURITY_EVENTS], async (credentialStore, refreshTokenStore, revocation, throttle, secondFactorGate, securityEvents) => {
             // Compute the dummy hash at boot: computed lazily, the first sign-in for an unknown
             // account would take a hash longer than the others and tell that it is unknown.
@@ -353,7 +353,9 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
           exported.push(BROWSER_SESSIONS);
         }
         if (options.outsideSignIn !== undefined) {
+          const RECENT_AUTH = createToken<(ctx: RequestContext) => void>('OutsideSignInRecentAuth');
           providers.push(
+            defineFactory(RECENT_AUTH, [AUTH_RUNTIME], (runtime) => (ctx: RequestContext) => requireRecentAuthentication(ctx, { currentUser: CURRENT_USER, currentApiKey: CURRENT_API_KEY }, runtime, runtime.recentAuthSeconds)),
             ...outsideSignInProviders(options.outsideSignIn, clock, readTolerance(options.clockToleranceSeconds), {
               outsideSignIn: OUTSIDE_SIGN_IN,
               authService: AUTH_SERVICE,
@@ -361,6 +363,8 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
               browserSessions: options.browser === undefined ? undefined : BROWSER_SESSIONS,
               accountStore: options.accounts === undefined ? undefined : (ACCOUNT_STORE as Token<AccountStore<unknown>>),
               toProvider,
+              recentAuthentication: RECENT_AUTH,
+              securityEvents: SECURITY_EVENTS,
             }),
           );
           exported.push(OUTSIDE_SIGN_IN);

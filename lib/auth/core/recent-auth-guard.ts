@@ -3,7 +3,7 @@ import { DEFINITION } from '../../internal/definitions.js';
 import { integerAtLeast } from '../../internal/primitives.js';
 import type { AuthStateKeys } from './auth-guards.js';
 import type { AuthRuntime } from './auth-runtime.js';
-import { reauthenticationRequired } from '../sessions/state/recent-auth.js';
+import { reauthenticationRequired, authenticatedWithin } from '../sessions/state/recent-auth.js';
 import { checkRecordingRefusal } from '../events/access-refused.js';
 
 /**
@@ -44,24 +44,35 @@ export function createRecentAuthGuards<Claims>(keys: AuthStateKeys<Claims>, runt
       constructor(readonly runtime: AuthRuntime<Claims>) {}
 
       canActivate(ctx: RequestContext): boolean {
-        const apiKey = ctx.get(keys.currentApiKey);
-        if (apiKey !== undefined) {
-          checkRecordingRefusal(this.runtime.securityEvents, ctx, 'recent-auth', { keyId: apiKey.id }, () => {
-            throw new ForbiddenException('An API key cannot do this: it needs a person who signed in recently');
-          });
-        }
-        const claims = ctx.get(keys.currentUser);
-        if (claims === undefined) throw new UnauthorizedException('Authentication required', undefined, { 'www-authenticate': 'Bearer' });
-        const limit = withinSeconds ?? this.runtime.recentAuthSeconds;
-        const facts = this.runtime.tokenFacts(claims);
-        const at = facts?.authenticatedAtMs;
-        // A refusal of a person who did authenticate, only not recently enough: a security event (ASVS 16.3.2).
-        checkRecordingRefusal(this.runtime.securityEvents, ctx, 'recent-auth', { subject: facts?.subject }, () => {
-          if (at === undefined || this.runtime.clock.now() - at > limit * 1000) throw reauthenticationRequired(limit);
-        });
+        requireRecentAuthentication(ctx, keys, this.runtime, withinSeconds ?? this.runtime.recentAuthSeconds);
         return true;
       }
     }
     return RecentAuthGuard;
   };
+}
+
+/**
+ * The module's recent-authentication rule for one request, as `RecentAuthGuard` applies it and
+ * the outside sign-in's linking and unlinking do: an API key is refused (403: a machine never
+ * signed in); no authenticated caller, 401; a person whose authentication is older than
+ * `withinSeconds` (or who cannot tell when), the `reauthentication_required` 401.
+ *
+ * @example
+ * requireRecentAuthentication(ctx, keys, runtime, runtime.recentAuthSeconds);
+ */
+export function requireRecentAuthentication<Claims>(ctx: RequestContext, keys: AuthStateKeys<Claims>, runtime: Pick<AuthRuntime<Claims>, 'tokenFacts' | 'clock' | 'securityEvents'>, withinSeconds: number): void {
+  const apiKey = ctx.get(keys.currentApiKey);
+  if (apiKey !== undefined) {
+    // Refusals of an authenticated caller are security events (ASVS 16.3.2); no caller, no event.
+    checkRecordingRefusal(runtime.securityEvents, ctx, 'recent-auth', { keyId: apiKey.id }, () => {
+      throw new ForbiddenException('An API key cannot do this: it needs a person who signed in recently');
+    });
+  }
+  const claims = ctx.get(keys.currentUser);
+  if (claims === undefined) throw new UnauthorizedException('Authentication required', undefined, { 'www-authenticate': 'Bearer' });
+  const facts = runtime.tokenFacts(claims);
+  checkRecordingRefusal(runtime.securityEvents, ctx, 'recent-auth', () => ({ subject: facts?.subject }), () => {
+    if (!authenticatedWithin(facts, runtime.clock.now(), withinSeconds)) throw reauthenticationRequired(withinSeconds);
+  });
 }

@@ -9,6 +9,7 @@ import type { SecondFactorOptions } from '../factors/second-factor-options.js';
 import { SecondFactorService } from '../factors/second-factor-service.js';
 import type { SecondFactorStore } from '../factors/second-factor-store.js';
 import type { StepUpSettings } from '../factors/step-up.js';
+import type { SecurityEventSink } from '../events/security-event.js';
 
 /** The auth module's second-factor tokens. */
 export interface SecondFactorTokens {
@@ -27,6 +28,7 @@ export interface SecondFactorWiring {
   readonly stepUpGuard: new (factors: SecondFactorService, settings: StepUpSettings) => Guard;
   readonly toProvider: <T>(token: Token<T>, store: StoreClass<T>) => ProviderInput;
   readonly clock: Clock;
+  readonly securityEvents: Token<SecurityEventSink>;
 }
 
 /**
@@ -42,7 +44,7 @@ export function secondFactorProviders(options: SecondFactorOptions | undefined, 
   const STEP_UP_SETTINGS = createToken<StepUpSettings>('StepUpSettings');
   return [
     wiring.toProvider(tokens.store, options.store),
-    defineFactory(tokens.gate, [tokens.store, wiring.signInThrottle, wiring.runtime], async (store, throttle, runtime) => {
+    defineFactory(tokens.gate, [tokens.store, wiring.signInThrottle, wiring.securityEvents], async (store, throttle, securityEvents) => {
       const box = await SecretBox.fromKeys(options.encryptionKeys);
       return new SecondFactorService({
         store: tracedStore(store, 'SecondFactorStore'),
@@ -52,7 +54,7 @@ export function secondFactorProviders(options: SecondFactorOptions | undefined, 
         pendingSignInSeconds: options.pendingSignInSeconds,
         throttle,
         passkeys: options.passkeys,
-        cookieToken: (ctx) => runtime.browser?.accessTokenOf(ctx),
+        securityEvents,
       });
     }),
     // Depends on AUTH_SERVICE so that it resolves only after the issuing service attached itself.
@@ -60,7 +62,7 @@ export function secondFactorProviders(options: SecondFactorOptions | undefined, 
     defineFactory(STEP_UP_SETTINGS, [wiring.runtime], (runtime) => ({
       defaultSeconds: options.stepUpSeconds ?? 300,
       clock: wiring.clock,
-      cookieToken: (ctx) => runtime.browser?.accessTokenOf(ctx),
+      tokenFacts: (claims) => runtime.tokenFacts(claims),
     })),
     defineProvider(wiring.stepUpGuard, [tokens.service, STEP_UP_SETTINGS]),
   ];

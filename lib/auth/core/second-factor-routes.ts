@@ -5,8 +5,9 @@ import type { BrowserSessions } from '../sessions/browser/browser-sessions.js';
 import type { SignInContext } from '../sessions/issuing/sign-in-context.js';
 import type { TokenPair } from '../sessions/issuing/token-pair.js';
 import { NoStore } from './no-store.js';
-import type { SecondFactorProof, SecondFactorService } from '../factors/second-factor-service.js';
-
+import { getAccountId, getPrincipal } from '../federation/principal.js';
+import type { SecondFactorService } from '../factors/second-factor-service.js';
+import type { SecondFactorProof } from '../factors/second-factor-proof.js';
 /** Small bodies: a code, a token, or a WebAuthn response (a few kilobytes at most). */
 const SMALL_BODY = 16 * 1024;
 
@@ -96,17 +97,23 @@ export function secondFactorControllers(parts: SecondFactorRouteParts, options: 
   const stepUp = { guards: [...(options.signedInGuards ?? []), parts.StepUpGuard], metadata: [...(options.signedInMetadata ?? [])], bodyLimit: SMALL_BODY };
   const open = { metadata: [Public(), ...(options.publicMetadata ?? [])], bodyLimit: SMALL_BODY };
   const contextOf = options.signInContext ?? ((ctx: RequestContext): SignInContext => ({ clientAddress: ctx.clientAddress, userAgent: ctx.header('user-agent') ?? undefined }));
+  // The local account of the app's own session, as the guards recorded it (ASVS 6.8.1): an
+  // outside issuer's token names the provider's person, never the local account with its `sub`,
+  // and an API key is no person; both get the 401 a bad token gets.
   const subjectOf = (ctx: RequestContext): string => {
-    const sub = (parts.getCurrentUser(ctx) as { sub?: unknown } | undefined)?.sub;
-    if (typeof sub !== 'string' || sub === '') throw new UnauthorizedException('Authentication required', undefined, { 'www-authenticate': 'Bearer' });
-    return sub;
+    const subject = getAccountId(ctx);
+    if (subject === undefined || subject === '') throw new UnauthorizedException('Authentication required', undefined, { 'www-authenticate': 'Bearer' });
+    return subject;
+  };
+  const sessionIdOf = (ctx: RequestContext): string | undefined => {
+    const principal = getPrincipal(ctx);
+    return principal?.kind === 'session' ? principal.sessionId : undefined;
   };
   const json = defineController({
     name: 'SecondFactorController',
     prefix: options.prefix ?? '/auth',
     inject: [parts.SECOND_FACTORS],
     routes: (factors: SecondFactorService) => {
-      const sessionIdOf = (ctx: RequestContext) => factors.sessionIdOf(ctx);
       return {
         secondStep: post('/second-factor', { ...open, body: SecondStep, interceptors: [NoStore] }, async (ctx) => pairToJson(await factors.completeSignIn(ctx.body.pendingToken, proofOf(ctx.body), contextOf(ctx)))),
         status: get('/factors', signedIn, (ctx) => factors.status(subjectOf(ctx))),

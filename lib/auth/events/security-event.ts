@@ -17,6 +17,12 @@
  * | `account.disabled` | `disableAccount` |
  * | `api-key.created`, `api-key.revoked` | an API key's creation (the app records it) and revocation (`CREDENTIAL_REVOCATION.apiKeyRevoked`) |
  * | `access.refused` | an authenticated caller refused by the module's guards (ASVS 16.3.2): a missing role or scope, a failed CSRF check (logged as a warning), a sign-in not recent enough |
+ * | `second-factor.enabled`, `second-factor.removed` | a TOTP confirmed (the factor on) or removed |
+ * | `passkey.added`, `passkey.removed` | a passkey registered or removed (`passkeyId`: the credential's public id) |
+ * | `recovery-codes.regenerated`, `recovery-code.used` | ten new recovery codes; one spent (a second step or a step-up) |
+ * | `second-factor.failed` | a refused second factor: a wrong, used or unknown code or passkey, an unknown or expired pending sign-in (`subject` when known; logged as a warning) |
+ * | `outside-sign-in.succeeded`, `outside-sign-in.failed` | a provider's sign-in that reached an account (before any second step), or was refused (`reason`; logged as a warning) |
+ * | `identity.linked`, `identity.unlinked` | a provider identity linked to an account (while signed in, by verified e-mail, or to an account made for it) or unlinked |
  *
  * @example
  * const event: SecurityEvent = { type: 'session.revoked', subject: 'u_1', sessionId: sid, reason: 'sign-out' };
@@ -32,7 +38,14 @@ export type SecurityEvent =
   | { readonly type: 'account.disabled'; readonly subject: string }
   | { readonly type: 'api-key.created'; readonly keyId: string; readonly subject?: string | undefined }
   | { readonly type: 'api-key.revoked'; readonly keyId: string; readonly subject?: string | undefined }
-  | { readonly type: 'access.refused'; readonly reason: AccessRefusalReason; readonly subject?: string | undefined; readonly keyId?: string | undefined; readonly route?: string | undefined; readonly clientAddress?: string | undefined };
+  | { readonly type: 'access.refused'; readonly reason: AccessRefusalReason; readonly subject?: string | undefined; readonly keyId?: string | undefined; readonly route?: string | undefined; readonly clientAddress?: string | undefined }
+  | { readonly type: 'second-factor.enabled' | 'second-factor.removed'; readonly subject: string; readonly factor: 'totp' }
+  | { readonly type: 'passkey.added' | 'passkey.removed'; readonly subject: string; readonly passkeyId: string }
+  | { readonly type: 'recovery-codes.regenerated' | 'recovery-code.used'; readonly subject: string }
+  | { readonly type: 'second-factor.failed'; readonly subject?: string | undefined; readonly purpose: SecondFactorPurpose; readonly clientAddress?: string | undefined }
+  | { readonly type: 'outside-sign-in.succeeded'; readonly provider: string; readonly subject: string; readonly clientAddress?: string | undefined }
+  | { readonly type: 'outside-sign-in.failed'; readonly provider: string; readonly reason: OutsideSignInFailure; readonly clientAddress?: string | undefined }
+  | { readonly type: 'identity.linked' | 'identity.unlinked'; readonly subject: string; readonly provider: string };
 
 /**
  * Why the module's guards refused an authenticated caller: `role` (none of the route's `Roles`),
@@ -44,6 +57,27 @@ export type SecurityEvent =
  * const reason: AccessRefusalReason = 'role';
  */
 export type AccessRefusalReason = 'role' | 'scope' | 'csrf' | 'recent-auth';
+
+/**
+ * What a refused second factor was for: the sign-in's second step (or a passkey-only sign-in),
+ * a step-up, or confirming a new factor.
+ *
+ * @example
+ * const purpose: SecondFactorPurpose = 'step-up';
+ */
+export type SecondFactorPurpose = 'sign-in' | 'step-up' | 'enrolment';
+
+/**
+ * Why an outside sign-in was refused: a callback whose flow is unknown, used, expired or another
+ * browser's (`flow-refused`, 400: a replay or a login-CSRF attempt), the provider's answer failed a check (`provider-answer`,
+ * 401), the provider did not answer (`provider-unavailable`, 503), no account for the identity
+ * (`no-account`, 403) or one that cannot sign in (`account-disabled`, 403). Which check failed is
+ * only in the log line of the refusal, never in the event.
+ *
+ * @example
+ * const reason: OutsideSignInFailure = 'provider-answer';
+ */
+export type OutsideSignInFailure = 'flow-refused' | 'provider-answer' | 'provider-unavailable' | 'no-account' | 'account-disabled';
 
 /**
  * Why a session was revoked: `sign-out` (its refresh token), `revoked` (one session, from the session

@@ -6,12 +6,12 @@ import type { SecurityEvent, SecurityEventSink } from './security-event.js';
 const SECURITY_EVENTS_COUNTER: TelemetryCounter = {
   scope: 'tessera-http/auth',
   name: 'tessera.auth.security_events',
-  description: 'Security events of the auth module (sign-ins, throttles, refresh-token reuse, sessions revoked, account changes, API keys, refused access), by event.',
+  description: 'Security events of the auth module (sign-ins, throttles, refresh-token reuse, sessions revoked, account changes, API keys, refused access, second factors, outside sign-ins and identities), by event.',
   unit: '{event}',
 };
 
-/** Events that call for a look: a stolen refresh token, a guessing attack being throttled. */
-const WARNINGS: ReadonlySet<SecurityEvent['type']> = new Set(['refresh-token.reused', 'sign-in.throttled']);
+/** Events that call for a look: a stolen refresh token, a guessing attack being throttled, a refused second factor (a stolen password), a refused outside sign-in. */
+const WARNINGS: ReadonlySet<SecurityEvent['type']> = new Set(['refresh-token.reused', 'sign-in.throttled', 'second-factor.failed', 'outside-sign-in.failed']);
 
 /**
  * The one emitter of the auth module's security events: each {@link SecurityEvent} is one JSON

@@ -1,6 +1,10 @@
 // Second factors: TOTP, recovery codes, passkeys, the sign-in's second step and step-up.
-export { SecondFactorService, INVALID_SECOND_FACTOR_MESSAGE } from './second-factor-service.js';
-export type { SecondFactorProof, SecondFactorStatus, TotpEnrolmentAnswer, SecondFactorSettings } from './second-factor-service.js';
+export { SecondFactorService } from './second-factor-service.js';
+export type { SecondFactorStatus } from './second-factor-service.js';
+export { INVALID_SECOND_FACTOR_MESSAGE } from './invalid-second-factor.js';
+export type { SecondFactorProof } from './second-factor-proof.js';
+export type { SecondFactorSettings } from './second-factor-settings.js';
+export type { TotpEnrolmentAnswer } from './totp-factor.js';
 export type { SecondFactorOptions } from './second-factor-options.js';
 export type { SecondFactorStore, TotpEnrolment, StoredPasskey, StoredChallenge, PendingSignIn, PasskeyChallengePurpose } from './second-factor-store.js';
 export { InMemorySecondFactorStore } from './in-memory-second-factor-store.js';

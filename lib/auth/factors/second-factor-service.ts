@@ -1,35 +1,19 @@
-import { ConflictException, UnauthorizedException, type Clock, type RequestContext } from '../../index.js';
-import { decodeBase64, encodeBase64 } from '../../internal/primitives.js';
-import { readBearerToken } from '../credentials/jwt/bearer-token.js';
+import type { Clock } from '../../index.js';
 import { generateOpaqueToken, hashOpaqueToken, isWellFormedOpaqueToken } from '../sessions/issuing/opaque-token.js';
 import type { GatedSessionIssuing, SecondFactorGate, SecondFactorKind, SecondFactorStep } from '../sessions/issuing/second-factor-gate.js';
 import type { SignInContext } from '../sessions/issuing/sign-in-context.js';
 import type { TokenPair } from '../sessions/issuing/token-pair.js';
 import { sessionIdOfAccessToken } from '../sessions/browser/browser-credentials.js';
+import { NO_SECURITY_EVENTS, type SecondFactorPurpose, type SecurityEventSink } from '../events/security-event.js';
 import type { SignInThrottle } from '../throttle/sign-in-throttle.js';
-import { credentialIdOf, loadSimpleWebAuthn, type PasskeyOptions, type PasskeyOptionsJson } from './passkey-ceremonies.js';
-import { generateRecoveryCodes, normalizeRecoveryCode, recoveryCodeDigest } from './recovery-codes.js';
-import type { SecretBox } from './secret-box.js';
-import type { PasskeyChallengePurpose, SecondFactorStore, StoredPasskey } from './second-factor-store.js';
-import { generateTotpSecret, matchTotp, totpSecretBase32, totpUri } from './totp.js';
-
-/**
- * The one message of every refused second factor: a wrong, used or unknown code or passkey, and an unknown or expired pending sign-in read alike.
- *
- * @example
- * problem.detail === INVALID_SECOND_FACTOR_MESSAGE; // 'Invalid second factor'
- */
-export const INVALID_SECOND_FACTOR_MESSAGE = 'Invalid second factor';
-
-/**
- * A proof of a second factor: a TOTP code, a recovery code, or a passkey's authentication
- * response (the JSON `navigator.credentials.get` gave, as @simplewebauthn/browser sends it).
- *
- * @example
- * const proof: SecondFactorProof = { totp: '287082' };
- */
-export type SecondFactorProof = { readonly totp: string } | { readonly recoveryCode: string } | { readonly passkey: unknown };
-
+import { invalidSecondFactor, isInvalidSecondFactor } from './invalid-second-factor.js';
+import type { PasskeyOptionsJson } from './passkey-ceremonies.js';
+import { PasskeyFactor } from './passkey-factor.js';
+import { RecoveryCodeFactor } from './recovery-code-factor.js';
+import type { SecondFactorStore } from './second-factor-store.js';
+import type { SecondFactorSettings } from './second-factor-settings.js';
+import type { SecondFactorProof } from './second-factor-proof.js';
+import { TotpFactor, type TotpEnrolmentAnswer } from './totp-factor.js';
 /**
  * What a person has enabled (never a secret).
  *
@@ -45,41 +29,6 @@ export interface SecondFactorStatus {
 }
 
 /**
- * A TOTP enrolment to show once: the `otpauth://` URI (for a QR code) and the base32 secret (to type).
- *
- * @example
- * const { uri, secret } = await factors.enrolTotp('user_1', 'alice@acme.test');
- */
-export interface TotpEnrolmentAnswer {
-  readonly uri: string;
-  readonly secret: string;
-}
-
-/**
- * Construction settings of {@link SecondFactorService} (the auth module builds it from `secondFactors`).
- *
- * @example
- * new SecondFactorService({ store: new InMemorySecondFactorStore(), box: await SecretBox.fromKeys([key]), clock: systemClock, totpIssuer: 'Acme', throttle: null });
- */
-export interface SecondFactorSettings {
-  readonly store: SecondFactorStore;
-  readonly box: SecretBox;
-  readonly clock: Clock;
-  /** The issuer name authenticator apps show beside the account. */
-  readonly totpIssuer: string;
-  /** Seconds a pending sign-in waits for its factor; default 300. */
-  readonly pendingSignInSeconds?: number | undefined;
-  /** Failed factors are counted as failed sign-ins on these counters (key `second-factor` + subject); null: not throttled. */
-  readonly throttle: SignInThrottle | null;
-  /** Omitted: no passkeys. */
-  readonly passkeys?: PasskeyOptions | undefined;
-  /** The access token of a cookie-authenticated request (browser sessions), for {@link SecondFactorService.sessionIdOf}. */
-  readonly cookieToken?: ((ctx: Pick<RequestContext, 'header'>) => string | undefined) | undefined;
-}
-
-const TOTP_PURPOSE = 'totp';
-
-/**
  * Second factors: TOTP (RFC 6238), recovery codes and passkeys (WebAuthn), the gate every sign-in
  * path passes (`SecondFactorGate`), and step-up. Resolved through the auth module's
  * `SECOND_FACTORS` token when `secondFactors` is configured.
@@ -92,46 +41,39 @@ const TOTP_PURPOSE = 'totp';
  *   otherwise refresh for ever); the session that enabled it is kept and counts as verified.
  * - Every refusal is the same 401 `Invalid second factor`, counted as a failed sign-in by the
  *   sign-in throttle (429 once over), keyed on the person rather than on what was typed.
+ * - Factor changes and refusals are security events (`second-factor.*`, `passkey.*`,
+ *   `recovery-code*`), never with a code, secret or passkey response in them.
+ *
+ * Every `subject` is a local account: read it with `getAccountId(ctx)` (the app's own session,
+ * and its `sid` from `getPrincipal(ctx)`), never from a token's `sub`, which an outside issuer
+ * chooses (ASVS 6.8.1). The factors themselves are `TotpFactor`, `RecoveryCodeFactor` and
+ * `PasskeyFactor` (one file each).
  *
  * @example
  * const { uri } = await factors.enrolTotp(user.sub, user.email);
- * const { recoveryCodes } = await factors.confirmTotp(user.sub, '287082', sid);
+ * const { recoveryCodes } = await factors.confirmTotp(getAccountId(ctx)!, "287082", sid);
  * const pair = await factors.completeSignIn(pendingToken, { totp: '491735' }, context);
  */
 export class SecondFactorService implements SecondFactorGate {
   readonly #store: SecondFactorStore;
-  readonly #box: SecretBox;
   readonly #clock: Clock;
-  readonly #issuer: string;
   readonly #pendingMs: number;
   readonly #throttle: SignInThrottle | null;
-  readonly #passkeys: PasskeyOptions | undefined;
-  readonly #cookieToken: ((ctx: Pick<RequestContext, 'header'>) => string | undefined) | undefined;
+  readonly #events: SecurityEventSink;
+  readonly #totp: TotpFactor;
+  readonly #recovery: RecoveryCodeFactor;
+  readonly #passkeys: PasskeyFactor;
   #issuing: GatedSessionIssuing | undefined;
-  #macKey: Promise<CryptoKey> | undefined;
 
   constructor(settings: SecondFactorSettings) {
     this.#store = settings.store;
-    this.#box = settings.box;
     this.#clock = settings.clock;
-    this.#issuer = settings.totpIssuer;
     this.#pendingMs = (settings.pendingSignInSeconds ?? 300) * 1000;
     this.#throttle = settings.throttle;
-    this.#passkeys = settings.passkeys;
-    this.#cookieToken = settings.cookieToken;
-  }
-
-  /**
-   * The session id (`sid`) of the request's own access token, from `Authorization` or the browser
-   * session's cookie; undefined for an API key or another issuer's token. Call it behind the
-   * guard that verified the token.
-   *
-   * @example
-   * await factors.stepUp(user.sub, factors.sessionIdOf(ctx)!, { totp: code });
-   */
-  sessionIdOf(ctx: Pick<RequestContext, 'header'>): string | undefined {
-    const token = readBearerToken(ctx.header('authorization')) ?? this.#cookieToken?.(ctx);
-    return token === undefined ? undefined : sessionIdOfAccessToken(token);
+    this.#events = settings.securityEvents ?? NO_SECURITY_EVENTS;
+    this.#totp = new TotpFactor(settings.store, settings.box, settings.clock, settings.totpIssuer);
+    this.#recovery = new RecoveryCodeFactor(settings.store, settings.box, settings.clock);
+    this.#passkeys = new PasskeyFactor(settings.store, settings.clock, settings.passkeys);
   }
 
   /** SecondFactorGate: called once by the issuing service's constructor. */
@@ -142,8 +84,7 @@ export class SecondFactorService implements SecondFactorGate {
 
   /** SecondFactorGate: a confirmed TOTP or a passkey makes the second factor required. */
   async required(subject: string): Promise<boolean> {
-    const totp = await this.#store.findTotp(subject);
-    if (totp?.confirmedAt != null) return true;
+    if (await this.#totp.enabled(subject)) return true;
     return (await this.#store.listPasskeys(subject)).length > 0;
   }
 
@@ -162,9 +103,8 @@ export class SecondFactorService implements SecondFactorGate {
    * const { required, recoveryCodes } = await factors.status(user.sub);
    */
   async status(subject: string): Promise<SecondFactorStatus> {
-    const [totp, passkeys, recoveryCodes] = await Promise.all([this.#store.findTotp(subject), this.#store.listPasskeys(subject), this.#store.countRecoveryCodes(subject)]);
-    const confirmed = totp?.confirmedAt != null;
-    return { totp: confirmed, passkeys: passkeys.length, recoveryCodes, required: confirmed || passkeys.length > 0 };
+    const [totp, passkeys, recoveryCodes] = await Promise.all([this.#totp.enabled(subject), this.#store.listPasskeys(subject), this.#recovery.count(subject)]);
+    return { totp, passkeys: passkeys.length, recoveryCodes, required: totp || passkeys.length > 0 };
   }
 
   /**
@@ -175,11 +115,8 @@ export class SecondFactorService implements SecondFactorGate {
    * @example
    * const { uri, secret } = await factors.enrolTotp(user.sub, 'alice@acme.test');
    */
-  async enrolTotp(subject: string, accountName: string): Promise<TotpEnrolmentAnswer> {
-    const secret = generateTotpSecret();
-    const sealed = await this.#box.seal(secret, TOTP_PURPOSE, subject);
-    if (!(await this.#store.saveTotpEnrolment(subject, sealed))) throw new TotpAlreadyEnabledException();
-    return { uri: totpUri(secret, { issuer: this.#issuer, account: accountName }), secret: totpSecretBase32(secret) };
+  enrolTotp(subject: string, accountName: string): Promise<TotpEnrolmentAnswer> {
+    return this.#totp.enrol(subject, accountName);
   }
 
   /**
@@ -189,17 +126,13 @@ export class SecondFactorService implements SecondFactorGate {
    *
    * @throws UnauthorizedException `Invalid second factor` for a wrong code or no enrolment.
    * @example
-   * const { recoveryCodes } = await factors.confirmTotp(user.sub, '287082', sid);
+   * const { recoveryCodes } = await factors.confirmTotp(getAccountId(ctx)!, "287082", sid);
    */
   async confirmTotp(subject: string, code: string, sessionId: string | undefined, context?: SignInContext): Promise<{ readonly recoveryCodes: readonly string[] | undefined }> {
-    return this.#throttled(subject, context, async () => {
-      const enrolment = await this.#store.findTotp(subject);
-      if (enrolment === undefined || enrolment.confirmedAt != null) throw invalidSecondFactor();
-      const secret = await this.#box.open(enrolment.sealedSecret, TOTP_PURPOSE, subject);
-      const step = matchTotp(secret, code, this.#clock.now());
-      if (step === undefined) throw invalidSecondFactor();
+    return this.#throttled(subject, 'enrolment', context, async () => {
       const wasRequired = await this.required(subject);
-      if (!(await this.#store.confirmTotp(subject, step, new Date(this.#clock.now())))) throw invalidSecondFactor();
+      await this.#totp.confirm(subject, code);
+      this.#events.record({ type: 'second-factor.enabled', subject, factor: 'totp' });
       return { recoveryCodes: await this.#firstFactorAdded(subject, sessionId, wasRequired) };
     });
   }
@@ -211,7 +144,9 @@ export class SecondFactorService implements SecondFactorGate {
    * await factors.removeTotp(user.sub);
    */
   async removeTotp(subject: string): Promise<void> {
-    await this.#store.removeTotp(subject);
+    const enabled = await this.#totp.enabled(subject);
+    await this.#totp.remove(subject);
+    if (enabled) this.#events.record({ type: 'second-factor.removed', subject, factor: 'totp' });
   }
 
   /**
@@ -231,8 +166,10 @@ export class SecondFactorService implements SecondFactorGate {
    * @example
    * if (!(await factors.removePasskey(user.sub, params.id))) throw new NotFoundException('No such passkey');
    */
-  removePasskey(subject: string, id: string): Promise<boolean> {
-    return this.#store.removePasskey(subject, id);
+  async removePasskey(subject: string, id: string): Promise<boolean> {
+    const removed = await this.#store.removePasskey(subject, id);
+    if (removed) this.#events.record({ type: 'passkey.removed', subject, passkeyId: id });
+    return removed;
   }
 
   /**
@@ -243,10 +180,8 @@ export class SecondFactorService implements SecondFactorGate {
    * const codes = await factors.regenerateRecoveryCodes(user.sub); // ['7k2m9q-xd4t1v-...', ...]
    */
   async regenerateRecoveryCodes(subject: string): Promise<readonly string[]> {
-    const codes = generateRecoveryCodes();
-    const key = await this.#recoveryKey();
-    const digests = await Promise.all(codes.map((code) => recoveryCodeDigest(key, subject, normalizeRecoveryCode(code) as string)));
-    await this.#store.replaceRecoveryCodes(subject, digests);
+    const codes = await this.#recovery.regenerate(subject);
+    this.#events.record({ type: 'recovery-codes.regenerated', subject });
     return codes;
   }
 
@@ -261,11 +196,13 @@ export class SecondFactorService implements SecondFactorGate {
    */
   async completeSignIn(pendingToken: string, proof: SecondFactorProof, context?: SignInContext): Promise<TokenPair> {
     const issuing = this.#issuingOrFail();
-    if (!isWellFormedOpaqueToken(pendingToken)) throw invalidSecondFactor();
-    const pending = await this.#store.takePendingSignIn(hashOpaqueToken(pendingToken));
-    if (pending === undefined || !(pending.expiresAt.getTime() > this.#clock.now())) throw invalidSecondFactor();
+    const pending = isWellFormedOpaqueToken(pendingToken) ? await this.#store.takePendingSignIn(hashOpaqueToken(pendingToken)) : undefined;
+    if (pending === undefined || !(pending.expiresAt.getTime() > this.#clock.now())) {
+      this.#events.record({ type: 'second-factor.failed', purpose: 'sign-in', clientAddress: context?.clientAddress });
+      throw invalidSecondFactor();
+    }
     const subject = pending.subject;
-    return this.#throttled(subject, context, async () => {
+    return this.#throttled(subject, 'sign-in', context, async () => {
       await this.#verify(subject, proof, 'sign-in');
       const pair = await issuing.startSession(subject, context);
       await this.#markVerified(pair, subject);
@@ -282,7 +219,7 @@ export class SecondFactorService implements SecondFactorGate {
    * await factors.stepUp(user.sub, sid, { totp: body.code }, context);
    */
   async stepUp(subject: string, sessionId: string, proof: SecondFactorProof, context?: SignInContext): Promise<void> {
-    await this.#throttled(subject, context, async () => {
+    await this.#throttled(subject, 'step-up', context, async () => {
       await this.#verify(subject, proof, 'step-up');
       await this.#store.markSessionVerified(sessionId, subject, new Date(this.#clock.now()));
     });
@@ -307,22 +244,8 @@ export class SecondFactorService implements SecondFactorGate {
    * @example
    * const options = await factors.passkeyRegistrationOptions(user.sub, 'alice@acme.test');
    */
-  async passkeyRegistrationOptions(subject: string, userName: string): Promise<PasskeyOptionsJson> {
-    const config = this.#passkeyConfig();
-    const webauthn = await loadSimpleWebAuthn();
-    const existing = await this.#store.listPasskeys(subject);
-    const options = await webauthn.generateRegistrationOptions({
-      rpName: config.rpName,
-      rpID: config.rpId,
-      userName,
-      // The user handle is the subject: a discoverable passkey names its person at sign-in.
-      userID: new TextEncoder().encode(subject),
-      attestationType: 'none',
-      excludeCredentials: existing.map((passkey) => ({ id: passkey.id, transports: [...passkey.transports] })),
-      authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
-    });
-    await this.#keepChallenge(options.challenge, 'registration', subject);
-    return options;
+  passkeyRegistrationOptions(subject: string, userName: string): Promise<PasskeyOptionsJson> {
+    return this.#passkeys.registrationOptions(subject, userName);
   }
 
   /**
@@ -334,26 +257,16 @@ export class SecondFactorService implements SecondFactorGate {
    * const { id, recoveryCodes } = await factors.registerPasskey(user.sub, body, sid);
    */
   async registerPasskey(subject: string, response: unknown, sessionId: string | undefined): Promise<{ readonly id: string; readonly recoveryCodes: readonly string[] | undefined }> {
-    const config = this.#passkeyConfig();
-    const webauthn = await loadSimpleWebAuthn();
-    let verification: Awaited<ReturnType<typeof webauthn.verifyRegistrationResponse>>;
-    try {
-      verification = await webauthn.verifyRegistrationResponse({
-        response,
-        expectedChallenge: (challenge: string) => this.#takeChallenge(challenge, 'registration', subject),
-        expectedOrigin: [...config.origins],
-        expectedRPID: config.rpId,
-        requireUserVerification: true,
-      });
-    } catch {
-      throw invalidSecondFactor();
-    }
-    const credential = verification.registrationInfo?.credential;
-    if (!verification.verified || credential === undefined) throw invalidSecondFactor();
     const wasRequired = await this.required(subject);
-    const now = new Date(this.#clock.now());
-    await this.#store.addPasskey({ id: credential.id, subject, publicKey: encodeBase64(credential.publicKey), counter: credential.counter, transports: credential.transports ?? [], createdAt: now, lastUsedAt: null });
-    return { id: credential.id, recoveryCodes: await this.#firstFactorAdded(subject, sessionId, wasRequired) };
+    let id: string;
+    try {
+      id = await this.#passkeys.register(subject, response);
+    } catch (error) {
+      if (isInvalidSecondFactor(error)) this.#events.record({ type: 'second-factor.failed', subject, purpose: 'enrolment' });
+      throw error;
+    }
+    this.#events.record({ type: 'passkey.added', subject, passkeyId: id });
+    return { id, recoveryCodes: await this.#firstFactorAdded(subject, sessionId, wasRequired) };
   }
 
   /**
@@ -365,12 +278,8 @@ export class SecondFactorService implements SecondFactorGate {
    * @example
    * const options = await factors.passkeyAuthenticationOptions();
    */
-  async passkeyAuthenticationOptions(subject?: string): Promise<PasskeyOptionsJson> {
-    const config = this.#passkeyConfig();
-    const webauthn = await loadSimpleWebAuthn();
-    const options = await webauthn.generateAuthenticationOptions({ rpID: config.rpId, userVerification: 'required' });
-    await this.#keepChallenge(options.challenge, subject === undefined ? 'sign-in' : 'step-up', subject ?? null);
-    return options;
+  passkeyAuthenticationOptions(subject?: string): Promise<PasskeyOptionsJson> {
+    return this.#passkeys.authenticationOptions(subject);
   }
 
   /**
@@ -384,9 +293,15 @@ export class SecondFactorService implements SecondFactorGate {
    */
   async signInWithPasskey(response: unknown, context?: SignInContext): Promise<TokenPair> {
     const issuing = this.#issuingOrFail();
-    const passkey = await this.#checkPasskey(response, undefined, 'sign-in');
-    const pair = await issuing.startSession(passkey.subject, context);
-    await this.#markVerified(pair, passkey.subject);
+    let subject: string;
+    try {
+      subject = (await this.#passkeys.check(response, undefined, 'sign-in')).subject;
+    } catch (error) {
+      if (isInvalidSecondFactor(error)) this.#events.record({ type: 'second-factor.failed', purpose: 'sign-in', clientAddress: context?.clientAddress });
+      throw error;
+    }
+    const pair = await issuing.startSession(subject, context);
+    await this.#markVerified(pair, subject);
     return pair;
   }
 
@@ -395,7 +310,7 @@ export class SecondFactorService implements SecondFactorGate {
     const status = await this.status(subject);
     const factors: SecondFactorKind[] = [];
     if (status.totp) factors.push('totp');
-    if (status.passkeys > 0 && this.#passkeys !== undefined) factors.push('passkey');
+    if (status.passkeys > 0 && this.#passkeys.configured) factors.push('passkey');
     if (status.recoveryCodes > 0) factors.push('recovery-code');
     return factors;
   }
@@ -403,80 +318,17 @@ export class SecondFactorService implements SecondFactorGate {
   /** Checks one proof for the subject; throws the one 401 otherwise. */
   async #verify(subject: string, proof: SecondFactorProof, purpose: 'sign-in' | 'step-up'): Promise<void> {
     if (typeof proof !== 'object' || proof === null) throw invalidSecondFactor();
-    if ('totp' in proof) return this.#verifyTotp(subject, proof.totp);
-    if ('recoveryCode' in proof) return this.#verifyRecoveryCode(subject, proof.recoveryCode);
+    if ('totp' in proof) return this.#totp.verify(subject, proof.totp);
+    if ('recoveryCode' in proof) {
+      await this.#recovery.verify(subject, proof.recoveryCode);
+      this.#events.record({ type: 'recovery-code.used', subject });
+      return;
+    }
     if ('passkey' in proof) {
-      await this.#checkPasskey(proof.passkey, subject, purpose);
+      await this.#passkeys.check(proof.passkey, subject, purpose);
       return;
     }
     throw invalidSecondFactor();
-  }
-
-  async #verifyTotp(subject: string, code: unknown): Promise<void> {
-    const enrolment = await this.#store.findTotp(subject);
-    if (enrolment === undefined || enrolment.confirmedAt == null || typeof code !== 'string') throw invalidSecondFactor();
-    const secret = await this.#box.open(enrolment.sealedSecret, TOTP_PURPOSE, subject);
-    const step = matchTotp(secret, code, this.#clock.now());
-    // The compare-and-set refuses a step at or below the last one used: a code, or an older code
-    // of the window, is never accepted twice, even by two instances at once.
-    if (step === undefined || !(await this.#store.useTotpStep(subject, step))) throw invalidSecondFactor();
-  }
-
-  async #verifyRecoveryCode(subject: string, code: unknown): Promise<void> {
-    const normalized = typeof code === 'string' ? normalizeRecoveryCode(code) : undefined;
-    if (normalized === undefined) throw invalidSecondFactor();
-    const digest = await recoveryCodeDigest(await this.#recoveryKey(), subject, normalized);
-    if (!(await this.#store.useRecoveryCode(subject, digest, new Date(this.#clock.now())))) throw invalidSecondFactor();
-  }
-
-  /**
-   * Verifies an authentication response: a passkey we know (of `subject` when given), its
-   * one-use challenge of this purpose, the origin and RP id, user verification, and a signature
-   * counter that moved forward (or stays 0 for authenticators without one), the counter stored by
-   * compare-and-set.
-   */
-  async #checkPasskey(response: unknown, subject: string | undefined, purpose: PasskeyChallengePurpose): Promise<StoredPasskey> {
-    const config = this.#passkeyConfig();
-    const id = credentialIdOf(response);
-    const passkey = id === undefined ? undefined : await this.#store.findPasskey(id);
-    if (passkey === undefined || (subject !== undefined && passkey.subject !== subject)) throw invalidSecondFactor();
-    const publicKey = decodeBase64(passkey.publicKey);
-    if (publicKey === undefined) throw new Error('second factors: a stored passkey public key is not base64url');
-    const webauthn = await loadSimpleWebAuthn();
-    let verification: Awaited<ReturnType<typeof webauthn.verifyAuthenticationResponse>>;
-    try {
-      verification = await webauthn.verifyAuthenticationResponse({
-        response,
-        // A sign-in's challenge names nobody; a step-up's names the signed-in person. The second
-        // step of a sign-in uses a sign-in challenge.
-        expectedChallenge: (challenge: string) => this.#takeChallenge(challenge, purpose, purpose === 'step-up' ? passkey.subject : null),
-        expectedOrigin: [...config.origins],
-        expectedRPID: config.rpId,
-        credential: { id: passkey.id, publicKey: Uint8Array.from(publicKey), counter: passkey.counter, transports: [...passkey.transports] },
-        requireUserVerification: true,
-      });
-    } catch {
-      // simplewebauthn throws for a counter that did not move forward, a wrong origin or challenge.
-      throw invalidSecondFactor();
-    }
-    if (!verification.verified || !verification.authenticationInfo.userVerified) throw invalidSecondFactor();
-    const next = verification.authenticationInfo.newCounter;
-    // Counters only move forward; both 0 means an authenticator that keeps none (allowed).
-    if (!(next > passkey.counter || (next === 0 && passkey.counter === 0))) throw invalidSecondFactor();
-    if (!(await this.#store.usePasskeyCounter(passkey.id, passkey.counter, next, new Date(this.#clock.now())))) throw invalidSecondFactor();
-    return passkey;
-  }
-
-  async #keepChallenge(challenge: string, purpose: PasskeyChallengePurpose, subject: string | null): Promise<void> {
-    const seconds = this.#passkeys?.challengeSeconds ?? 300;
-    await this.#store.putChallenge(hashOpaqueToken(challenge), { purpose, subject, expiresAt: new Date(this.#clock.now() + seconds * 1000) });
-  }
-
-  /** Spends the challenge (its one use) and answers whether it was ours, live, for this purpose and person. */
-  async #takeChallenge(challenge: string, purpose: PasskeyChallengePurpose, subject: string | null): Promise<boolean> {
-    if (typeof challenge !== 'string' || challenge.length === 0 || challenge.length > 1024) return false;
-    const stored = await this.#store.takeChallenge(hashOpaqueToken(challenge));
-    return stored !== undefined && stored.purpose === purpose && stored.subject === subject && stored.expiresAt.getTime() > this.#clock.now();
   }
 
   /** After a first factor: recovery codes (when there are none), the other sessions ended, this one verified. */
@@ -484,9 +336,8 @@ export class SecondFactorService implements SecondFactorGate {
     if (sessionId !== undefined) await this.#store.markSessionVerified(sessionId, subject, new Date(this.#clock.now()));
     if (wasRequired) return undefined;
     // Sessions that started without the factor would otherwise refresh for ever without it.
-    if (sessionId !== undefined) await this.#issuingOrFail().revokeOtherSessions(subject, sessionId);
-    else await this.#issuingOrFail().revokeOtherSessions(subject, '');
-    return (await this.#store.countRecoveryCodes(subject)) > 0 ? undefined : this.regenerateRecoveryCodes(subject);
+    await this.#issuingOrFail().revokeOtherSessions(subject, sessionId ?? '');
+    return (await this.#recovery.count(subject)) > 0 ? undefined : this.regenerateRecoveryCodes(subject);
   }
 
   async #markVerified(pair: TokenPair, subject: string): Promise<void> {
@@ -494,36 +345,25 @@ export class SecondFactorService implements SecondFactorGate {
     if (sessionId !== undefined) await this.#store.markSessionVerified(sessionId, subject, new Date(this.#clock.now()));
   }
 
-  /** Counts a refused factor as a failed sign-in of `second-factor` + subject (429 once over). */
-  async #throttled<T>(subject: string, context: SignInContext | undefined, run: () => Promise<T>): Promise<T> {
-    return this.#throttle === null ? run() : this.#throttle.attempt(`second-factor\n${subject}`, context, run);
-  }
-
-  #recoveryKey(): Promise<CryptoKey> {
-    this.#macKey ??= this.#box.derivedMacKey('recovery codes');
-    return this.#macKey;
-  }
-
-  #passkeyConfig(): PasskeyOptions {
-    if (this.#passkeys === undefined) throw new Error('passkeys are not configured: set secondFactors.passkeys (rpId, rpName, origins)');
-    return this.#passkeys;
+  /**
+   * Counts a refused factor as a failed sign-in of `second-factor` + subject (429 once over), and
+   * records it as a security event.
+   */
+  async #throttled<T>(subject: string, purpose: SecondFactorPurpose, context: SignInContext | undefined, run: () => Promise<T>): Promise<T> {
+    const recorded = async (): Promise<T> => {
+      try {
+        return await run();
+      } catch (error) {
+        if (isInvalidSecondFactor(error)) this.#events.record({ type: 'second-factor.failed', subject, purpose, clientAddress: context?.clientAddress });
+        throw error;
+      }
+    };
+    return this.#throttle === null ? recorded() : this.#throttle.attempt(`second-factor\n${subject}`, context, recorded);
   }
 
   #issuingOrFail(): GatedSessionIssuing {
     // Fail closed: without the issuing service nothing can start a session.
     if (this.#issuing === undefined) throw new Error('SecondFactorService: no issuing service attached (configure issuing with secondFactors)');
     return this.#issuing;
-  }
-}
-
-/** A fresh 401 `Invalid second factor`, `code: INVALID_SECOND_FACTOR`. */
-function invalidSecondFactor(): UnauthorizedException {
-  return new UnauthorizedException(INVALID_SECOND_FACTOR_MESSAGE, { code: 'INVALID_SECOND_FACTOR' });
-}
-
-/** 409: a confirmed TOTP exists; remove it before enrolling another. */
-class TotpAlreadyEnabledException extends ConflictException {
-  constructor() {
-    super('An authenticator app is already enabled: remove it before enrolling another', { code: 'TOTP_ALREADY_ENABLED' });
   }
 }

@@ -1,10 +1,8 @@
 import { createMetadataKey, ForbiddenException, HttpException, readRouteMetadata, UnauthorizedException, type Clock, type Guard, type MetadataEntry, type MetadataKey, type RequestContext, type StateKey } from '../../index.js';
 import type { AuthenticatedApiKey } from '../credentials/api-keys/index.js';
-import { sessionIdOfAccessToken } from '../sessions/browser/browser-credentials.js';
-import { readBearerToken } from '../credentials/jwt/bearer-token.js';
-import { sessionStartOf } from '../sessions/state/session-id.js';
+import type { AuthenticatedToken } from '../sessions/state/authenticated-token.js';
+import { authenticatedWithin, insufficientAuthentication } from '../sessions/state/recent-auth.js';
 import type { SecondFactorService } from './second-factor-service.js';
-
 /** Problem `type` when the session must pass a second factor again (POST the factor to the step-up route). @example if (problem.type === STEP_UP_SECOND_FACTOR_TYPE) await stepUp(); */
 export const STEP_UP_SECOND_FACTOR_TYPE = 'urn:tessera:auth:step-up-second-factor';
 /** Problem `type` when the person must sign in again (an account without a second factor, its sign-in too old). @example if (problem.type === STEP_UP_SIGN_IN_TYPE) location.assign('/sign-in'); */
@@ -46,17 +44,16 @@ export function RequireStepUp(rule: StepUpRule = {}): MetadataEntry<StepUpRule> 
 }
 
 /**
- * The refusal that says which step is missing: 401 with `type` and `code` naming it, `step`
- * (`second-factor` or `sign-in`), `maxAgeSeconds`, and the RFC 9470 challenge
+ * The refusal that says which step is missing, in the one shape of such refusals
+ * (`insufficientAuthentication`): 401 with `type` and `code` naming it, `step` (`second-factor`
+ * or `sign-in`), `maxAgeSeconds`, and the RFC 9470 challenge
  * `WWW-Authenticate: Bearer error="insufficient_user_authentication", max_age=...`.
  */
-class StepUpRequiredException extends HttpException {
-  constructor(step: 'second-factor' | 'sign-in', maxAgeSeconds: number) {
-    const type = step === 'second-factor' ? STEP_UP_SECOND_FACTOR_TYPE : STEP_UP_SIGN_IN_TYPE;
-    const code = step === 'second-factor' ? 'STEP_UP_SECOND_FACTOR' : 'STEP_UP_SIGN_IN';
-    const detail = step === 'second-factor' ? 'Confirm with a second factor to continue' : 'Sign in again to continue';
-    super(401, detail, { code, step, maxAgeSeconds }, { 'www-authenticate': `Bearer error="insufficient_user_authentication", error_description="${detail}", max_age=${maxAgeSeconds}` }, { type, code });
-  }
+function stepUpRequired(step: 'second-factor' | 'sign-in', maxAgeSeconds: number): HttpException {
+  const type = step === 'second-factor' ? STEP_UP_SECOND_FACTOR_TYPE : STEP_UP_SIGN_IN_TYPE;
+  const code = step === 'second-factor' ? 'STEP_UP_SECOND_FACTOR' : 'STEP_UP_SIGN_IN';
+  const detail = step === 'second-factor' ? 'Confirm with a second factor to continue' : 'Sign in again to continue';
+  return insufficientAuthentication({ type, code, detail, description: detail, body: { code, step } }, maxAgeSeconds);
 }
 
 /** The state keys a step-up guard reads (those of one auth module). */
@@ -65,12 +62,12 @@ export interface StepUpStateKeys {
   readonly currentApiKey: StateKey<AuthenticatedApiKey>;
 }
 
-/** What one app's step-up guard runs with: its default window and clock, and the browser-session cookie reader. */
+/** What one app's step-up guard runs with: its default window and clock, and what the runtime recorded of each verified token. */
 export interface StepUpSettings {
   readonly defaultSeconds: number;
   readonly clock: Clock;
-  /** The access token of a cookie-authenticated request (browser sessions), when configured. */
-  readonly cookieToken: (ctx: RequestContext) => string | undefined;
+  /** The auth runtime's record of the verified token behind these claims (`AuthRuntime.tokenFacts`). */
+  readonly tokenFacts: (claims: unknown) => AuthenticatedToken | undefined;
 }
 
 /**
@@ -96,26 +93,28 @@ export function createStepUpGuard(keys: StepUpStateKeys): new (factors: SecondFa
 
     async canActivate(ctx: RequestContext): Promise<boolean> {
       const settings = this.settings;
-      const user = ctx.get(keys.currentUser) as { sub?: unknown } | undefined;
-      if (user === undefined || typeof user.sub !== 'string') throw new UnauthorizedException('Authentication required', undefined, { 'www-authenticate': 'Bearer' });
+      const user = ctx.get(keys.currentUser);
+      if (user === undefined) throw new UnauthorizedException('Authentication required', undefined, { 'www-authenticate': 'Bearer' });
       if (ctx.get(keys.currentApiKey) !== undefined) throw new ForbiddenException('This action needs a signed-in person, not an API key', { code: 'STEP_UP_NOT_POSSIBLE' });
-      const token = readBearerToken(ctx.header('authorization')) ?? settings.cookieToken(ctx);
-      const sessionId = token === undefined ? undefined : sessionIdOfAccessToken(token);
-      if (sessionId === undefined) throw new ForbiddenException('This action needs a session of this app', { code: 'STEP_UP_NOT_POSSIBLE' });
+      // What the runtime recorded when it verified the token, by the rule every guard shares: only
+      // the app's own session tokens name a local account and a session that can step up (a
+      // provider's token may carry a `sid` of its own; it is not ours).
+      const facts = settings.tokenFacts(user);
+      if (facts === undefined || !facts.own || facts.subject === undefined || facts.sessionId === undefined) throw new ForbiddenException('This action needs a session of this app', { code: 'STEP_UP_NOT_POSSIBLE' });
       const rule = (ctx.route === undefined ? undefined : readRouteMetadata(ctx.route, STEP_UP_RULE)) ?? {};
       const seconds = rule.withinSeconds ?? settings.defaultSeconds;
-      const oldest = settings.clock.now() - seconds * 1000;
-      if (await this.factors.required(user.sub)) {
-        const verifiedAt = await this.factors.sessionVerifiedAt(sessionId);
-        if (verifiedAt !== undefined && verifiedAt.getTime() >= oldest) return true;
-        throw new StepUpRequiredException('second-factor', seconds);
+      const now = settings.clock.now();
+      if (await this.factors.required(facts.subject)) {
+        const verifiedAt = await this.factors.sessionVerifiedAt(facts.sessionId);
+        if (verifiedAt !== undefined && authenticatedWithin({ authenticatedAtMs: verifiedAt.getTime() }, now, seconds)) return true;
+        throw stepUpRequired('second-factor', seconds);
       }
       if (rule.secondFactor === 'required') {
         throw new HttpException(403, 'This action needs a second factor: enrol one first', { code: 'STEP_UP_ENROLMENT', step: 'enrol' }, undefined, { type: STEP_UP_ENROLMENT_TYPE, code: 'STEP_UP_ENROLMENT' });
       }
-      const startedAt = sessionStartOf(sessionId);
-      if (startedAt !== undefined && startedAt >= oldest) return true;
-      throw new StepUpRequiredException('sign-in', seconds);
+      // The sign-in half: the same answer to "when did this session authenticate" as requireRecentAuth.
+      if (authenticatedWithin(facts, now, seconds)) return true;
+      throw stepUpRequired('sign-in', seconds);
     }
   };
 }

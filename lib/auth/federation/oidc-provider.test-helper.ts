@@ -9,6 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, decodeJwt, decodeProtectedHeader, type CryptoKey as JoseKey } from 'jose';
 import Provider from 'oidc-provider';
 
+/** The authentication classes the test provider knows (a password, and one with a second factor). */
+export const TEST_ACR_VALUES = ['urn:tessera:test:password', 'urn:tessera:test:mfa'] as const;
+
 /** A person the provider knows. */
 export interface ProviderAccount {
   readonly sub: string;
@@ -22,10 +25,12 @@ export interface TestOidcProvider {
   readonly issuer: string;
   readonly clientId: string;
   readonly clientSecret: string;
-  /** The person the next login signs in as. */
-  loginAs(sub: string): void;
+  /** The person the next login signs in as, and the authentication class (`acr`) the login reports, if any. */
+  loginAs(sub: string, options?: { readonly acr?: string }): void;
   /** Re-signs an ID token with the provider's own key after changing its claims (a token answer another client or issuer would get). */
   resign(idToken: string, change: (claims: Record<string, unknown>) => Record<string, unknown>): Promise<string>;
+  /** Re-signs an ID token, claims and header (`kid` included) unchanged, with a key the provider never published: a forgery. */
+  forge(idToken: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -43,11 +48,14 @@ export async function startOidcProvider(options: { readonly redirectUris: readon
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const accounts = new Map(options.accounts.map((account) => [account.sub, account]));
   let nextLogin = options.accounts[0]?.sub ?? 'nobody';
+  let nextAcr: string | undefined;
   const clientId = 'tessera-app';
   const clientSecret = 'a-client-secret-for-the-tests-0123456789';
   const provider = new Provider(issuer, {
     clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [...options.redirectUris], response_types: ['code'], grant_types: ['authorization_code'] }],
     jwks: { keys: [jwk] },
+    // The classes a login may report (loginAs(sub, { acr })), for acr_values.
+    acrValues: [...TEST_ACR_VALUES],
     // read:user: the scope a plain OAuth 2.0 request asks for (GitHub's), with no openid.
     scopes: ['openid', 'offline_access', 'read:user'],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
@@ -67,7 +75,7 @@ export async function startOidcProvider(options: { readonly redirectUris: readon
       void (async () => {
         const details = await provider.interactionDetails(req, res);
         if (details.prompt.name === 'login') {
-          await provider.interactionFinished(req, res, { login: { accountId: nextLogin } }, { mergeWithLastSubmission: false });
+          await provider.interactionFinished(req, res, { login: nextAcr === undefined ? { accountId: nextLogin } : { accountId: nextLogin, acr: nextAcr } }, { mergeWithLastSubmission: false });
           return;
         }
         const grant = new provider.Grant({ accountId: details.session?.accountId as string, clientId: details.params.client_id as string });
@@ -87,13 +95,19 @@ export async function startOidcProvider(options: { readonly redirectUris: readon
     issuer,
     clientId,
     clientSecret,
-    loginAs(sub) {
+    loginAs(sub, login = {}) {
       nextLogin = sub;
+      nextAcr = login.acr;
     },
     async resign(idToken, change) {
       const header = decodeProtectedHeader(idToken);
       const claims = change({ ...decodeJwt(idToken) });
       return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: header.kid ?? 'op-key-1' }).sign(privateKey as JoseKey);
+    },
+    async forge(idToken) {
+      const header = decodeProtectedHeader(idToken);
+      const { privateKey: stranger } = await generateKeyPair('RS256');
+      return new SignJWT({ ...decodeJwt(idToken) }).setProtectedHeader({ alg: 'RS256', kid: header.kid ?? 'op-key-1' }).sign(stranger as JoseKey);
     },
     close: () =>
       new Promise<void>((resolve) => {

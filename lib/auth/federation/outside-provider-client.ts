@@ -2,7 +2,7 @@ import * as oauth from 'oauth4webapi';
 import { decodeProtectedHeader } from 'jose';
 import type { Clock } from '../../index.js';
 import { atHashMatches } from './at-hash.js';
-import { isLoopbackHost, type OutsideProfile, type OutsideProviderOptions } from './outside-provider-options.js';
+import { isLoopbackHost, type OidcProviderOptions, type OutsideProfile, type OutsideProviderOptions } from './outside-provider-options.js';
 
 /** Why the provider's answer was refused; for logs only, the client gets one problem per kind. */
 export class OutsideSignInRefused extends Error {
@@ -27,8 +27,8 @@ const DISCOVERY_MAX_AGE_MS = 60 * 60 * 1000;
 
 /**
  * The protocol side of one provider, all of it oauth4webapi's: discovery (cached an hour, never a
- * failure), the authorization URL, the code exchange with PKCE, the ID token's checks and the
- * user info. Every request to the provider is bounded by `timeoutMs`. Times are read from the
+ * failure), the authorization URL, the code exchange with PKCE, the ID token's checks (its claims
+ * and its signature against the provider's JWKS) and the user info. Every request to the provider is bounded by `timeoutMs`. Times are read from the
  * app's clock (oauth4webapi's `clockSkew` is set to its offset from the system clock), so tests
  * drive expiry without sleeping.
  *
@@ -72,7 +72,12 @@ export class OutsideProviderClient {
     url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(request.codeVerifier));
     url.searchParams.set('code_challenge_method', 'S256');
     if (request.nonce !== undefined) url.searchParams.set('nonce', request.nonce);
-    if (this.#options.kind !== 'oauth2' && this.#options.responseMode === 'form_post') url.searchParams.set('response_mode', 'form_post');
+    const options = this.#options;
+    if (options.kind !== 'oauth2') {
+      if (options.responseMode === 'form_post') url.searchParams.set('response_mode', 'form_post');
+      if (options.maxAge !== undefined) url.searchParams.set('max_age', String(options.maxAge));
+      if (options.acrValues !== undefined) url.searchParams.set('acr_values', options.acrValues.join(' '));
+    }
     return url;
   }
 
@@ -101,6 +106,8 @@ export class OutsideProviderClient {
       tokens = await oauth.processAuthorizationCodeResponse(server, client, response, {
         expectedNonce: request.nonce ?? oauth.expectNoNonce,
         requireIdToken: this.isOidc,
+        // With max_age sent, auth_time must be there and recent enough (OIDC Core 3.1.2.1).
+        maxAge: (this.#options as Partial<OidcProviderOptions>).maxAge ?? oauth.skipAuthTimeCheck,
       });
     } catch (error) {
       throw refused('token response', error);
@@ -112,10 +119,23 @@ export class OutsideProviderClient {
     }
     const claims = oauth.getValidatedIdTokenClaims(tokens);
     if (claims === undefined || tokens.id_token === undefined) throw new OutsideSignInRefused('token response: no ID token');
+    // The ID token's signature, against the provider's published keys (its discovered jwks_uri;
+    // oauth4webapi keeps them per provider for up to 5 minutes and fetches again for a key it has
+    // not seen). OpenID Connect Core 3.1.3.7 lets a client trust TLS instead for a token taken
+    // from the token endpoint; we check both (ASVS 6.8.2): a proxy, a mis-routed fetch or plain
+    // http on loopback cannot hand over a token the provider did not sign. HS* (client-secret)
+    // signatures are refused: configure the provider for an asymmetric algorithm.
+    await this.#reach('ID token signature', (signal) => oauth.validateApplicationLevelSignature(server, response, this.#requestOptions(signal)));
     // at_hash is optional in the code flow (OIDC Core 3.1.3.8); when the provider sends it, the
     // access token must be the one it was made for.
     if (typeof claims.at_hash === 'string' && !(await atHashMatches(tokens.access_token, claims.at_hash, decodeProtectedHeader(tokens.id_token).alg))) {
       throw new OutsideSignInRefused('ID token: at_hash does not match the access token');
+    }
+    const acr = typeof claims.acr === 'string' ? claims.acr : undefined;
+    // acr_values is a voluntary request: a provider may answer a lower level; requireAcr refuses it.
+    const level = this.#options as OidcProviderOptions;
+    if (level.requireAcr === true && !(acr !== undefined && (level.acrValues ?? []).includes(acr))) {
+      throw new OutsideSignInRefused(`ID token: acr ${acr === undefined ? 'missing' : JSON.stringify(acr)} is not one of the required acrValues`);
     }
     const info = server.userinfo_endpoint === undefined ? {} : await this.#userInfo(server, client, tokens.access_token, claims.sub);
     const all: Record<string, unknown> = { ...info, ...claims };
@@ -126,6 +146,7 @@ export class OutsideProviderClient {
       // Only `true` itself counts: "true" as a string, a missing claim or anything else is unverified.
       emailVerified: email !== undefined && all.email_verified === true,
       name: typeof all.name === 'string' ? all.name : undefined,
+      acr,
       claims: Object.freeze(all),
     });
   }

@@ -14,6 +14,11 @@ export interface OutsideProfile {
   /** True only when the provider vouches the person controls `email`; anything unsure is false. */
   readonly emailVerified: boolean;
   readonly name?: string | undefined;
+  /**
+   * The authentication context class the provider says it used (the ID token's `acr`), when it
+   * says; see `acrValues` and `requireAcr` to ask for one. OIDC providers only.
+   */
+  readonly acr?: string | undefined;
   /** The validated ID-token claims and the user-info claims (OIDC), or what `profile` returned. */
   readonly claims: Readonly<Record<string, unknown>>;
 }
@@ -49,6 +54,20 @@ export interface OidcProviderOptions {
    * an unverified e-mail never links.
    */
   readonly linkVerifiedEmail?: boolean;
+  /**
+   * Asks the provider for a fresh authentication (whole seconds, 0 or more): sends `max_age`, and
+   * the ID token must then carry an `auth_time` no older than this (on the app's clock, within
+   * `clockToleranceSeconds`), else the sign-in is refused (401). Unset: no `max_age`.
+   */
+  readonly maxAge?: number;
+  /**
+   * Asks the provider for an authentication level: sends `acr_values` (space-separated, preferred
+   * first), e.g. a provider's multi-factor class. The provider may answer another level: the ID
+   * token's `acr` is on the profile (`OutsideProfile.acr`), and `requireAcr` refuses any other.
+   */
+  readonly acrValues?: readonly string[];
+  /** With `acrValues`: the ID token's `acr` must be one of them, else the sign-in is refused (401). Default false. */
+  readonly requireAcr?: boolean;
   /** The fetch used to reach the provider; default the global fetch. */
   readonly fetch?: typeof fetch;
 }
@@ -112,12 +131,26 @@ export function checkOutsideProviders(providers: readonly OutsideProviderOptions
     checkUrl(provider.issuer, `Outside provider ${name}: issuer`);
     if (issuers.has(provider.issuer)) throw new AuthConfigError(`Outside providers share the issuer ${JSON.stringify(provider.issuer)}`);
     issuers.add(provider.issuer);
+    if (provider.kind !== 'oauth2') checkLevel(provider, name);
     if (provider.kind === 'oauth2') {
       checkUrl(provider.authorizationEndpoint, `Outside provider ${name}: authorizationEndpoint`);
       checkUrl(provider.tokenEndpoint, `Outside provider ${name}: tokenEndpoint`);
       if (typeof provider.profile !== 'function') throw new AuthConfigError(`Outside provider ${name} (oauth2) needs a profile function`);
     }
   }
+}
+
+/** `maxAge`, `acrValues` and `requireAcr` of an OIDC provider: what the request can carry, and a requirement that can be met. */
+function checkLevel(provider: OidcProviderOptions, name: string): void {
+  const { maxAge, acrValues, requireAcr } = provider;
+  if (maxAge !== undefined && !(Number.isSafeInteger(maxAge) && maxAge >= 0)) throw new AuthConfigError(`Outside provider ${name}: maxAge must be a whole number of seconds, 0 or more`);
+  if (acrValues !== undefined) {
+    if (!Array.isArray(acrValues) || acrValues.length === 0) throw new AuthConfigError(`Outside provider ${name}: acrValues must list at least one value`);
+    for (const value of acrValues) {
+      if (typeof value !== 'string' || !/^[\x21-\x7e]+$/.test(value)) throw new AuthConfigError(`Outside provider ${name}: each acrValues entry is a non-empty string of visible ASCII without spaces`);
+    }
+  }
+  if (requireAcr === true && acrValues === undefined) throw new AuthConfigError(`Outside provider ${name}: requireAcr needs acrValues (the levels to require)`);
 }
 
 function checkUrl(value: unknown, what: string): void {

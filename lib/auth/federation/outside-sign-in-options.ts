@@ -1,6 +1,5 @@
-import type { ModuleDefinition, RequestContext } from '../../index.js';
+import type { ModuleDefinition } from '../../index.js';
 import type { StoreClass } from '../shared/store-class.js';
-import type { Awaitable } from '../shared/awaitable.js';
 import type { IdentityStore } from './identity-store.js';
 import type { OutsideAccounts } from './outside-accounts.js';
 import type { OutsideProviderOptions } from './outside-provider-options.js';
@@ -11,7 +10,8 @@ import type { SignInFlowStore } from './sign-in-flow-store.js';
  * the module mounts `GET /auth/oidc/:provider` (the redirect), `GET|POST
  * /auth/oidc/:provider/callback`, and for signed-in people `POST /auth/oidc/:provider/link`,
  * `GET /auth/identities` and `DELETE /auth/identities/:provider`. The sign-in ends in a session
- * of the app's own: cookies with `browser`, else a JSON token pair.
+ * of the app's own: cookies with `browser`, else a JSON token pair. Linking and unlinking need a
+ * recent authentication by the module's own rule (`recentAuthSeconds`, as `RecentAuthGuard`).
  *
  * @example
  * outsideSignIn: {
@@ -37,12 +37,6 @@ export interface OutsideSignInOptions {
    * use a password, by a mailed reset if need be) and no account is created by a provider.
    */
   readonly accounts?: OutsideAccounts;
-  /**
-   * Required before linking or unlinking while signed in (ASVS 6.8, 7.5): resolves when the
-   * request's session authenticated recently enough, throws (e.g. a 401/403 problem) when not.
-   * Without it, linking and unlinking are refused (fail closed).
-   */
-  readonly recentAuthentication?: (ctx: RequestContext) => Awaitable<void>;
   /** Where the browser goes after signing in, unless the start named another path (`?returnTo=`); default `/`. */
   readonly defaultReturnTo?: string;
   /** Seconds a started flow waits for its callback; default 600. */

@@ -1,4 +1,4 @@
-import { createToken, defineFactory, type Clock, type ProviderInput, type Token } from '../../index.js';
+import { createToken, defineFactory, type Clock, type ProviderInput, type Token, type RequestContext } from '../../index.js';
 import { AuthConfigError } from '../shared/auth-config-error.js';
 import type { StoreClass } from '../shared/store-class.js';
 import { tracedStore } from '../shared/auth-telemetry.js';
@@ -13,6 +13,7 @@ import { checkOutsideProviders } from './outside-provider-options.js';
 import { OutsideSignIn, type OutsideSessionIssuer } from './outside-sign-in.js';
 import type { OutsideSignInOptions } from './outside-sign-in-options.js';
 import type { SignInFlowStore } from './sign-in-flow-store.js';
+import type { SecurityEventSink } from '../events/security-event.js';
 
 /** The tokens the outside sign-in is wired with, owned by `defineAuthModule`. */
 export interface OutsideSignInTokens {
@@ -23,6 +24,9 @@ export interface OutsideSignInTokens {
   /** The module's account store, when `accounts` is configured: the default OutsideAccounts. */
   readonly accountStore: Token<AccountStore<unknown>> | undefined;
   readonly toProvider: <T>(token: Token<T>, store: StoreClass<T>) => ProviderInput;
+  /** The module's recent-authentication rule for linking and unlinking (`recentAuthSeconds`). */
+  readonly recentAuthentication: Token<(ctx: RequestContext) => void>;
+  readonly securityEvents: Token<SecurityEventSink>;
 }
 
 /**
@@ -64,8 +68,10 @@ export function outsideSignInProviders(options: OutsideSignInOptions, clock: Clo
   const FLOWS = createToken<SignInFlowStore>('SignInFlowStore');
   const IDENTITIES = createToken<IdentityStore>('IdentityStore');
   const ACCOUNTS = createToken<OutsideAccounts>('OutsideAccounts');
-  const build = (sessions: OutsideSessionIssuer, flows: SignInFlowStore, identities: IdentityStore, credentials: CredentialStore<unknown>, accounts: OutsideAccounts, browser: BrowserSessions | undefined) =>
+  const build = (sessions: OutsideSessionIssuer, flows: SignInFlowStore, identities: IdentityStore, credentials: CredentialStore<unknown>, accounts: OutsideAccounts, recentAuthentication: (ctx: RequestContext) => void, events: SecurityEventSink, browser: BrowserSessions | undefined) =>
     new OutsideSignIn({
+      recentAuthentication,
+      events,
       options,
       accounts,
       flows: tracedStore(flows, 'SignInFlowStore'),
@@ -88,8 +94,8 @@ export function outsideSignInProviders(options: OutsideSignInOptions, clock: Clo
     tokens.toProvider(FLOWS, options.flowStore ?? InMemorySignInFlowStore),
     tokens.toProvider(IDENTITIES, options.identityStore ?? InMemoryIdentityStore),
     browserToken === undefined
-      ? defineFactory(tokens.outsideSignIn, [tokens.authService, FLOWS, IDENTITIES, tokens.credentialStore, ACCOUNTS], (sessions, flows, identities, credentials, found) => build(sessions, flows, identities, credentials, found, undefined))
-      : defineFactory(tokens.outsideSignIn, [tokens.authService, FLOWS, IDENTITIES, tokens.credentialStore, ACCOUNTS, browserToken], (sessions, flows, identities, credentials, found, browser) => build(sessions, flows, identities, credentials, found, browser)),
+      ? defineFactory(tokens.outsideSignIn, [tokens.authService, FLOWS, IDENTITIES, tokens.credentialStore, ACCOUNTS, tokens.recentAuthentication, tokens.securityEvents], (sessions, flows, identities, credentials, found, recent, events) => build(sessions, flows, identities, credentials, found, recent, events, undefined))
+      : defineFactory(tokens.outsideSignIn, [tokens.authService, FLOWS, IDENTITIES, tokens.credentialStore, ACCOUNTS, tokens.recentAuthentication, tokens.securityEvents, browserToken], (sessions, flows, identities, credentials, found, recent, events, browser) => build(sessions, flows, identities, credentials, found, recent, events, browser)),
   ];
 }
 

@@ -4,7 +4,7 @@
  * from the package.
  */
 import { z } from 'zod';
-import { createApp, createManualClock, createToken, defineController, defineModule, get, post, type App, type ManualClock } from '../../index.js';
+import { createApp, createManualClock, createToken, defineController, defineModule, get, jsonLogger, post, type App, type ManualClock } from '../../index.js';
 import { defineAuthModule, InMemoryCredentialStore, InMemoryRefreshTokenStore, type AuthService, type BrowserSessionOptions } from '../index.js';
 import type { IdentityStore } from './identity-store.js';
 import { InMemoryIdentityStore } from './in-memory-identity-store.js';
@@ -31,6 +31,10 @@ export interface OutsideTestApp {
   browser(method: string, path: string, init?: { body?: string; headers?: Record<string, string> }): Promise<Response>;
   /** The browser's cookies by name. */
   readonly cookies: Map<string, string>;
+  /** Every log line the app wrote, as written (JSON). */
+  readonly logLines: string[];
+  /** The security events among them, parsed. */
+  securityEvents(): Record<string, unknown>[];
 }
 
 /**
@@ -41,7 +45,7 @@ export interface OutsideTestApp {
  */
 export async function outsideTestApp(
   provider: OutsideProviderOptions,
-  settings: { readonly browser?: BrowserSessionOptions | null; readonly outside?: Partial<OutsideSignInOptions>; readonly flows?: SignInFlowStore; readonly identities?: IdentityStore; readonly clock?: ManualClock; readonly passwordless?: readonly string[] } = {},
+  settings: { readonly browser?: BrowserSessionOptions | null; readonly outside?: Partial<OutsideSignInOptions>; readonly flows?: SignInFlowStore; readonly identities?: IdentityStore; readonly clock?: ManualClock; readonly passwordless?: readonly string[]; readonly recentAuthSeconds?: number } = {},
 ): Promise<OutsideTestApp> {
   const clock = settings.clock ?? createManualClock(Date.now());
   const definitions = defineAuthModule(Claims);
@@ -83,6 +87,7 @@ export async function outsideTestApp(
         issuer: 'outside-test-app',
         audience: 'outside-test-app',
         clock,
+        ...(settings.recentAuthSeconds === undefined ? {} : { recentAuthSeconds: settings.recentAuthSeconds }),
         issuing: { credentialStore: { useExisting: InMemoryCredentialStore }, refreshTokenStore: { useExisting: InMemoryRefreshTokenStore }, imports: [Stores], passwordHasher },
         ...(browser === null ? {} : { browser }),
         outsideSignIn: {
@@ -102,10 +107,13 @@ export async function outsideTestApp(
     ],
     controllers: [me],
   });
-  const app = await createApp(Root);
+  const logLines: string[] = [];
+  const app = await createApp(Root, { logger: jsonLogger({ write: (line) => logLines.push(line) }) });
   const cookies = new Map<string, string>();
   return {
     app,
+    logLines,
+    securityEvents: () => logLines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.securityEvent === true),
     clock,
     identities,
     flows,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signInAtProvider, startOidcProvider, type TestOidcProvider } from './oidc-provider.test-helper.js';
-import { ForbiddenException } from '../../index.js';
+import { REAUTHENTICATION_REQUIRED_TYPE } from '../sessions/state/recent-auth.js';
 import { APP_ORIGIN, BOB, CAROL, FLOW_BINDING_COOKIE, outsideTestApp, type OutsideTestApp } from './outside-sign-in.test-helper.js';
 import type { OAuthProviderOptions, OidcProviderOptions } from './outside-provider-options.js';
 
@@ -12,13 +12,16 @@ let op: TestOidcProvider;
 let tamper: ((claims: Record<string, unknown>) => Record<string, unknown>) | undefined;
 /** Replaces the access token of the next token answers (its at_hash then no longer matches). */
 let swapAccessToken = false;
+/** Re-signs the ID token of the next token answers with a key the provider never published. */
+let forge = false;
 
 const tamperingFetch: typeof fetch = async (input, init) => {
   const response = await fetch(input, init);
   const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-  if (!url.endsWith('/token') || (tamper === undefined && !swapAccessToken)) return response;
+  if (!url.endsWith('/token') || (tamper === undefined && !swapAccessToken && !forge)) return response;
   const body = (await response.json()) as Record<string, unknown>;
   if (tamper !== undefined) body.id_token = await op.resign(body.id_token as string, tamper);
+  if (forge) body.id_token = await op.forge(body.id_token as string);
   if (swapAccessToken) body.access_token = 'an-access-token-the-id-token-was-not-made-for';
   return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
 };
@@ -208,6 +211,22 @@ describe('outside sign-in (OIDC, oidc-provider on loopback)', () => {
     }
   });
 
+  // ASVS 6.8.2: the claims are all right (the provider made them for this flow); only the
+  // signature is not the provider's. Without the JWKS check this signs Bob in.
+  it('refuses an ID token re-signed by a key the provider never published (401, no session)', async () => {
+    const t = await outsideTestApp(oidc());
+    forge = true;
+    try {
+      const { response } = await callback(t, 'op-bob');
+      expect(response.status, 'a forged ID token signed the person in').toBe(401);
+      expect(((await response.json()) as { detail: string }).detail).toBe('Sign-in with the provider failed');
+      expect(response.headers.getSetCookie().some((line) => line.startsWith('__Host-tessera-session') || /refresh/i.test(line.split('=')[0] ?? '')), 'session cookies were set').toBe(false);
+      expect((await t.browser('GET', '/me')).status, 'the browser is signed in').toBe(401);
+    } finally {
+      forge = false;
+    }
+  });
+
   it('refuses a provider whose discovery names another issuer (503, nothing stored)', async () => {
     const other = op.issuer.replace('127.0.0.1', 'localhost');
     const t = await outsideTestApp(oidc({ issuer: other }));
@@ -272,10 +291,8 @@ describe('outside sign-in (OIDC, oidc-provider on loopback)', () => {
 });
 
 describe('linking and unlinking identities while signed in', () => {
-  let fresh = true;
-  const recentAuthentication = () => {
-    if (!fresh) throw new ForbiddenException('Authenticate again first');
-  };
+  /** Past the module's recent-authentication window (`recentAuthSeconds`, 600), within the access token's life (900). */
+  const STALE_MS = 601_000;
 
   async function signedIn(t: OutsideTestApp, who: { identifier: string; password: string }) {
     const response = await t.browser('POST', '/test/sign-in', { body: JSON.stringify({ identifier: who.identifier, password: who.password }), headers: { 'content-type': 'application/json' } });
@@ -292,8 +309,7 @@ describe('linking and unlinking identities while signed in', () => {
   }
 
   it('links the provider identity to the signed-in account after a recent authentication', async () => {
-    fresh = true;
-    const t = await outsideTestApp(oidc({ linkVerifiedEmail: false }), { outside: { recentAuthentication } });
+    const t = await outsideTestApp(oidc({ linkVerifiedEmail: false }));
     const carol = await signedIn(t, CAROL);
     const done = await linkAs(t, carol, 'op-dora');
     expect(done.status, await done.clone().text()).toBe(200);
@@ -303,29 +319,32 @@ describe('linking and unlinking identities while signed in', () => {
     expect(((await listed.json()) as { provider: string }[]).map((identity) => identity.provider)).toEqual(['oidc']);
   });
 
-  it('refuses to start linking without a recent authentication', async () => {
-    fresh = false;
-    const t = await outsideTestApp(oidc(), { outside: { recentAuthentication } });
-    const start = await t.browser('POST', '/auth/oidc/oidc/link', { headers: await signedIn(t, CAROL) });
-    expect(start.status).toBe(403);
-  });
-
-  it('refuses linking and unlinking when the app checks no recent authentication (fail closed)', async () => {
+  it('refuses to start linking when the sign-in is older than recentAuthSeconds (the reauthentication 401)', async () => {
     const t = await outsideTestApp(oidc());
     const carol = await signedIn(t, CAROL);
-    expect((await t.browser('POST', '/auth/oidc/oidc/link', { headers: carol })).status).toBe(403);
-    await t.identities.link({ issuer: op.issuer, subject: 'op-dora', accountId: CAROL.subject, provider: 'oidc', linkedAt: new Date() });
-    expect((await t.browser('DELETE', '/auth/identities/oidc', { headers: carol })).status).toBe(403);
+    t.clock.advance(STALE_MS);
+    const start = await t.browser('POST', '/auth/oidc/oidc/link', { headers: carol });
+    expect(start.status, 'a stale session started linking').toBe(401);
+    expect(((await start.json()) as { type: string }).type).toBe(REAUTHENTICATION_REQUIRED_TYPE);
+    expect(start.headers.get('www-authenticate')).toContain('max_age=600');
+  });
+
+  it('follows the module\'s recentAuthSeconds: a 60-second window refuses a sign-in 61 seconds old', async () => {
+    const t = await outsideTestApp(oidc(), { recentAuthSeconds: 60 });
+    const carol = await signedIn(t, CAROL);
+    t.clock.advance(59_000);
+    expect((await t.browser('POST', '/auth/oidc/oidc/link', { headers: carol })).status, 'a 59-second-old sign-in was refused').toBe(303);
+    t.clock.advance(2_000);
+    expect((await t.browser('POST', '/auth/oidc/oidc/link', { headers: carol })).status, 'a 61-second-old sign-in was accepted').toBe(401);
   });
 
   it('refuses linking without a session of the app (401)', async () => {
-    const t = await outsideTestApp(oidc(), { outside: { recentAuthentication } });
+    const t = await outsideTestApp(oidc());
     expect((await t.browser('POST', '/auth/oidc/oidc/link')).status).toBe(401);
   });
 
   it('refuses to link an identity that is another account\'s (409), and leaves that link alone', async () => {
-    fresh = true;
-    const t = await outsideTestApp(oidc(), { outside: { recentAuthentication } });
+    const t = await outsideTestApp(oidc());
     await t.identities.link({ issuer: op.issuer, subject: 'op-dora', accountId: BOB.subject, provider: 'oidc', linkedAt: new Date() });
     const done = await linkAs(t, await signedIn(t, CAROL), 'op-dora');
     expect(done.status).toBe(409);
@@ -333,8 +352,7 @@ describe('linking and unlinking identities while signed in', () => {
   });
 
   it('unlinks an identity of an account that can still use its password (204)', async () => {
-    fresh = true;
-    const t = await outsideTestApp(oidc(), { outside: { recentAuthentication } });
+    const t = await outsideTestApp(oidc());
     await t.identities.link({ issuer: op.issuer, subject: 'op-dora', accountId: CAROL.subject, provider: 'oidc', linkedAt: new Date() });
     const response = await t.browser('DELETE', '/auth/identities/oidc', { headers: await signedIn(t, CAROL) });
     expect(response.status).toBe(204);
@@ -342,21 +360,24 @@ describe('linking and unlinking identities while signed in', () => {
   });
 
   it('never removes the last way to sign in: an account without a password keeps its only identity (409)', async () => {
-    fresh = true;
-    const t = await outsideTestApp(oidc(), { outside: { recentAuthentication }, passwordless: [CAROL.subject] });
+    const t = await outsideTestApp(oidc(), { passwordless: [CAROL.subject] });
     await t.identities.link({ issuer: op.issuer, subject: 'op-dora', accountId: CAROL.subject, provider: 'oidc', linkedAt: new Date() });
     const response = await t.browser('DELETE', '/auth/identities/oidc', { headers: await signedIn(t, CAROL) });
     expect(response.status, 'the last way to sign in was removed').toBe(409);
     expect((await t.identities.find(op.issuer, 'op-dora'))?.accountId).toBe(CAROL.subject);
   });
 
-  it('refuses unlinking without a recent authentication (403)', async () => {
-    fresh = false;
-    const t = await outsideTestApp(oidc(), { outside: { recentAuthentication } });
+  it('refuses unlinking when the sign-in is older than recentAuthSeconds (the reauthentication 401), the link kept', async () => {
+    const t = await outsideTestApp(oidc());
     await t.identities.link({ issuer: op.issuer, subject: 'op-dora', accountId: CAROL.subject, provider: 'oidc', linkedAt: new Date() });
-    expect((await t.browser('DELETE', '/auth/identities/oidc', { headers: await signedIn(t, CAROL) })).status).toBe(403);
+    const carol = await signedIn(t, CAROL);
+    t.clock.advance(STALE_MS);
+    const response = await t.browser('DELETE', '/auth/identities/oidc', { headers: carol });
+    expect(response.status, 'a stale session unlinked').toBe(401);
+    expect(((await response.json()) as { type: string }).type).toBe(REAUTHENTICATION_REQUIRED_TYPE);
     expect(await t.identities.find(op.issuer, 'op-dora')).toBeDefined();
   });
+
 });
 
 describe('a plain OAuth 2.0 provider (GitHub style: no ID token, a profile callback)', () => {

@@ -1,4 +1,4 @@
-import { BadRequestException, ConflictException, ForbiddenException, jsonAnswer, NotFoundException, ServiceUnavailableException, UnauthorizedException, getCookie, serializeCookie, withHeaders, type Answer, type Clock, type RequestContext } from '../../index.js';
+import { BadRequestException, ConflictException, ForbiddenException, HttpException, jsonAnswer, NotFoundException, ServiceUnavailableException, UnauthorizedException, getCookie, serializeCookie, withHeaders, type Answer, type Clock, type RequestContext } from '../../index.js';
 import { toResponse } from '../../internal/request-path.js';
 import { generateOpaqueToken, hashOpaqueToken, isWellFormedOpaqueToken } from '../sessions/issuing/opaque-token.js';
 import { secondFactorRequiredAnswer, type SignInContext, type SignInStep, type TokenPair } from '../sessions/issuing/index.js';
@@ -10,6 +10,7 @@ import { OutsideProviderClient, OutsideProviderUnavailable, OutsideSignInRefused
 import type { OutsideProfile } from './outside-provider-options.js';
 import type { OutsideSignInOptions } from './outside-sign-in-options.js';
 import type { SignInFlow, SignInFlowStore } from './sign-in-flow-store.js';
+import type { OutsideSignInFailure, SecurityEventSink } from '../events/security-event.js';
 
 /**
  * The cookie that ties a flow to the browser that started it. SameSite=None so that it comes
@@ -43,6 +44,13 @@ export interface OutsideSignInParts {
   readonly browser: OutsideBrowserSessions | undefined;
   /** Whether an account may sign in now (not disabled, not gone): the credential store's loadClaims. */
   readonly canSignIn: (accountId: string) => Promise<boolean>;
+  /**
+   * The module's recent-authentication rule (`recentAuthSeconds`, as `RecentAuthGuard`): returns
+   * when the request's person authenticated recently enough, throws the refusal otherwise.
+   */
+  readonly recentAuthentication: (ctx: RequestContext) => void;
+  /** Where sign-ins, refusals, links and unlinks are recorded (the module's `SECURITY_EVENTS`). */
+  readonly events: SecurityEventSink;
   readonly clock: Clock;
   readonly clockToleranceSeconds: number;
 }
@@ -140,21 +148,36 @@ export class OutsideSignIn {
    */
   async callback(ctx: RequestContext, providerName: string, parameters: URLSearchParams): Promise<Answer> {
     const provider = this.#provider(providerName);
+    const refused = (reason: OutsideSignInFailure) => this.#parts.events.record({ type: 'outside-sign-in.failed', provider: provider.name, reason, clientAddress: this.#clientAddress(ctx) });
     const state = parameters.get('state');
-    if (state === null || !isWellFormedOpaqueToken(state)) throw flowRefused();
-    const flow = await this.#parts.flows.take(hashOpaqueToken(state));
-    if (flow === undefined || flow.provider !== provider.name || flow.expiresAt.getTime() <= this.#parts.clock.now()) throw flowRefused();
+    const flow = state !== null && isWellFormedOpaqueToken(state) ? await this.#parts.flows.take(hashOpaqueToken(state)) : undefined;
     const binding = getCookie(ctx, FLOW_BINDING_COOKIE);
-    if (binding === undefined || !isWellFormedOpaqueToken(binding) || !sameText(hashOpaqueToken(binding), flow.bindingHash)) throw flowRefused();
+    if (state === null || flow === undefined || flow.provider !== provider.name || flow.expiresAt.getTime() <= this.#parts.clock.now() || binding === undefined || !isWellFormedOpaqueToken(binding) || !sameText(hashOpaqueToken(binding), flow.bindingHash)) {
+      refused('flow-refused');
+      throw flowRefused();
+    }
     const request = { state, codeVerifier: flow.codeVerifier, nonce: flow.nonce, redirectUri: this.#redirectUri(provider.name) };
-    const profile = await this.#guard(provider.name, () => provider.complete(parameters, request), ctx);
+    let profile: OutsideProfile;
+    try {
+      profile = await this.#guard(provider.name, () => provider.complete(parameters, request), ctx);
+    } catch (error) {
+      if (error instanceof HttpException && (error.status === 401 || error.status === 503)) refused(error.status === 401 ? 'provider-answer' : 'provider-unavailable');
+      throw error;
+    }
     const identity = { issuer: provider.issuer, subject: profile.subject };
     if (flow.linkAccountId !== undefined) {
       await this.#link(flow.linkAccountId, provider.name, identity, profile);
       return this.#continuePage([], flow.returnTo);
     }
-    const accountId = await this.#accountFor(provider, identity, profile);
-    if (!(await this.#parts.canSignIn(accountId))) throw new ForbiddenException('This account cannot sign in');
+    const accountId = await this.#accountFor(provider, identity, profile).catch((error: unknown) => {
+      if (error instanceof ForbiddenException) refused('no-account');
+      throw error;
+    });
+    if (!(await this.#parts.canSignIn(accountId))) {
+      refused('account-disabled');
+      throw new ForbiddenException('This account cannot sign in');
+    }
+    this.#parts.events.record({ type: 'outside-sign-in.succeeded', provider: provider.name, subject: accountId, clientAddress: this.#clientAddress(ctx) });
     return this.#session(ctx, accountId, flow.returnTo);
   }
 
@@ -164,7 +187,7 @@ export class OutsideSignIn {
    */
   async startLink(ctx: RequestContext, providerName: string, accountId: string, returnTo?: string): Promise<Answer> {
     this.#provider(providerName);
-    await this.#requireRecentAuthentication(ctx);
+    this.#parts.recentAuthentication(ctx);
     return this.start(ctx, providerName, returnTo, accountId);
   }
 
@@ -182,7 +205,7 @@ export class OutsideSignIn {
    */
   async unlink(ctx: RequestContext, accountId: string, providerName: string): Promise<void> {
     this.#provider(providerName);
-    await this.#requireRecentAuthentication(ctx);
+    this.#parts.recentAuthentication(ctx);
     const identities = await this.#parts.identities.listByAccount(accountId);
     const target = identities.find((identity) => identity.provider === providerName);
     if (target === undefined) throw new NotFoundException('No such linked identity');
@@ -190,13 +213,7 @@ export class OutsideSignIn {
       throw new ConflictException('This is the last way to sign in to the account; add another before removing it');
     }
     await this.#parts.identities.unlink(accountId, target.issuer, target.subject);
-  }
-
-  async #requireRecentAuthentication(ctx: RequestContext): Promise<void> {
-    const check = this.#parts.options.recentAuthentication;
-    // Fail closed: without a way to tell, linking and unlinking are not offered.
-    if (check === undefined) throw new ForbiddenException('Linking needs a recent authentication, which this app does not check');
-    await check(ctx);
+    this.#parts.events.record({ type: 'identity.unlinked', subject: accountId, provider: providerName });
   }
 
   /** The linking rules, in order; see the class comment. */
@@ -216,7 +233,10 @@ export class OutsideSignIn {
 
   /** Links a first-seen identity; when a racing callback linked it first, its account wins. */
   async #linkNew(accountId: string, provider: string, identity: { issuer: string; subject: string }, profile: OutsideProfile): Promise<string> {
-    if (await this.#parts.identities.link({ ...identity, accountId, provider, email: profile.email, linkedAt: new Date(this.#parts.clock.now()) })) return accountId;
+    if (await this.#parts.identities.link({ ...identity, accountId, provider, email: profile.email, linkedAt: new Date(this.#parts.clock.now()) })) {
+      this.#parts.events.record({ type: 'identity.linked', subject: accountId, provider });
+      return accountId;
+    }
     const winner = await this.#parts.identities.find(identity.issuer, identity.subject);
     if (winner === undefined) throw new Error('outside sign-in: the identity store refused a link and has no entry for it');
     return winner.accountId;
@@ -233,11 +253,12 @@ export class OutsideSignIn {
     if (!(await this.#parts.identities.link({ ...identity, accountId, provider, email: profile.email, linkedAt: new Date(this.#parts.clock.now()) }))) {
       throw new ConflictException('This identity is linked to another account');
     }
+    this.#parts.events.record({ type: 'identity.linked', subject: accountId, provider });
   }
 
   async #session(ctx: RequestContext, accountId: string, returnTo: string): Promise<Answer> {
     const browser = this.#parts.browser;
-    const context: SignInContext = { clientAddress: browser?.clientAddressOf(ctx) ?? ctx.clientAddress, userAgent: ctx.header('user-agent') ?? undefined };
+    const context: SignInContext = { clientAddress: this.#clientAddress(ctx), userAgent: ctx.header('user-agent') ?? undefined };
     // A person with a second factor gets the second step here as on every other sign-in path.
     const step = await this.#parts.sessions.beginSession(accountId, context);
     if (step.kind !== 'session') return toResponse(withHeaders(secondFactorRequiredAnswer(step.step), { 'set-cookie': this.#clearBinding() }));
@@ -278,6 +299,10 @@ export class OutsideSignIn {
     const provider = this.#providers.get(name);
     if (provider === undefined) throw new NotFoundException('No such sign-in provider');
     return provider;
+  }
+
+  #clientAddress(ctx: RequestContext): string | undefined {
+    return this.#parts.browser?.clientAddressOf(ctx) ?? ctx.clientAddress;
   }
 
   #redirectUri(provider: string): string {

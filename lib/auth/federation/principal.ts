@@ -59,6 +59,19 @@ export function getAccountId(ctx: Pick<RequestContext, 'get'> | undefined): stri
 export function principalOfPayload(payload: Readonly<Record<string, unknown>>, outsideIssuers: ReadonlySet<string>): Principal {
   const iss = payload.iss;
   const sub = typeof payload.sub === 'string' ? payload.sub : undefined;
-  if (typeof iss === 'string' && outsideIssuers.has(iss)) return Object.freeze({ kind: 'outside', issuer: iss, subject: sub });
+  if (isOutsideToken(payload, outsideIssuers)) return Object.freeze({ kind: 'outside', issuer: iss as string, subject: sub });
   return Object.freeze({ kind: 'session', issuer: typeof iss === 'string' ? iss : undefined, subject: sub, sessionId: typeof payload.sid === 'string' ? payload.sid : undefined });
+}
+
+/**
+ * The one "own token" rule, the bearer verifier's routing: a verified payload whose string `iss`
+ * names a trusted outside issuer was checked with that issuer's keys (an outside token); any
+ * other passed the app's own secret. The principal, the recent-auth facts and revocation all
+ * read it.
+ *
+ * @example
+ * if (!isOutsideToken(payload, outsideIssuers)) revocations.isRevoked(payload);
+ */
+export function isOutsideToken(payload: Readonly<Record<string, unknown>>, outsideIssuers: ReadonlySet<string>): boolean {
+  return typeof payload.iss === 'string' && outsideIssuers.has(payload.iss);
 }

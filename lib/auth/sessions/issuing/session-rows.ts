@@ -50,3 +50,19 @@ function truncated(value: string | undefined, max: number): string | null {
   const cut = value.slice(0, max);
   return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
 }
+
+/**
+ * The sessions of a subject's rows that can still refresh at `nowMs`, one per family, oldest first.
+ *
+ * @example
+ * const sessions = liveSessionsOf(await store.listSessions(subject), clock.now());
+ */
+export function liveSessionsOf(rows: readonly StoredSession[], nowMs: number): SessionInfo[] {
+  const sessions = new Map<string, SessionInfo>();
+  for (const row of rows) {
+    if (!(row.expiresAt.getTime() > nowMs)) continue;
+    const session = toSessionInfo(row);
+    if (session !== undefined) sessions.set(session.id, session);
+  }
+  return [...sessions.values()].sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime());
+}

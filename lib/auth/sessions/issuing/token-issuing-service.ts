@@ -2,10 +2,9 @@ import { systemClock } from '../../../index.js';
 import { checkedClock } from '../../../internal/primitives.js';
 import { recordRefreshReuse } from '../../shared/auth-telemetry.js';
 import type { Clock } from '../../../index.js';
-import type { AccessTokenSigner } from './access-token-signer.js';
 import type { CredentialStore } from './credential-store.js';
 import { isWellFormedRefreshToken } from './generate-refresh-token.js';
-import { issueRefreshToken, pairOf, type IssuedRefreshToken } from './issued-refresh-token.js';
+import { SessionTokens } from './session-tokens.js';
 import { hashRefreshToken } from './hash-refresh-token.js';
 import { invalidCredentials } from './invalid-credentials.js';
 import { createDefaultPasswordVerifier } from './password-verifier.js';
@@ -13,9 +12,8 @@ import type { PasswordVerifier } from './password-verifier.js';
 import type { RefreshTokenRecord } from './refresh-token-record.js';
 import { isWithinReuseGrace, refreshTokenState } from './refresh-token-state.js';
 import { completeRefreshTokenStore, type CompleteRefreshTokenStore } from './complete-refresh-token-store.js';
-import { newSessionId } from '../state/session-id.js';
 import { sessionEndOf, sessionStartOfRecord } from './session-lifetime.js';
-import { sessionMetadataOf, toSessionInfo, type SessionMetadata } from './session-rows.js';
+import { liveSessionsOf } from './session-rows.js';
 import type { SessionRevocationListener } from '../state/session-revocation-listener.js';
 import { resolveTokenLifetimes } from './token-issuing-options.js';
 import type { ResolvedTokenLifetimes, TokenIssuingServiceOptions } from './token-issuing-options.js';
@@ -27,7 +25,6 @@ import type { SecondFactorGate, SignInStep } from './second-factor-gate.js';
 import { SecondFactorRequiredException } from './second-factor-required.js';
 import { NO_SECURITY_EVENTS, type SecurityEventSink, type SessionRevocationReason } from '../../events/security-event.js';
 import type { ClaimsSchema } from './validate-claims.js';
-
 /**
  * Sign-in, refresh with rotation, sign-out and session revocation, exactly per the refresh-token
  * state table of SPEC.md:
@@ -61,7 +58,7 @@ export class TokenIssuingService<Claims> {
   readonly #claimsSchema: ClaimsSchema<Claims>;
   readonly #credentials: CredentialStore<Claims>;
   readonly #refreshTokens: CompleteRefreshTokenStore;
-  readonly #accessTokens: AccessTokenSigner<Claims>;
+  readonly #tokens: SessionTokens<Claims>;
   readonly #clock: Clock;
   readonly #passwords: PasswordVerifier;
   readonly #sessionRevocations: SessionRevocationListener | undefined;
@@ -73,7 +70,7 @@ export class TokenIssuingService<Claims> {
     this.#claimsSchema = options.claimsSchema;
     this.#credentials = options.credentialStore;
     this.#refreshTokens = completeRefreshTokenStore(options.refreshTokenStore);
-    this.#accessTokens = options.accessTokens;
+    this.#tokens = new SessionTokens(options.accessTokens, this.#refreshTokens, this.settings);
     this.#clock = checkedClock(options.clock ?? systemClock);
     this.#passwords = options.passwordVerifier ?? createDefaultPasswordVerifier(options.passwordHasher);
     this.#sessionRevocations = options.sessionRevocations;
@@ -199,15 +196,7 @@ export class TokenIssuingService<Claims> {
    * const sessions = await auth.listSessions(user.sub); // [{ id, startedAt, lastUsedAt, userAgent, clientAddress }]
    */
   async listSessions(subject: string): Promise<readonly SessionInfo[]> {
-    const now = this.#clock.now();
-    const rows = await this.#refreshTokens.listSessions(subject);
-    const sessions = new Map<string, SessionInfo>();
-    for (const row of rows) {
-      if (!(row.expiresAt.getTime() > now)) continue;
-      const session = toSessionInfo(row);
-      if (session !== undefined) sessions.set(session.id, session);
-    }
-    return [...sessions.values()].sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime());
+    return liveSessionsOf(await this.#refreshTokens.listSessions(subject), this.#clock.now());
   }
 
   /**
@@ -370,44 +359,17 @@ export class TokenIssuingService<Claims> {
 
   /** Starts a session and records the sign-in's success (every path that starts a session ends here). */
   async #startSession(subject: string, claims: Claims & Record<string, unknown>, context: SignInContext | undefined): Promise<TokenPair> {
-    const started = await this.#startFamily(subject, claims, context);
+    const started = await this.#tokens.start(subject, claims, context, this.#clock.now());
     this.#events.record({ type: 'sign-in.succeeded', subject, sessionId: started.sessionId, clientAddress: context?.clientAddress });
     return started.pair;
-  }
-
-  async #startFamily(subject: string, claims: Claims & Record<string, unknown>, context: SignInContext | undefined): Promise<{ pair: TokenPair; sessionId: string }> {
-    const now = this.#clock.now();
-    const familyId = newSessionId(now);
-    const sessionEnd = sessionEndOf(now, this.settings.sessionMaxAge);
-    const access = await this.#accessTokens.sign(claims, subject, familyId, new Date(sessionEnd));
-    const refresh = this.#newRefreshToken(subject, familyId, now, sessionEnd, sessionMetadataOf(context, now));
-    await this.#refreshTokens.create(refresh.tokenHash, refresh.record);
-    return { pair: pairOf(access, refresh), sessionId: familyId };
   }
 
   async #rotate(tokenHash: string, record: RefreshTokenRecord, now: number): Promise<TokenPair> {
     const claims = await this.#loadClaims(record.subject);
     if (claims === undefined) throw invalidCredentials();
-    // A store that ignores families may return none; the successor then starts one (a store that
-    // ignores families also has no revokeFamily, so reuse revokes by subject anyway).
-    const familyId = typeof record.familyId === 'string' && record.familyId !== '' ? record.familyId : newSessionId(now);
-    const sessionStart = sessionStartOfRecord(record);
-    if (sessionStart === undefined) throw invalidCredentials(); // refresh() checked; kept for the type.
-    const sessionEnd = sessionEndOf(sessionStart, this.settings.sessionMaxAge);
-    // Signed before the store changes, so a signer failure leaves the old token usable.
-    const access = await this.#accessTokens.sign(claims, record.subject, familyId, new Date(sessionEnd));
-    // The successor carries the session's metadata on (its start too, so the bound never slides);
-    // its own issuedAt is this refresh.
-    const successor = this.#newRefreshToken(record.subject, familyId, now, sessionEnd, {
-      sessionStartedAt: new Date(sessionStart),
-      userAgent: record.userAgent ?? null,
-      clientAddress: record.clientAddress ?? null,
-    });
-    // One compare-and-set: the old token marked rotated and the successor stored, or (lost to a
-    // concurrent refresh or a revocation) no usable successor.
-    const won = await this.#refreshTokens.rotate(tokenHash, { tokenHash: successor.tokenHash, ...successor.record });
-    if (!won) throw invalidCredentials();
-    return pairOf(access, successor);
+    const pair = await this.#tokens.rotate(tokenHash, record, claims, now);
+    if (pair === undefined) throw invalidCredentials();
+    return pair;
   }
 
   async #revokeAfterReuse(record: RefreshTokenRecord): Promise<void> {
@@ -421,10 +383,5 @@ export class TokenIssuingService<Claims> {
       this.#recordRevoked(ended.subject, undefined, 'reuse');
       await this.#tellQuietly((listener) => listener.allSessionsRevoked(ended.subject, cutoffMs));
     }
-  }
-
-  /** A refresh token living `refreshTokenTtl` from now, but never past its session's end. */
-  #newRefreshToken(subject: string, familyId: string, now: number, sessionEnd: number, session: SessionMetadata): IssuedRefreshToken {
-    return issueRefreshToken({ subject, familyId, issuedAt: new Date(now), expiresAt: new Date(Math.min(now + this.settings.refreshTokenTtl * 1000, sessionEnd)), ...session });
   }
 }

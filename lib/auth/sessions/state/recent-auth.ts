@@ -1,4 +1,5 @@
 import { HttpException } from '../../../index.js';
+import type { AuthenticatedToken } from './authenticated-token.js';
 import { sessionStartOf } from './session-id.js';
 
 /**
@@ -22,6 +23,39 @@ export const DEFAULT_RECENT_AUTH_SECONDS = 600;
 export const REAUTHENTICATION_REQUIRED_TYPE = 'urn:tessera-http:problem:reauthentication-required';
 
 /**
+ * What a refusal for a missing step says: its problem `type` and `code`, its message, and the
+ * extra members of its body.
+ */
+export interface MissingStep {
+  readonly type: string;
+  readonly code: string;
+  readonly detail: string;
+  /** The challenge's `error_description`. */
+  readonly description: string;
+  readonly body: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The one shape of every 401 that asks the person for a step (a sign-in again, a second factor):
+ * RFC 9457 problem with the step's `type` and `code`, `maxAgeSeconds` in the body, and the RFC
+ * 9470 challenge `WWW-Authenticate: Bearer error="insufficient_user_authentication",
+ * error_description="...", max_age=<seconds>`. `requireRecentAuth` and `StepUpGuard` both answer
+ * through it, each with its own problem type.
+ *
+ * @example
+ * throw insufficientAuthentication({ type: REAUTHENTICATION_REQUIRED_TYPE, code: 'REAUTHENTICATION_REQUIRED', detail: 'Sign in again', description: 'A more recent authentication is required', body: {} }, 600);
+ */
+export function insufficientAuthentication(step: MissingStep, maxAgeSeconds: number): HttpException {
+  return new HttpException(
+    401,
+    step.detail,
+    { ...step.body, maxAgeSeconds },
+    { 'www-authenticate': `Bearer error="insufficient_user_authentication", error_description="${step.description}", max_age=${maxAgeSeconds}` },
+    { type: step.type, code: step.code },
+  );
+}
+
+/**
  * The 401 that asks for a more recent sign-in: RFC 9457 problem with `type`
  * {@link REAUTHENTICATION_REQUIRED_TYPE}, `code: 'reauthentication_required'` and `maxAgeSeconds`,
  * and the RFC 9470 challenge `WWW-Authenticate: Bearer error="insufficient_user_authentication",
@@ -31,13 +65,30 @@ export const REAUTHENTICATION_REQUIRED_TYPE = 'urn:tessera-http:problem:reauthen
  * throw reauthenticationRequired(600);
  */
 export function reauthenticationRequired(maxAgeSeconds: number): HttpException {
-  return new HttpException(
-    401,
-    'This needs a recent sign-in: sign in again, then retry.',
-    { code: 'reauthentication_required', maxAgeSeconds },
-    { 'www-authenticate': `Bearer error="insufficient_user_authentication", error_description="A more recent authentication is required", max_age=${maxAgeSeconds}` },
-    { type: REAUTHENTICATION_REQUIRED_TYPE, code: 'REAUTHENTICATION_REQUIRED' },
+  return insufficientAuthentication(
+    {
+      type: REAUTHENTICATION_REQUIRED_TYPE,
+      code: 'REAUTHENTICATION_REQUIRED',
+      detail: 'This needs a recent sign-in: sign in again, then retry.',
+      description: 'A more recent authentication is required',
+      body: { code: 'reauthentication_required' },
+    },
+    maxAgeSeconds,
   );
+}
+
+/**
+ * Whether the person behind a verified token authenticated within the last `withinSeconds`: the
+ * one answer to "when did this session authenticate" (`AuthenticatedToken.authenticatedAtMs`, see
+ * {@link authenticatedAtOf}) that `requireRecentAuth`, the outside sign-in's linking and
+ * `StepUpGuard`'s sign-in half all read. A token that does not say is never recent.
+ *
+ * @example
+ * if (!authenticatedWithin(runtime.tokenFacts(claims), clock.now(), 600)) throw reauthenticationRequired(600);
+ */
+export function authenticatedWithin(facts: Pick<AuthenticatedToken, 'authenticatedAtMs'> | undefined, nowMs: number, withinSeconds: number): boolean {
+  const at = facts?.authenticatedAtMs;
+  return at !== undefined && nowMs - at <= withinSeconds * 1000;
 }
 
 /**
