@@ -143,6 +143,8 @@ async function measureOne(framework, requested) {
     }
     await new Promise((r) => setTimeout(r, 300));
     const baseline = await server.measure();
+    // The baseline's snapshot too: the difference of the two, by constructor, is what the connections hold.
+    if (process.env.BENCH_WS_SNAPSHOT !== undefined) await server.snapshot(join(process.env.BENCH_WS_SNAPSHOT, `${framework.id}-0.heapsnapshot`));
     const started = performance.now();
     const groups = await openConnections(server.port, connections);
     const openSeconds = (performance.now() - started) / 1000;

@@ -19,8 +19,8 @@ createInterface({ input: process.stdin }).on('line', async (line) => {
       collect();
       await turn();
     }
-    const { heapUsed, rss, external, arrayBuffers } = process.memoryUsage();
-    process.stdout.write(`memory ${JSON.stringify({ heapUsed, rss, external, arrayBuffers })}\n`);
+    const { heapUsed, heapTotal, rss, external, arrayBuffers } = process.memoryUsage();
+    process.stdout.write(`memory ${JSON.stringify({ heapUsed, heapTotal, rss, external, arrayBuffers })}\n`);
   } else if (command === 'snapshot') {
     collect();
     const { writeHeapSnapshot } = await import('node:v8');

@@ -115,6 +115,8 @@ export async function compileRouteTable(container: Container, options: RouteTabl
           webSocket: route.webSocket === undefined ? undefined : Object.freeze({ message: route.webSocket.message, send: route.webSocket.send }),
         });
         const webSocket = route.webSocket;
+        // Named once per route: every socket of the route shares the string its logs give.
+        const socketsWhere = `GET ${path}`;
         const bodyLimit = route.bodyLimit ?? options.bodyLimit;
         const interceptors = [...appInterceptors, ...controllerInterceptors, ...(await resolveInterceptors(module, route.interceptors, where))];
         // A definition from an older copy of the package has no serializeResponse flag: serialise, the safe side.
@@ -125,7 +127,7 @@ export async function compileRouteTable(container: Container, options: RouteTabl
           {
             route: info,
             // A WebSocket route's upgrade request ends in the hub, which opens the socket.
-            handler: webSocket === undefined ? route.handler : (ctx) => options.webSockets.accept(ctx, webSocket, `GET ${path}`),
+            handler: webSocket === undefined ? route.handler : (ctx) => options.webSockets.accept(ctx, webSocket, socketsWhere),
             bodyLimit,
             answerStep,
             guards: [...appGuards, ...controllerGuards, ...(await resolveGuards(module, route.guards, where))],

@@ -1,3 +1,5 @@
+import type { EventEmitter } from 'node:events';
+import type { Socket } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -95,6 +97,23 @@ describe('an idle WebSocket on Node holds only what its route uses', () => {
     }
     expect(seen.conn, 'the socket is open and its connection held').toBeDefined();
     expect(request?.deref(), 'the IncomingMessage of an open socket was collected').toBeUndefined();
+  });
+
+  it('registers no listener of its own per connection: the TCP socket keeps only ws\'s, the ws socket none', async () => {
+    const { url } = await start({});
+    let tcp: Socket | undefined;
+    server?.server.prependListener('upgrade', (_req: unknown, socket: Socket) => {
+      tcp = socket;
+    });
+    const client = await openSocket(`${url}/live/a`);
+    clients.push(client);
+    client.ws.send('ping');
+    expect(await client.next(), 'the socket still echoes').toBe('ping');
+    const socket = tcp as Socket;
+    expect(socket.listenerCount('close'), "close listeners on the TCP socket of an open WebSocket (ws's own only: serve's went with the upgrade)").toBe(1);
+    const key = Object.getOwnPropertySymbols(socket).find((symbol) => symbol.description === 'websocket');
+    const ws = (socket as unknown as Record<symbol, EventEmitter>)[key as symbol];
+    expect(ws?.eventNames(), 'events with listeners on the ws socket (its events reach the session without any)').toEqual([]);
   });
 
   it("keeps the context's answers after the open: headers, params, query, method, path, address", async () => {

@@ -34,7 +34,7 @@ export interface CloseOptions {
  * @example
  * await closeGracefully(server, connections, listeners, { forceAfterMs: 10_000 });
  */
-export function closeGracefully(server: Server, connections: ReadonlySet<Socket>, handler: Pick<NodeListeners, 'streams' | 'closing' | 'upgradedSockets'>, closeOptions: CloseOptions | undefined): Promise<void> {
+export function closeGracefully(server: Server, connections: ReadonlySet<Socket>, handler: Pick<NodeListeners, 'streams' | 'closing'>, closeOptions: CloseOptions | undefined): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     // Answers written from now on say `Connection: close`, so a busy connection ends after its
     // answer. An idle one is closed only once it has stayed between requests for a grace period:
@@ -46,8 +46,6 @@ export function closeGracefully(server: Server, connections: ReadonlySet<Socket>
       const now = Date.now();
       const isBetweenRequests = betweenRequestsNow(server);
       for (const socket of connections) {
-        // A WebSocket is closed by the app's WebSocket shutdown (1001, then a grace), not as an idle connection.
-        if (handler.upgradedSockets.has(socket)) continue;
         const mark = seen.get(socket);
         if (!isBetweenRequests(socket) || mark === undefined || mark.bytes !== socket.bytesRead) seen.set(socket, { bytes: socket.bytesRead, since: now });
         else if (now - mark.since >= idleGraceMs) socket.destroy();

@@ -38,8 +38,6 @@ export interface NodeListeners {
    * WebSocket route's 101 hands the socket to `ws`, any other answer is written and the socket closed.
    */
   readonly onUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
-  /** Sockets now WebSockets: graceful close leaves them to the app's WebSocket shutdown. */
-  readonly upgradedSockets: ReadonlySet<Duplex>;
   /** Streaming responses in progress, each with a function ending it (see OpenStreams). */
   readonly streams: OpenStreams;
   closing: boolean;
@@ -53,7 +51,12 @@ export interface NodeListeners {
  * const listeners = createNodeListeners(app, { drainLimit: 65_536 });
  * server.on('request', listeners.onRequest);
  */
-export function createNodeListeners(app: Pick<App, 'handle'> & Partial<Pick<App, 'logger'>>, options: RequestListenerOptions): NodeListeners {
+export function createNodeListeners(
+  app: Pick<App, 'handle'> & Partial<Pick<App, 'logger'>>,
+  options: RequestListenerOptions,
+  /** Told of each socket `ws` took over as a WebSocket: from then on the app's WebSocket shutdown closes it, not graceful close. */
+  handedOver: (socket: Duplex) => void = () => {},
+): NodeListeners {
   const logger = options.logger ?? app.logger ?? jsonLogger();
   const plain: NodeIncomingOptions = { drainLimit: options.drainLimit ?? DEFAULT_DRAIN_LIMIT };
   const continuing: NodeIncomingOptions = { ...plain, expectContinue: true };
@@ -95,8 +98,7 @@ export function createNodeListeners(app: Pick<App, 'handle'> & Partial<Pick<App,
     res.once('finish', () => socket.end());
     return res;
   };
-  const upgradedSockets = new Set<Duplex>();
-  const webSocketUpgrader = createNodeWebSocketUpgrader(logger, upgradedSockets);
+  const webSocketUpgrader = createNodeWebSocketUpgrader(logger, handedOver);
 
   const handler: NodeListeners = {
     onRequest: (req, res) => serveNodeRequest(req, res, plain),
@@ -113,7 +115,6 @@ export function createNodeListeners(app: Pick<App, 'handle'> & Partial<Pick<App,
         if (settled !== HANDED_OVER) send(incoming, settled);
       });
     },
-    upgradedSockets,
     streams: new Set(),
     closing: false,
   };

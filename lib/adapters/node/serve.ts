@@ -84,7 +84,19 @@ export async function serve(app: ServedApp, options: ServeOptions = {}): Promise
   // Looked up, not imported: a bundle that takes this file in without ever starting a Node server
   // (a bundler that resolved tessera-http's node condition for another platform) must still load.
   const { createServer } = process.getBuiltinModule('node:http');
-  const handler = createNodeListeners(app, options);
+  // The server's HTTP connections, for graceful close. A socket that became a WebSocket leaves
+  // the set (the app's WebSocket shutdown closes it, with 1001 and a grace). One listener shared
+  // by every connection (`this` is the socket), added with `on`: a socket closes once, and a
+  // closure or `once`'s wrapper would cost each held connection two or three objects more.
+  const connections = new Set<Socket>();
+  function forget(this: Socket): void {
+    connections.delete(this);
+  }
+  const handler = createNodeListeners(app, options, (socket) => {
+    connections.delete(socket as Socket);
+    // Off the socket too: an open WebSocket keeps no listener (nor set entry) of serve's.
+    socket.off('close', forget);
+  });
   const requestTimeout = options.requestTimeout ?? 30_000;
   const server = createServer(
     {
@@ -101,6 +113,10 @@ export async function serve(app: ServedApp, options: ServeOptions = {}): Promise
   server.on('connect', handler.onConnect);
   server.on('upgrade', handler.onUpgrade);
   server.on('clientError', onClientError);
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.on('close', forget);
+  });
   if (options.idleTimeout !== undefined && options.idleTimeout > 0) server.timeout = options.idleTimeout;
 
   const port = options.port ?? 3000;
@@ -116,18 +132,6 @@ export async function serve(app: ServedApp, options: ServeOptions = {}): Promise
   const logger = options.logger ?? app.logger ?? jsonLogger();
   // A listening server's errors are operational (e.g. EMFILE on accept); they must not crash the process.
   server.on('error', (error) => logger.error({ err: error }, 'HTTP server error'));
-
-  const connections = new Set<Socket>();
-  // One listener shared by every connection (`this` is the socket), added with `on`: a socket
-  // closes once, and a closure or `once`'s wrapper would cost each held connection (a WebSocket
-  // lives for hours) two or three objects more.
-  function forget(this: Socket): void {
-    connections.delete(this);
-  }
-  server.on('connection', (socket: Socket) => {
-    connections.add(socket);
-    socket.on('close', forget);
-  });
 
   const address = server.address() as AddressInfo;
   const url = `http://${hostForUrl(address)}:${address.port}`;
