@@ -95,7 +95,7 @@ function writeResolutionsSolution(dir: string): void {
 }
 
 /** A status line of `tsc -b --verbose` (not a diagnostic): "11:16:03 AM - Building project '…'…", the project list. */
-const BUILD_STATUS = /^(\S+( [AP]M)? - (Projects in this build:|Project '.*' is (out of date|up to date).*|Building project '.*'\.\.\.)|    \* .*tsconfig\.json)\s*$/;
+const BUILD_STATUS = /^(\S+( [AP]M)? - (Projects in this build:|Project '.*' is (out of date|up to date|being forcibly rebuilt).*|Building project '.*'\.\.\.)|    \* .*tsconfig\.json)\s*$/;
 
 /**
  * What `tsc -b --verbose` printed for each resolution's project: its output is cut at each
