@@ -8,6 +8,11 @@ const exec = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..');
 const cacheDir = join(root, '.cache', 'packed');
 
+/** How long `npm pack` (and the build its prepack runs) may take: a test's bound, or none (0) for a build a person waits for. */
+export interface PackOptions {
+  readonly timeoutMs?: number;
+}
+
 /** The package as the registry would serve it: the tarball `npm pack` made and what its build printed. */
 export interface PackedTarball {
   /** Absolute path of the .tgz. */
@@ -40,10 +45,10 @@ function digestOf(files: readonly string[]): string {
  * @example
  * const { tarball, buildOutput } = await packedTarball();
  */
-export async function packedTarball(): Promise<PackedTarball> {
+export async function packedTarball({ timeoutMs = 360_000 }: PackOptions = {}): Promise<PackedTarball> {
   const files = await workTreeFiles();
   const done = join(cacheDir, digestOf(files));
-  if (!existsSync(join(done, 'build-output.txt'))) await oneAtATime(() => (existsSync(join(done, 'build-output.txt')) ? Promise.resolve() : pack(files, done)));
+  if (!existsSync(join(done, 'build-output.txt'))) await oneAtATime(() => (existsSync(join(done, 'build-output.txt')) ? Promise.resolve() : pack(files, done, timeoutMs)));
   const tarball = readdirSync(done).find((name) => name.endsWith('.tgz'));
   if (!tarball) throw new Error(`no tarball in ${done}`);
   return { tarball: join(done, tarball), buildOutput: readFileSync(join(done, 'build-output.txt'), 'utf8') };
@@ -74,7 +79,7 @@ async function oneAtATime(work: () => Promise<void>): Promise<void> {
   }
 }
 
-async function pack(files: readonly string[], done: string): Promise<void> {
+async function pack(files: readonly string[], done: string, timeoutMs: number): Promise<void> {
   const work = join(cacheDir, `tmp-${randomBytes(6).toString('hex')}`);
   const clone = join(work, 'clone');
   const out = join(work, 'out');
@@ -86,10 +91,10 @@ async function pack(files: readonly string[], done: string): Promise<void> {
     }
     if (existsSync(join(clone, 'dist'))) throw new Error('the clone of the work tree should have no dist/ (is dist/ tracked?)');
     symlinkSync(join(root, 'node_modules'), join(clone, 'node_modules'), 'dir');
-    // The build behind it (tsup with declarations) takes ~25 s on a quiet 2-core machine; the
+    // The build behind it (tsup with declarations) takes ~25 s on a quiet 2-core machine; a test's
     // bound leaves room for a loaded one, and a failure says what npm printed.
-    const packed = await exec('npm', ['pack', '--pack-destination', out, '--no-audit', '--no-fund', '--loglevel=error'], { cwd: clone, timeout: 360_000, maxBuffer: 16 * 1024 * 1024 }).catch((error: { message: string; signal?: string | null; stdout?: string; stderr?: string }) => {
-      throw new Error(`npm pack failed${error.signal ? ` (${error.signal}: over 360 s?)` : ''}:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`);
+    const packed = await exec('npm', ['pack', '--pack-destination', out, '--no-audit', '--no-fund', '--loglevel=error'], { cwd: clone, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }).catch((error: { message: string; signal?: string | null; stdout?: string; stderr?: string }) => {
+      throw new Error(`npm pack failed${error.signal ? ` (${error.signal}: over ${timeoutMs / 1000} s?)` : ''}:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`);
     });
     writeFileSync(join(out, 'build-output.txt'), `${packed.stdout}\n${packed.stderr}`);
     // One tarball is kept: older contents' and crashed runs' leftovers go (the lock is held).

@@ -1,0 +1,26 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MODULE_MOCKS } from '../../vitest.config.js';
+
+// The unit project runs without isolation (one module registry per worker, shared by the files it
+// runs), where a `vi.mock` would not apply to a module an earlier file already imported, or would
+// leak into the next file. Files that mock modules run in the isolated project instead: this test
+// keeps vitest.config.ts's list equal to the files that do.
+const root = join(import.meta.dirname, '..', '..');
+const testRoots = ['lib', 'facade', 'examples', 'test', 'property-tests'];
+
+function testFiles(): string[] {
+  return testRoots.flatMap((dir) =>
+    readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.test.ts') && !file.split(/[\\/]/).includes('node_modules'))
+      .map((file) => `${dir}/${file.split('\\').join('/')}`),
+  );
+}
+
+describe('the isolated test project', () => {
+  it('lists exactly the test files that mock a module (vi.mock, vi.doMock)', () => {
+    const mocking = testFiles().filter((file) => /\bvi\.(mock|doMock)\(/.test(readFileSync(join(root, file), 'utf8')));
+    expect([...MODULE_MOCKS].sort(), 'vitest.config.ts MODULE_MOCKS: files that mock modules must run isolated').toEqual(mocking.sort());
+  });
+});
