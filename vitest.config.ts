@@ -28,14 +28,14 @@ const REAL_TIME = [
  * these run isolated (a fresh worker per file). Listed by test/tooling/isolated-files.test.ts,
  * which fails when a file starts mocking a module without being listed here.
  */
-export const MODULE_MOCKS = ['lib/auth/api-keys/api-key-authenticator.work.test.ts', 'lib/auth/password/create-password-hasher.fallback.test.ts'];
+export const MODULE_MOCKS = ['lib/auth/credentials/api-keys/api-key-authenticator.work.test.ts', 'lib/auth/credentials/password/create-password-hasher.fallback.test.ts'];
 
 /**
  * Test files that measure their own process's event-loop pauses against a fixed bound: in a shared
  * worker, the heap earlier files left behind adds garbage-collection pauses of its own (a 320 ms
  * gap against the 200 ms bound in the first full run without isolation), so they run isolated too.
  */
-export const OWN_PROCESS_TIMING = ['lib/auth/password/default-password-hasher.test.ts'];
+export const OWN_PROCESS_TIMING = ['lib/auth/credentials/password/default-password-hasher.test.ts'];
 
 export default defineConfig({
   // vite 8's oxc transform must emit decorator metadata for the facade (see docs/toolchain.md).
