@@ -11,7 +11,10 @@ const core = join(root, 'dist', 'index.js');
 
 // Names that exist only in tessera-http/auth, tessera-http/openapi or their dependencies.
 const FOREIGN_CODE = ['AuthConfigError', 'hashPassword', 'argon2', 'jwtVerify', 'SignJWT', 'generateOpenApiDocument', 'serveOpenApi', 'toJSONSchema'];
-const FOREIGN_PACKAGES = /node_modules\/(jose|hash-wasm|@noble|@node-rs|zod)\//;
+// @noble/hashes' SHA-256 is the core's own (idempotent() hashes small inputs synchronously, as the
+// etag middleware does): its sha2 module and the files it needs are allowed, any other module of
+// the package (argon2, hmac, hkdf: auth's) is not.
+const FOREIGN_PACKAGES = /node_modules\/(jose|hash-wasm|@node-rs|zod)\/|node_modules\/@noble\/(?!hashes\/(sha2|_md|_u64|utils)\.js$)/;
 
 const NEUTRAL: BuildOptions = {
   entryPoints: [core],
