@@ -1,6 +1,7 @@
 import type { Answer, PlainAnswer } from '../http/answer.js';
 import type { IncomingRequest } from '../http/incoming-request.js';
-import type { PendingWebSocket, WebSocketSession } from './web-socket-session.js';
+import type { WebSocketSession } from './web-socket-session.js';
+import type { PendingWebSocket } from './session-roles.js';
 
 /** The answer that accepts an upgrade: 101 with the chosen subprotocol; the adapter does the rest. */
 class UpgradeAnswer implements PlainAnswer {

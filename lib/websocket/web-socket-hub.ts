@@ -10,7 +10,8 @@ import type { PubSub, TopicHandler } from '../pubsub/pub-sub.js';
 import { TopicTable } from '../pubsub/topic-table.js';
 import { acceptedUpgrade } from './upgrade-answer.js';
 import { IdleSweep } from './idle-sweep.js';
-import { WebSocketSession, type HubSocket, type SessionHub } from './web-socket-session.js';
+import { WebSocketSession } from './web-socket-session.js';
+import type { HubSocket, SessionHub } from './session-roles.js';
 
 /**
  * The app's open WebSockets, as `app.webSockets` shows them: how many, broadcast to a topic from
