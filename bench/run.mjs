@@ -1426,7 +1426,8 @@ async function profile() {
  * the same for every framework of a runtime), so its ratios are larger than the CPU-time ones.
  * Every server runs ~100x slower under valgrind: after the answers are checked, it is loaded in
  * windows of BENCH_WINDOW seconds (6) until the last three agree within 4% (its JIT has
- * settled; at most BENCH_MAX_WINDOWS, 40), and their median is the figure.
+ * settled; at least BENCH_MIN_WINDOWS, 9, at most BENCH_MAX_WINDOWS, 40), and their median is
+ * the figure.
  */
 async function instructions() {
   if (!has('valgrind') || !has('callgrind_control')) die('bench:instructions needs valgrind (Debian package valgrind)');
@@ -1436,6 +1437,7 @@ async function instructions() {
   bearer = await makeToken();
   const windowSeconds = num('BENCH_WINDOW', 6);
   const maxWindows = num('BENCH_MAX_WINDOWS', 40);
+  const minWindows = num('BENCH_MIN_WINDOWS', 9);
   // Fewer connections than the timed runs: a server 100x slower would let wrk's 2-s timeout cut
   // requests it then still serves (counted instructions, uncounted requests).
   config.connections = num('BENCH_CONNECTIONS', 10);
@@ -1458,7 +1460,9 @@ async function instructions() {
           if (r.non2xx > 0) throw new Error(`${r.non2xx} non-2xx answers`);
           // A window with timeouts (the JIT still compiling) counts work for requests wrk dropped.
           perRequest.push(r.errors > 0 ? NaN : (await lastDumpSummary(out, server.child.pid)) / r.total);
-          if (settled(perRequest.slice(-3))) break;
+          // At least minWindows: Deno's JIT can rest on a plateau ~35% above its final tier for
+          // three windows in a row (2026-11-28: 29,760 "settled" after 6 windows, 22,390 after 11).
+          if (perRequest.length >= minWindows && settled(perRequest.slice(-3))) break;
         }
         const last = perRequest.slice(-3).filter(Number.isFinite);
         results[scenario][framework] = { instructions: median(last), windows: perRequest.length, settled: settled(last) };
