@@ -40,6 +40,7 @@ function isDocumentedOptionalPeer(path: string, range: string): boolean {
 const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockedPackage> };
 const tested = JSON.parse(readFileSync(join(root, 'scripts', 'node', 'tested-versions.json'), 'utf8')) as { full: string; nodeSpecific: readonly string[] };
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const deployDoc = readFileSync(join(root, 'docs', 'deploy.md'), 'utf8');
 const testedVersions = [tested.full, ...tested.nodeSpecific];
 
 /** The Node range a locked package declares, if any (old lockfiles may hold an array of strings). */
@@ -76,5 +77,12 @@ describe('the Node versions: engines, CI and README agree', () => {
       expect(pinned, `${runtime} is pinned to one version in devDependencies`).toMatch(/^\d+\.\d+\.\d+$/);
       expect(readme, `README does not name the ${runtime} version the conformance run uses`).toContain(pinned);
     }
+  });
+
+  it("docs/deploy.md's versions line names every tested Node version and the pinned Bun and Deno versions", () => {
+    const line = deployDoc.split('\n\n').find((paragraph) => paragraph.startsWith('Tested with')) ?? '';
+    expect(line, 'docs/deploy.md has a paragraph starting "Tested with"').not.toBe('');
+    for (const version of testedVersions) expect(line, `docs/deploy.md's "Tested with" does not name Node ${version}`).toContain(version);
+    for (const runtime of ['bun', 'deno']) expect(line, `docs/deploy.md's "Tested with" does not name ${runtime} ${manifest.devDependencies[runtime]}`).toContain(manifest.devDependencies[runtime] ?? '-');
   });
 });
