@@ -11,7 +11,7 @@
  * | `sign-in.failed` | a wrong password, an unknown identifier or an account that cannot sign in (`subject` only when the account exists) |
  * | `sign-in.throttled` | a sign-in refused by throttling before the password was checked (429) |
  * | `refresh-token.reused` | a rotated refresh token came back: likely stolen; its session is revoked (logged as a warning) |
- * | `session.revoked` | sign-out (a browser signing in again signs its old session out), one session revoked from the session list, the others, all of them, a reuse |
+ * | `session.revoked` | sign-out (a browser signing in again, by password or an outside provider, signs its old session out), one session revoked from the session list, the others, all of them, a reuse |
  * | `password.changed` | a password change or a reset |
  * | `email.changed` | an e-mail change confirmed by its link |
  * | `account.disabled` | `disableAccount` |

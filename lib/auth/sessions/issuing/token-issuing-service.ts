@@ -298,6 +298,38 @@ export class TokenIssuingService<Claims> {
   }
 
   /**
+   * Ends the session a refresh token belongs to, the token known by its SHA-256
+   * (`hashRefreshToken`), with the same record and revocation as {@link signOut}: for a sign-in
+   * that replaces the session a browser held (ASVS 5.0 7.2.4; `BrowserSessions` calls it, the
+   * outside sign-in with the hash it kept from the flow's start). When the token was rotated since
+   * (the page refreshed meanwhile), its session went on under a successor: the session is ended as
+   * a reused token's is (its family, or every token of the subject when the store cannot revoke
+   * one family). Unknown and already-revoked tokens are a no-op.
+   *
+   * @example
+   * await auth.revokeSessionOfToken(hashRefreshToken(cookieRefreshToken));
+   */
+  async revokeSessionOfToken(tokenHash: string): Promise<void> {
+    const record = await this.#refreshTokens.find(tokenHash);
+    if (record == null || record.revokedAt != null) return;
+    if (record.rotatedAt == null) {
+      await this.#refreshTokens.revoke(tokenHash);
+      this.#recordRevoked(record.subject, record.familyId ?? undefined, 'sign-out');
+      await this.#tellSessionEnded(record.familyId);
+      return;
+    }
+    const cutoffMs = this.#clock.now();
+    const ended = await this.#refreshTokens.revokeReused(record);
+    if (ended.scope === 'family') {
+      this.#recordRevoked(record.subject, ended.familyId, 'sign-out');
+      await this.#tellSessionEnded(ended.familyId);
+    } else {
+      this.#recordRevoked(ended.subject, undefined, 'sign-out');
+      await this.#tellQuietly((listener) => listener.allSessionsRevoked(ended.subject, cutoffMs));
+    }
+  }
+
+  /**
    * Revokes every refresh token of a subject, e.g. after a password change or when disabling the
    * account. With `sessionRevocations` (the auth module's default) the access tokens of every
    * session the subject started before this call are refused too, on every instance the bus
