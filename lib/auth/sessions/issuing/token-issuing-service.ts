@@ -347,6 +347,27 @@ export class TokenIssuingService<Claims> {
     await this.#sessionRevocations?.allSessionsRevoked(subject, cutoffMs);
   }
 
+  /**
+   * Ends every session of every account, on every instance: an administrator's operation (ASVS 5.0
+   * 7.4.5), e.g. after a breach. Every refresh token is revoked in the store, and the access tokens
+   * of every session started before this call are refused wherever the revocation bus reaches (an
+   * instance that cannot hear it, or starts later, reads the ended sessions from the store); their
+   * sockets close. Everyone signs in again; a session started while this runs may keep its access
+   * token (its refresh token is revoked). API keys are not sessions: they stay. Recorded as
+   * `session.revoked` with reason `everyone-revoked` and no subject. Needs a refresh-token store
+   * with `revokeEverySession` (the in-memory and PostgreSQL stores have it).
+   *
+   * @throws Error when the refresh-token store has no `revokeEverySession` (nothing is revoked).
+   * @example
+   * await auth.revokeEverySession(); // behind an administrator's guard
+   */
+  async revokeEverySession(): Promise<void> {
+    const cutoffMs = this.#clock.now();
+    await this.#refreshTokens.revokeEverySession();
+    this.#events.record({ type: 'session.revoked', reason: 'everyone-revoked' });
+    await this.#sessionRevocations?.everySessionRevoked(cutoffMs);
+  }
+
   /** Records the security event of a session (or, without an id, every session of the subject) ended. */
   #recordRevoked(subject: string, sessionId: string | undefined, reason: SessionRevocationReason): void {
     this.#events.record({ type: 'session.revoked', subject, sessionId, reason });
