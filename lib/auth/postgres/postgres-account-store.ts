@@ -206,6 +206,12 @@ export class PostgresAccountStore<Claims = unknown> implements TransactionalAcco
     if (rows.length === 0) throw new Error('No account with this subject');
   }
 
+  /** Replaces the password hash with `to` while it is still `from`; true when it did (a rehash at sign-in). */
+  async replacePasswordHash(subject: string, from: string, to: string): Promise<boolean> {
+    const rows = await this.#run('replacePasswordHash', 'UPDATE tessera_accounts SET password_hash = $3 WHERE subject = $1 AND password_hash = $2 RETURNING 1 AS replaced', [subject, from, to], 'write');
+    return rows.length === 1;
+  }
+
   /** Moves the account from `from` to `to` (verified); false when `from` is no longer its address or `to` is taken. */
   async changeEmail(subject: string, from: string, to: string): Promise<boolean> {
     try {

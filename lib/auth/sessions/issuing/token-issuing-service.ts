@@ -2,7 +2,8 @@ import { systemClock } from '../../../index.js';
 import { checkedClock } from '../../../internal/primitives.js';
 import { recordRefreshReuse } from '../../shared/auth-telemetry.js';
 import type { Clock } from '../../../index.js';
-import type { CredentialStore } from './credential-store.js';
+import { replacesPasswordHashes, type CredentialStore, type StoredCredential } from './credential-store.js';
+import { createPasswordRehash, type PasswordRehash } from './password-rehash.js';
 import { isWellFormedRefreshToken } from './generate-refresh-token.js';
 import { SessionTokens } from './session-tokens.js';
 import { hashRefreshToken } from './hash-refresh-token.js';
@@ -61,6 +62,8 @@ export class TokenIssuingService<Claims> {
   readonly #tokens: SessionTokens<Claims>;
   readonly #clock: Clock;
   readonly #passwords: PasswordVerifier;
+  /** Undefined with a `passwordVerifier` of the app's own: its hashes are its business. */
+  readonly #rehash: PasswordRehash | undefined;
   readonly #sessionRevocations: SessionRevocationListener | undefined;
   readonly #gate: SecondFactorGate | undefined;
   readonly #events: SecurityEventSink;
@@ -73,6 +76,7 @@ export class TokenIssuingService<Claims> {
     this.#tokens = new SessionTokens(options.accessTokens, this.#refreshTokens, this.settings);
     this.#clock = checkedClock(options.clock ?? systemClock);
     this.#passwords = options.passwordVerifier ?? createDefaultPasswordVerifier(options.passwordHasher);
+    this.#rehash = options.passwordVerifier === undefined ? createPasswordRehash(options.passwordHasher) : undefined;
     this.#sessionRevocations = options.sessionRevocations;
     this.#events = options.securityEvents ?? NO_SECURITY_EVENTS;
     this.#gate = options.secondFactorGate;
@@ -154,7 +158,23 @@ export class TokenIssuingService<Claims> {
     if (account == null || !passwordMatches) throw failed();
     const claims = await this.#loadClaims(account.subject);
     if (claims === undefined) throw failed();
+    await this.#rehashIfStale(account, password);
     return { subject: account.subject, claims };
+  }
+
+  /**
+   * After a successful password check only: stores a fresh hash when the stored one was made with
+   * other Argon2id parameters than the configured ones (ASVS 5.0 11.2.2), compare-and-set so that
+   * a password changed meanwhile keeps its new hash. Best effort: the old hash still verifies, so
+   * a store that fails here does not fail the sign-in (the next one tries again).
+   */
+  async #rehashIfStale(account: StoredCredential, password: string): Promise<void> {
+    const store = this.#credentials;
+    if (this.#rehash === undefined || !replacesPasswordHashes(store)) return;
+    try {
+      const fresh = await this.#rehash.freshHash(password, account.passwordHash);
+      if (fresh !== undefined) await store.replacePasswordHash(account.subject, account.passwordHash, fresh);
+    } catch {} // Deliberately ignored; see above.
   }
 
   async #stepFor(subject: string, claims: Claims & Record<string, unknown>, context: SignInContext | undefined): Promise<SignInStep> {
