@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { replacesPasswordHashes } from '../../lib/auth/sessions/issuing/credential-store.js';
 import type { AccountStore, NewAccount, NewAccountToken } from '../../lib/auth/accounts/index.js';
 import { ContractClaims, randomHash, T0, uniqueId } from './contract-fixtures.js';
 import type { MaybePromise } from './contract-fixtures.js';
@@ -79,6 +80,18 @@ export function describeAccountStoreContract(name: string, make: () => Promise<A
       await store.createAccount(a);
       await store.setPasswordHash(a.subject, '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$new');
       expect((await store.findByIdentifier(a.email))?.passwordHash).toBe('$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$new');
+    });
+
+    it('replaces the password hash only while it is still the one read (the rehash at sign-in)', async () => {
+      const { store } = await make();
+      const a = account();
+      await store.createAccount(a);
+      if (!replacesPasswordHashes(store)) throw new Error('the reference stores rehash: replacePasswordHash is missing');
+      await store.setPasswordHash(a.subject, 'changed-meanwhile');
+      expect(await store.replacePasswordHash(a.subject, a.passwordHash, 'rehashed-old-password'), 'a password changed meanwhile').toBe(false);
+      expect((await store.findByIdentifier(a.email))?.passwordHash, 'the change stands').toBe('changed-meanwhile');
+      expect(await store.replacePasswordHash(a.subject, 'changed-meanwhile', 'rehashed'), 'the stored hash').toBe(true);
+      expect((await store.findByIdentifier(a.email))?.passwordHash).toBe('rehashed');
     });
 
     it('changes the e-mail (verified) from the current address to a free one; the old address is free afterwards', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CredentialStore } from '../../lib/auth/sessions/issuing/index.js';
+import { replacesPasswordHashes } from '../../lib/auth/sessions/issuing/credential-store.js';
 import { ContractClaims, uniqueId } from './contract-fixtures.js';
 import type { MaybePromise } from './contract-fixtures.js';
 
@@ -63,6 +64,18 @@ export function describeCredentialStoreContract(name: string, make: () => Promis
       const created = { ...account(), disabled: true };
       await addAccount(created);
       expect(await store.loadClaims(created.subject)).toBeFalsy();
+    });
+
+    it('replaces a password hash only while it is still the one read (a rehash at sign-in never undoes a change)', async () => {
+      const { store, addAccount } = await make();
+      if (!replacesPasswordHashes(store)) throw new Error('the reference stores rehash: replacePasswordHash is missing');
+      const a = account();
+      await addAccount(a);
+      expect(await store.replacePasswordHash(a.subject, `${a.passwordHash}-other`, 'fresh-1'), 'a hash that is not the stored one').toBe(false);
+      expect((await store.findByIdentifier(a.identifier))?.passwordHash, 'unchanged').toBe(a.passwordHash);
+      expect(await store.replacePasswordHash(a.subject, a.passwordHash, 'fresh-2'), 'the stored hash').toBe(true);
+      expect((await store.findByIdentifier(a.identifier))?.passwordHash).toBe('fresh-2');
+      expect(await store.replacePasswordHash(uniqueId('ghost'), a.passwordHash, 'fresh-3'), 'an unknown subject').toBe(false);
     });
 
     it('refuses a second account with the same identifier (any case) or subject', async () => {

@@ -7,7 +7,7 @@ import type { SignInFlow, SignInFlowStore } from '../../lib/auth/federation/sign
 import { randomHash, T0, uniqueId } from './contract-fixtures.js';
 
 function flow(extra: Partial<SignInFlow> = {}): SignInFlow {
-  return { provider: 'oidc', codeVerifier: randomHash().slice(0, 43), nonce: 'n-' + randomHash().slice(0, 20), bindingHash: randomHash(), returnTo: '/home', linkAccountId: undefined, expiresAt: new Date(T0 + 600_000), ...extra };
+  return { provider: 'oidc', codeVerifier: randomHash().slice(0, 43), nonce: 'n-' + randomHash().slice(0, 20), bindingHash: randomHash(), returnTo: '/home', linkAccountId: undefined, replacing: undefined, expiresAt: new Date(T0 + 600_000), ...extra };
 }
 
 export function describeSignInFlowStoreContract(name: string, make: () => Promise<SignInFlowStore>): void {
@@ -21,13 +21,22 @@ export function describeSignInFlowStoreContract(name: string, make: () => Promis
       expect(await store.take(state), 'a flow was taken twice').toBeUndefined();
     });
 
-    it('keeps an undefined nonce and link undefined', async () => {
+    it('gives back the hash of the session the browser held (replacing)', async () => {
+      const store = await make();
+      const state = randomHash();
+      const saved = flow({ replacing: randomHash() });
+      await store.save(state, saved);
+      expect((await store.take(state))?.replacing, 'the held session was lost: the sign-in would not end it').toBe(saved.replacing);
+    });
+
+    it('keeps an undefined nonce, link and replacing undefined', async () => {
       const store = await make();
       const state = randomHash();
       await store.save(state, flow({ nonce: undefined }));
       const taken = await store.take(state);
       expect(taken?.nonce).toBeUndefined();
       expect(taken?.linkAccountId).toBeUndefined();
+      expect(taken?.replacing).toBeUndefined();
     });
 
     it('answers undefined for an unknown state', async () => {

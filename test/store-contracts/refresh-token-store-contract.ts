@@ -97,6 +97,22 @@ export function describeRefreshTokenStoreContract(name: string, make: RefreshTok
       expect(revoked).toEqual([true, true, false]);
     });
 
+    it('revokeEverySession (when present) revokes every token of every subject, each family then reported as revoked', async (ctx) => {
+      const { store, clock } = await setup();
+      if (store.revokeEverySession === undefined) return ctx.skip();
+      const [f1, f2] = [uniqueId('f'), uniqueId('f')];
+      const hashes = [randomHash(), randomHash()] as const;
+      await store.create(hashes[0], token(uniqueId('s'), f1));
+      await store.create(hashes[1], token(uniqueId('s'), f2));
+      clock.advance(5);
+      await store.revokeEverySession();
+      const revokedAt = await Promise.all(hashes.map(async (h) => (await store.find(h))?.revokedAt));
+      expect(revokedAt, "two subjects' tokens, revoked now").toEqual([new Date(T0 + 5), new Date(T0 + 5)]);
+      if (store.revokedFamiliesSince === undefined) return;
+      const families = (await store.revokedFamiliesSince(new Date(T0 + 5))).map((family) => family.familyId);
+      expect(families, 'a starting instance would not learn of the ended sessions').toEqual(expect.arrayContaining([f1, f2]));
+    });
+
     it('rotate (when present) marks the old token and stores the successor in one step', async (ctx) => {
       const { store, clock } = await setup();
       if (store.rotate === undefined) return ctx.skip();

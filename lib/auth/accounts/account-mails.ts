@@ -44,4 +44,28 @@ export class AccountMails {
     await this.promise(mailFor(created));
     return created;
   }
+
+  /** Sets the password hash and promises `mail`, in one transaction when both can (as {@link createAccount}). */
+  async setPasswordHash<Claims>(store: AccountStore<Claims>, subject: string, passwordHash: string, mail: AccountMailIntent): Promise<void> {
+    const queue = this.#queue;
+    if (queue?.joinsTransactions === true && createsInTransaction(store)) {
+      await store.setPasswordHashInTransaction(subject, passwordHash, (transaction) => queue.queue(mail, transaction));
+      return;
+    }
+    await store.setPasswordHash(subject, passwordHash);
+    await this.promise(mail);
+  }
+
+  /** Moves the account to `to` and, when it moved, promises `mail`, in one transaction when both can (as {@link createAccount}). */
+  async changeEmail<Claims>(store: AccountStore<Claims>, subject: string, from: string, to: string, mail: AccountMailIntent): Promise<boolean> {
+    const queue = this.#queue;
+    if (queue?.joinsTransactions === true && createsInTransaction(store)) {
+      return store.changeEmailInTransaction(subject, from, to, async (changed, transaction) => {
+        if (changed) await queue.queue(mail, transaction);
+      });
+    }
+    const changed = await store.changeEmail(subject, from, to);
+    if (changed) await this.promise(mail);
+    return changed;
+  }
 }

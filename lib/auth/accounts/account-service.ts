@@ -184,12 +184,12 @@ export class AccountService<Claims = unknown> {
     const consumed = await this.#consume(token, 'reset-password');
     const account = await this.#store.findBySubject(consumed.subject);
     if (account == null || account.email !== consumed.email) throw invalidAccountLink();
-    await this.#store.setPasswordHash(account.subject, await this.#hasher.hash(newPassword));
+    // The new password and its notice commit together where the store and queue can (a crash between leaves neither).
+    await this.#mails.setPasswordHash(this.#store, account.subject, await this.#hasher.hash(newPassword), { kind: 'passwordChanged', email: account.email });
     await this.#store.markEmailVerified(account.subject, account.email);
     await this.#store.deleteTokens(account.subject, 'reset-password');
     await this.#sessions.revokeAllSessions(account.subject);
     this.#events.record({ type: 'password.changed', subject: account.subject, via: 'reset' });
-    await this.#notifyPasswordChanged(account.email);
   }
 
   /**
@@ -206,11 +206,10 @@ export class AccountService<Claims = unknown> {
   async changePassword(change: PasswordChange): Promise<void> {
     await this.#policy.enforce(change.newPassword);
     const account = await this.#reauthenticate(change.subject, change.currentPassword, change.context);
-    await this.#store.setPasswordHash(account.subject, await this.#hasher.hash(change.newPassword));
+    await this.#mails.setPasswordHash(this.#store, account.subject, await this.#hasher.hash(change.newPassword), { kind: 'passwordChanged', email: account.email });
     await this.#store.deleteTokens(account.subject, 'reset-password');
     await this.#sessions.revokeOtherSessions(account.subject, change.sessionId);
     this.#events.record({ type: 'password.changed', subject: account.subject, via: 'change' });
-    await this.#notifyPasswordChanged(account.email);
   }
 
   /**
@@ -242,9 +241,11 @@ export class AccountService<Claims = unknown> {
   async confirmEmailChange(token: string): Promise<void> {
     const consumed = await this.#consume(token, 'change-email');
     const account = await this.#store.findBySubject(consumed.subject);
-    if (account == null || !(await this.#store.changeEmail(account.subject, account.email, consumed.email))) throw invalidAccountLink();
+    if (account == null) throw invalidAccountLink();
+    // The move and the notice to the old address commit together where the store and queue can.
+    const notice: AccountMailIntent = { kind: 'emailChanged', oldEmail: account.email, newEmail: consumed.email };
+    if (!(await this.#mails.changeEmail(this.#store, account.subject, account.email, consumed.email, notice))) throw invalidAccountLink();
     this.#events.record({ type: 'email.changed', subject: account.subject });
-    await this.#mails.promise({ kind: 'emailChanged', oldEmail: account.email, newEmail: consumed.email });
   }
 
   /**
@@ -346,10 +347,6 @@ export class AccountService<Claims = unknown> {
     if (account == null) return;
     const resetLink = this.#links.resetPassword(await this.#issue(account.subject, 'reset-password', account.email));
     await this.#send(account.email, this.#templates.signUpAttempt({ email: account.email, appName: this.#appName, resetLink }));
-  }
-
-  async #notifyPasswordChanged(email: string): Promise<void> {
-    await this.#mails.promise({ kind: 'passwordChanged', email });
   }
 
   /** Makes and sends one promised mail: after the answer in this process, or in the mail job (see `mailQueue`). */

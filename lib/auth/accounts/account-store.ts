@@ -109,26 +109,41 @@ export interface AccountStore<Claims = unknown> extends CredentialStore<Claims> 
 }
 
 /**
- * An account store that can also create an account and run more work in the same database
- * transaction: `createAccount`, then `then` (told whether the account was created), committed
- * only when both succeed and rolled back, creating nothing, when `then` rejects. The account
- * service uses it to store sign-up's mail with the account (see `AccountMailQueue`).
- * `PostgresAccountStore` is one. A capability of its own rather than an optional method, so
- * `AccountStore` stays a complete contract.
+ * An account store that can also run more work in the database transaction of each write that
+ * sends a mail: the write, then `then`, committed only when both succeed and rolled back,
+ * changing nothing, when `then` rejects. The account service uses it to store each such write's
+ * mail with it (see `AccountMailQueue`): a crash between the two leaves neither.
+ *
+ * - `createAccountInTransaction`: `createAccount`, `then` told whether it created (sign-up's
+ *   verification or "someone tried to sign up" mail);
+ * - `setPasswordHashInTransaction`: `setPasswordHash` (throws, changing nothing, for an unknown
+ *   subject), then `then` (a reset's or change's "your password was changed" mail);
+ * - `changeEmailInTransaction`: `changeEmail`, `then` told whether it changed (the notice to the
+ *   old address).
+ *
+ * `PostgresAccountStore` is one. A capability of its own rather than optional methods, so
+ * `AccountStore` stays a complete contract; the shared contract is
+ * test/store-contracts/account-store-contract.ts.
  *
  * @example
- * if (createsInTransaction(store)) await store.createAccountInTransaction(account, (created, tx) => queue.queue(mail, tx));
+ * if (createsInTransaction(store)) await store.setPasswordHashInTransaction(subject, hash, (tx) => queue.queue(mail, tx));
  */
 export interface TransactionalAccountStore<Claims = unknown> extends AccountStore<Claims> {
+  /** `createAccount`, then `then` told whether it created, in one transaction. */
   createAccountInTransaction(account: NewAccount<Claims>, then: (created: boolean, transaction: AccountTransaction) => Promise<void>): Promise<boolean>;
+  /** `setPasswordHash`, then `then`, in one transaction; throws for an unknown subject. */
+  setPasswordHashInTransaction(subject: string, passwordHash: string, then: (transaction: AccountTransaction) => Promise<void>): Promise<void>;
+  /** `changeEmail`, then `then` told whether it changed, in one transaction. */
+  changeEmailInTransaction(subject: string, from: string, to: string, then: (changed: boolean, transaction: AccountTransaction) => Promise<void>): Promise<boolean>;
 }
 
 /**
- * Whether `store` is a {@link TransactionalAccountStore}.
+ * Whether `store` is a {@link TransactionalAccountStore} (has all three of its operations).
  *
  * @example
  * createsInTransaction(new InMemoryAccountStore()); // false
  */
 export function createsInTransaction<Claims>(store: AccountStore<Claims>): store is TransactionalAccountStore<Claims> {
-  return typeof (store as Partial<TransactionalAccountStore<Claims>>).createAccountInTransaction === 'function';
+  const candidate = store as Partial<TransactionalAccountStore<Claims>>;
+  return typeof candidate.createAccountInTransaction === 'function' && typeof candidate.setPasswordHashInTransaction === 'function' && typeof candidate.changeEmailInTransaction === 'function';
 }

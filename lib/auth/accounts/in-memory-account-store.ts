@@ -88,6 +88,14 @@ export class InMemoryAccountStore<Claims = unknown> implements AccountStore<Clai
     this.#row(subject).passwordHash = passwordHash;
   }
 
+  /** Replaces the password hash with `to` while it is still `from`; true when it did (a rehash at sign-in). */
+  async replacePasswordHash(subject: string, from: string, to: string): Promise<boolean> {
+    const row = this.#bySubject.get(subject);
+    if (row === undefined || row.passwordHash !== from) return false;
+    row.passwordHash = to;
+    return true;
+  }
+
   /** Moves the account from `from` to `to` (verified); false when `from` is no longer its address or `to` is taken. */
   async changeEmail(subject: string, from: string, to: string): Promise<boolean> {
     const row = this.#bySubject.get(subject);

@@ -36,6 +36,8 @@ export interface AuthRuntime<Claims> {
   revokeSession(sessionId: string, untilMs: number): void;
   /** Refuses, until `untilMs`, the own access tokens of `subject`'s sessions started before `cutoffMs`, drops their cached verifications and closes their sockets. */
   revokeSubject(subject: string, cutoffMs: number, untilMs: number): void;
+  /** Refuses, until `untilMs`, the own access tokens of every session started before `cutoffMs` (everyone's), drops their cached verifications and closes their sockets. */
+  revokeEveryone(cutoffMs: number, untilMs: number): void;
   /** Drops the API key's cached record and closes the sockets it opened. */
   revokeApiKey(id: string): void;
   /** The ids of the API keys that hold open sockets now (to check them against the store). */
@@ -148,6 +150,10 @@ function createAuthRuntime<Claims>(claimsSchema: z.ZodType<Claims>, options: Aut
     },
     revokeSubject(subject, cutoffMs, untilMs) {
       revocations.revokeSubject(subject, cutoffMs, untilMs);
+      sessionsEnded();
+    },
+    revokeEveryone(cutoffMs, untilMs) {
+      revocations.revokeEveryone(cutoffMs, untilMs);
       sessionsEnded();
     },
     revokeApiKey(id) {

@@ -53,6 +53,10 @@ export interface AuthService {
   signOut(refreshToken: string): Promise<void>;
   issueTokens(subject: string, context?: SignInContext): Promise<TokenPair>;
   revokeAllSessions(subject: string): Promise<void>;
+  /** Ends every session of every account on every instance: an administrator's operation (ASVS 7.4.5). */
+  revokeEverySession(): Promise<void>;
+  /** Ends the session of a refresh token known by its SHA-256, as sign-out does (a browser sign-in replacing the session it held). */
+  revokeSessionOfToken(tokenHash: string): Promise<void>;
   /** The subject's live sessions (one per sign-in), oldest first. */
   listSessions(subject: string): Promise<readonly SessionInfo[]>;
   /** Ends one of the subject's sessions (sockets close 1008); false for an unknown or another subject's id, alike. */

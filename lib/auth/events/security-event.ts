@@ -11,7 +11,7 @@
  * | `sign-in.failed` | a wrong password, an unknown identifier or an account that cannot sign in (`subject` only when the account exists) |
  * | `sign-in.throttled` | a sign-in refused by throttling before the password was checked (429) |
  * | `refresh-token.reused` | a rotated refresh token came back: likely stolen; its session is revoked (logged as a warning) |
- * | `session.revoked` | sign-out (a browser signing in again signs its old session out), one session revoked from the session list, the others, all of them, a reuse |
+ * | `session.revoked` | sign-out (a browser signing in again, by password or an outside provider, signs its old session out), one session revoked from the session list, the others, all of them, everyone's (no subject), a reuse |
  * | `password.changed` | a password change or a reset |
  * | `email.changed` | an e-mail change confirmed by its link |
  * | `account.disabled` | `disableAccount` |
@@ -82,13 +82,13 @@ export type OutsideSignInFailure = 'flow-refused' | 'provider-answer' | 'provide
 /**
  * Why a session was revoked: `sign-out` (its refresh token), `revoked` (one session, from the session
  * list), `others-revoked` (every session but the caller's), `all-revoked` (every session of the
- * subject: a reset, a disabled account, "sign out everywhere"), `reuse` (its rotated refresh token
- * came back).
+ * subject: a reset, a disabled account, "sign out everywhere"), `everyone-revoked` (every session of
+ * every account: `revokeEverySession`), `reuse` (its rotated refresh token came back).
  *
  * @example
  * const reason: SessionRevocationReason = 'sign-out';
  */
-export type SessionRevocationReason = 'sign-out' | 'revoked' | 'others-revoked' | 'all-revoked' | 'reuse';
+export type SessionRevocationReason = 'sign-out' | 'revoked' | 'others-revoked' | 'all-revoked' | 'everyone-revoked' | 'reuse';
 
 /**
  * Where the auth module records its security events; `SECURITY_EVENTS` resolves to the module's

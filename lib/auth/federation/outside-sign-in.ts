@@ -29,7 +29,9 @@ export interface OutsideSessionIssuer {
 
 /** Answers the session as cookies and a redirect (with `browser`). */
 export interface OutsideBrowserSessions {
-  redirectWithSession(pair: TokenPair, location: string): Answer;
+  redirectWithSession(ctx: RequestContext, pair: TokenPair, location: string, replacing: string | undefined): Promise<Answer>;
+  /** The session the browser holds (its refresh token's hash), read at the start: see `SignInFlow.replacing`. */
+  heldSessionOf(ctx: RequestContext): string | undefined;
   clientAddressOf(ctx: RequestContext): string | undefined;
 }
 
@@ -128,6 +130,8 @@ export class OutsideSignIn {
       bindingHash: hashOpaqueToken(binding),
       returnTo: safeReturnTo(returnTo) ?? this.#returnTo,
       linkAccountId,
+      // Read here, on a request of this site: the provider's redirect back will not carry the session cookies.
+      replacing: linkAccountId === undefined ? this.#parts.browser?.heldSessionOf(ctx) : undefined,
       expiresAt: new Date(this.#parts.clock.now() + this.#ttlMs),
     };
     await this.#parts.flows.save(hashOpaqueToken(state), flow);
@@ -178,7 +182,7 @@ export class OutsideSignIn {
       throw new ForbiddenException('This account cannot sign in');
     }
     this.#parts.events.record({ type: 'outside-sign-in.succeeded', provider: provider.name, subject: accountId, clientAddress: this.#clientAddress(ctx) });
-    return this.#session(ctx, accountId, flow.returnTo);
+    return this.#session(ctx, accountId, flow.returnTo, flow.replacing);
   }
 
   /**
@@ -256,7 +260,7 @@ export class OutsideSignIn {
     this.#parts.events.record({ type: 'identity.linked', subject: accountId, provider });
   }
 
-  async #session(ctx: RequestContext, accountId: string, returnTo: string): Promise<Answer> {
+  async #session(ctx: RequestContext, accountId: string, returnTo: string, replacing: string | undefined): Promise<Answer> {
     const browser = this.#parts.browser;
     const context: SignInContext = { clientAddress: this.#clientAddress(ctx), userAgent: ctx.header('user-agent') ?? undefined };
     // A person with a second factor gets the second step here as on every other sign-in path.
@@ -264,7 +268,8 @@ export class OutsideSignIn {
     if (step.kind !== 'session') return toResponse(withHeaders(secondFactorRequiredAnswer(step.step), { 'set-cookie': this.#clearBinding() }));
     const pair = step.pair;
     if (browser !== undefined) {
-      const started = toResponse(browser.redirectWithSession(pair, returnTo));
+      // The session the browser held ends (ASVS 7.2.4), as on a password sign-in.
+      const started = toResponse(await browser.redirectWithSession(ctx, pair, returnTo, replacing));
       return this.#continuePage(started.headers.getSetCookie(), returnTo);
     }
     const body = {

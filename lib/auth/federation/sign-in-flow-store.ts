@@ -7,7 +7,7 @@ import type { Awaitable } from '../shared/awaitable.js';
  * callback may reach another instance than the redirect did.
  *
  * @example
- * const flow: SignInFlow = { provider: 'oidc', codeVerifier, nonce, bindingHash, returnTo: '/', linkAccountId: undefined, expiresAt };
+ * const flow: SignInFlow = { provider: 'oidc', codeVerifier, nonce, bindingHash, returnTo: '/', linkAccountId: undefined, replacing: undefined, expiresAt };
  */
 export interface SignInFlow {
   /** The provider's configured name. */
@@ -22,6 +22,12 @@ export interface SignInFlow {
   readonly returnTo: string;
   /** Set when a signed-in person links this provider to their account. */
   readonly linkAccountId: string | undefined;
+  /**
+   * With browser sessions: the SHA-256 of the refresh token of the session the browser held when
+   * the flow started (read then, as the callback will not carry the SameSite session cookies),
+   * ended once this sign-in starts a session (ASVS 5.0 7.2.4). A hash, never the token.
+   */
+  readonly replacing: string | undefined;
   readonly expiresAt: Date;
 }
 

@@ -2,7 +2,7 @@ import type { AccountRecord, AccountTokenPurpose, ConsumedAccountToken, NewAccou
 import type { StoredCredential } from '../sessions/issuing/credential-store.js';
 import type { AccountTransaction } from '../accounts/account-mail-intent.js';
 import { createQueryRunner, DEFAULT_QUERY_TIMEOUT_MS, lendsConnections, StoreUnavailableError } from '../../postgres/index.js';
-import type { PostgresStoreOptions, QueryRunner, SqlClient } from '../../postgres/index.js';
+import type { PooledSqlConnection, PostgresStoreOptions, QueryRunner, SqlClient } from '../../postgres/index.js';
 import { readJson, readTimestamp, requireValidDate, toTimestampParam } from './row-values.js';
 import { normalizeIdentifier } from '../shared/normalize-identifier.js';
 
@@ -20,6 +20,14 @@ const ACCOUNT_COLUMNS = 'subject, identifier, password_hash, email_verified, dis
 
 /** A broken unique constraint, told apart from an outage so `changeEmail` can answer false. */
 class AccountConflict extends Error {}
+
+/** `setPasswordHash` for a subject with no account: the caller's fault, not the database's. */
+class UnknownSubject extends Error {}
+
+/** PostgreSQL's unique_violation (SQLSTATE 23505). */
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}
 
 /**
  * An {@link AccountStore} on PostgreSQL (see `migrate`, version 4): accounts in
@@ -59,14 +67,73 @@ export class PostgresAccountStore<Claims = unknown> implements TransactionalAcco
 
   /**
    * `createAccount` and `then` in one transaction on a connection the pool lends (sign-up's
-   * account and its mail job: both or neither), each statement bounded by `queryTimeoutMs`.
-   * Rolled back when `then` rejects (its error is rethrown as it is) or the database fails (a
-   * 503). Needs a client that lends connections (pg's `Pool`); any other is refused.
+   * account and its mail job: both or neither); see {@link #inTransaction} for bounds and failures.
    */
   async createAccountInTransaction(account: NewAccount<Claims>, then: (created: boolean, transaction: AccountTransaction) => Promise<void>): Promise<boolean> {
-    if (!lendsConnections(this.#client)) throw new TypeError('PostgresAccountStore.createAccountInTransaction needs a client that lends connections (pg Pool): one transaction holds the account and its mail');
+    return this.#inTransaction(
+      'createAccountInTransaction',
+      async (connection) => {
+        const created = await connection.query<{ created: number }>(
+          `INSERT INTO tessera_accounts (subject, identifier, password_hash, claims, email_verified) VALUES ($1, $2, $3, $4::jsonb, $5)
+           ON CONFLICT DO NOTHING RETURNING 1 AS created`,
+          [account.subject, normalizeIdentifier(account.email), account.passwordHash, JSON.stringify(account.claims), account.emailVerified],
+        );
+        return created.rows.length === 1;
+      },
+      then,
+    );
+  }
+
+  /**
+   * `setPasswordHash` and `then` in one transaction (a reset's or change's new password and its
+   * "your password was changed" mail: both or neither). Throws for an unknown subject, changing
+   * nothing.
+   */
+  async setPasswordHashInTransaction(subject: string, passwordHash: string, then: (transaction: AccountTransaction) => Promise<void>): Promise<void> {
+    await this.#inTransaction(
+      'setPasswordHashInTransaction',
+      async (connection) => {
+        const found = await connection.query('UPDATE tessera_accounts SET password_hash = $2 WHERE subject = $1 RETURNING 1 AS found', [subject, passwordHash]);
+        if (found.rows.length === 0) throw new UnknownSubject('No account with this subject');
+        return true;
+      },
+      (_done, transaction) => then(transaction),
+    );
+  }
+
+  /**
+   * `changeEmail` and `then` (told whether the address changed) in one transaction (the move and
+   * the notice to the old address: both or neither). False, committing nothing of the move, when
+   * `from` is no longer the account's address or `to` is taken (a racing transaction's unique
+   * violation included).
+   */
+  async changeEmailInTransaction(subject: string, from: string, to: string, then: (changed: boolean, transaction: AccountTransaction) => Promise<void>): Promise<boolean> {
+    return this.#inTransaction(
+      'changeEmailInTransaction',
+      async (connection) => {
+        const changed = await connection.query(
+          `UPDATE tessera_accounts SET identifier = $3, email_verified = true WHERE subject = $1 AND identifier = $2
+           AND NOT EXISTS (SELECT 1 FROM tessera_accounts WHERE identifier = $3) RETURNING 1 AS changed`,
+          [subject, normalizeIdentifier(from), normalizeIdentifier(to)],
+        );
+        return changed.rows.length === 1;
+      },
+      then,
+      false,
+    );
+  }
+
+  /**
+   * One transaction on a connection the pool lends: `write`, then `then` with its result, then
+   * COMMIT; each statement bounded by `queryTimeoutMs`. Rolled back when `then` rejects (its error
+   * is rethrown as it is), when `write` breaks a unique constraint (answers `onConflict`, when
+   * given) or the database fails (a 503). Needs a client that lends connections (pg's `Pool`); any
+   * other is refused.
+   */
+  async #inTransaction<T>(operation: string, write: (connection: PooledSqlConnection) => Promise<T>, then: (result: T, transaction: AccountTransaction) => Promise<void>, onConflict?: T): Promise<T> {
+    if (!lendsConnections(this.#client)) throw new TypeError(`PostgresAccountStore.${operation} needs a client that lends connections (pg Pool): one transaction holds the write and its mail`);
     const connection = await this.#client.connect().catch((error: unknown) => {
-      throw new StoreUnavailableError('account', 'createAccountInTransaction', error instanceof Error ? error : undefined);
+      throw new StoreUnavailableError('account', operation, error instanceof Error ? error : undefined);
     });
     // pg emits a connection dropped between two statements as an 'error' event; unheard, it ends the process.
     let broken = false;
@@ -78,27 +145,27 @@ export class PostgresAccountStore<Claims = unknown> implements TransactionalAcco
       connection.release(destroy || broken);
     };
     let inThen = false;
+    let inWrite = false;
     try {
       await connection.query(this.#timeoutMs > 0 ? `BEGIN; SET LOCAL statement_timeout = ${Math.ceil(this.#timeoutMs)}` : 'BEGIN');
-      const created = await connection.query<{ created: number }>(
-        `INSERT INTO tessera_accounts (subject, identifier, password_hash, claims, email_verified) VALUES ($1, $2, $3, $4::jsonb, $5)
-         ON CONFLICT DO NOTHING RETURNING 1 AS created`,
-        [account.subject, normalizeIdentifier(account.email), account.passwordHash, JSON.stringify(account.claims), account.emailVerified],
-      );
+      inWrite = true;
+      const result = await write(connection);
+      inWrite = false;
       inThen = true;
-      await then(created.rows.length === 1, connection);
+      await then(result, connection);
       inThen = false;
       await connection.query('COMMIT');
       release(false);
-      return created.rows.length === 1;
+      return result;
     } catch (error) {
       // Rolled back, or, when even that fails, the connection closed: the server rolls back a transaction whose connection is gone.
-      await connection.query('ROLLBACK').then(
-        () => release(false),
-        () => release(true),
+      const rolledBack = await connection.query('ROLLBACK').then(
+        () => (release(false), true),
+        () => (release(true), false),
       );
-      if (inThen) throw error;
-      throw new StoreUnavailableError('account', 'createAccountInTransaction', error instanceof Error ? error : undefined);
+      if (inThen || error instanceof UnknownSubject) throw error;
+      if (inWrite && rolledBack && onConflict !== undefined && isUniqueViolation(error)) return onConflict;
+      throw new StoreUnavailableError('account', operation, error instanceof Error ? error : undefined);
     }
   }
 
@@ -137,6 +204,12 @@ export class PostgresAccountStore<Claims = unknown> implements TransactionalAcco
   async setPasswordHash(subject: string, passwordHash: string): Promise<void> {
     const rows = await this.#run('setPasswordHash', 'UPDATE tessera_accounts SET password_hash = $2 WHERE subject = $1 RETURNING 1 AS found', [subject, passwordHash], 'write');
     if (rows.length === 0) throw new Error('No account with this subject');
+  }
+
+  /** Replaces the password hash with `to` while it is still `from`; true when it did (a rehash at sign-in). */
+  async replacePasswordHash(subject: string, from: string, to: string): Promise<boolean> {
+    const rows = await this.#run('replacePasswordHash', 'UPDATE tessera_accounts SET password_hash = $3 WHERE subject = $1 AND password_hash = $2 RETURNING 1 AS replaced', [subject, from, to], 'write');
+    return rows.length === 1;
   }
 
   /** Moves the account from `from` to `to` (verified); false when `from` is no longer its address or `to` is taken. */

@@ -1,4 +1,4 @@
-import type { CredentialStore, StoredCredential } from '../sessions/issuing/credential-store.js';
+import type { RehashingCredentialStore, StoredCredential } from '../sessions/issuing/credential-store.js';
 import { createQueryRunner } from '../../postgres/index.js';
 import type { PostgresStoreOptions, QueryRunner } from '../../postgres/index.js';
 import { readJson } from './row-values.js';
@@ -33,7 +33,7 @@ export interface PostgresAccount<Claims> {
  * const accounts = new PostgresCredentialStore<Claims>(pool);
  * await accounts.addAccount({ identifier: 'alice@acme.test', subject: 'alice', passwordHash: await hashPassword(pw), claims });
  */
-export class PostgresCredentialStore<Claims = unknown> implements CredentialStore<Claims> {
+export class PostgresCredentialStore<Claims = unknown> implements RehashingCredentialStore<Claims> {
   readonly #run: QueryRunner;
 
   constructor(client: SqlClient, options: PostgresStoreOptions = {}) {
@@ -60,6 +60,18 @@ export class PostgresCredentialStore<Claims = unknown> implements CredentialStor
     );
     const row = rows[0];
     return row === undefined ? undefined : (readJson(row.claims) as Claims);
+  }
+
+  /**
+   * Replaces the subject's password hash with `to` while it is still `from` (one conditional
+   * UPDATE); true when it did. The rehash at sign-in (`RehashingCredentialStore`).
+   *
+   * @example
+   * await accounts.replacePasswordHash('bob', storedHash, freshHash);
+   */
+  async replacePasswordHash(subject: string, from: string, to: string): Promise<boolean> {
+    const rows = await this.#run('replacePasswordHash', 'UPDATE tessera_accounts SET password_hash = $3 WHERE subject = $1 AND password_hash = $2 RETURNING 1 AS replaced', [subject, from, to], 'write');
+    return rows.length === 1;
   }
 
   /**

@@ -113,7 +113,7 @@ function optionalText(value: string | null | undefined, name: string): string | 
 
 /**
  * A {@link RefreshTokenStore} on the `tessera_refresh_tokens` table (see `migrate`), with every
- * optional operation: an atomic `rotate`, `revokeFamily`, `revokedFamiliesSince` and `listSessions` (migration 5's columns). Every operation is one SQL
+ * optional operation: an atomic `rotate`, `revokeFamily`, `revokedFamiliesSince`, `listSessions` (migration 5's columns) and `revokeEverySession`. Every operation is one SQL
  * statement, so it is atomic across connections and processes: `markRotated` is a conditional
  * UPDATE (`... WHERE rotated_at IS NULL AND revoked_at IS NULL RETURNING 1`), and `rotate` is
  * that UPDATE in a CTE feeding the successor's INSERT. Revocation keeps the first `revokedAt`.
@@ -194,6 +194,15 @@ export class PostgresRefreshTokenStore implements RefreshTokenStore {
       subject,
       this.#now(),
     ], 'write');
+  }
+
+  /**
+   * Revokes every token of every subject that has not expired (one UPDATE; an expired token is
+   * refused anyway), for `AuthService.revokeEverySession`.
+   */
+  async revokeEverySession(): Promise<void> {
+    const now = this.#now();
+    await this.#run('revokeEverySession', 'UPDATE tessera_refresh_tokens SET revoked_at = $1::timestamptz WHERE revoked_at IS NULL AND expires_at > $1::timestamptz', [now], 'write');
   }
 
   async revokeFamily(familyId: string): Promise<void> {

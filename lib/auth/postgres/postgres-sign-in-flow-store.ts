@@ -11,6 +11,8 @@ interface StoredFlow {
   readonly bindingHash: string;
   readonly returnTo: string;
   readonly linkAccountId: string | null;
+  /** Absent from rows written before it existed. */
+  readonly replacing?: string | null;
 }
 
 /**
@@ -40,6 +42,7 @@ export class PostgresSignInFlowStore implements SignInFlowStore {
       bindingHash: flow.bindingHash,
       returnTo: flow.returnTo,
       linkAccountId: flow.linkAccountId ?? null,
+      replacing: flow.replacing ?? null,
     };
     await this.#run('save', 'INSERT INTO tessera_sign_in_flows (state_hash, flow, expires_at) VALUES ($1, $2::jsonb, $3)', [stateHash, JSON.stringify(stored), toTimestampParam(requireValidDate(flow.expiresAt, 'expiresAt'))], 'write');
   }
@@ -52,7 +55,7 @@ export class PostgresSignInFlowStore implements SignInFlowStore {
     const expiresAt = readTimestamp(row.expires_at);
     // A row this code did not write is no flow: refused, never guessed at.
     if (expiresAt === null || typeof flow?.codeVerifier !== 'string' || typeof flow.bindingHash !== 'string') return undefined;
-    return { provider: flow.provider, codeVerifier: flow.codeVerifier, nonce: flow.nonce ?? undefined, bindingHash: flow.bindingHash, returnTo: flow.returnTo, linkAccountId: flow.linkAccountId ?? undefined, expiresAt };
+    return { provider: flow.provider, codeVerifier: flow.codeVerifier, nonce: flow.nonce ?? undefined, bindingHash: flow.bindingHash, returnTo: flow.returnTo, linkAccountId: flow.linkAccountId ?? undefined, replacing: typeof flow.replacing === 'string' ? flow.replacing : undefined, expiresAt };
   }
 
   /** Deletes the flows that expired before `now`; answers how many. */

@@ -14,6 +14,8 @@ interface SessionIssuer {
   refresh(refreshToken: string): Promise<TokenPair>;
   signOut(refreshToken: string): Promise<void>;
   issueTokens(subject: string, context?: SignInContext): Promise<TokenPair>;
+  /** Ends the session of a refresh token known by its hash (as signOut does): the session a new sign-in replaces. */
+  revokeSessionOfToken(tokenHash: string): Promise<void>;
 }
 
 /**
@@ -97,9 +99,28 @@ export class BrowserSessions {
    * session started, so a mistyped password (or a second step not yet passed) signs nobody out.
    */
   async #answerReplacing(ctx: RequestContext, pair: TokenPair): Promise<Answer> {
-    const previous = this.#refreshTokenOf(ctx);
-    if (previous !== undefined) await this.#auth.signOut(previous);
+    await this.#endReplaced([this.heldSessionOf(ctx)]);
     return this.#answer(pair);
+  }
+
+  /** Ends the sessions a new one replaces (refresh-token hashes; each once), exactly as sign-out ends one. */
+  async #endReplaced(tokenHashes: readonly (string | undefined)[]): Promise<void> {
+    for (const tokenHash of new Set(tokenHashes)) if (tokenHash !== undefined) await this.#auth.revokeSessionOfToken(tokenHash);
+  }
+
+  /**
+   * The session this browser's cookies carry, as the SHA-256 of its refresh token (never the token
+   * itself), or undefined without a well-formed refresh cookie. A sign-in that finishes on another
+   * request keeps it to end that session once the new one starts: an outside sign-in reads it at
+   * its start (a request of this site, which carries the SameSite=Strict cookies) because the
+   * provider's redirect back is cross-site and does not (see {@link redirectWithSession}).
+   *
+   * @example
+   * const replacing = browser.heldSessionOf(ctx); // kept with the outside sign-in's flow
+   */
+  heldSessionOf(ctx: Pick<RequestContext, 'header'>): string | undefined {
+    const token = this.#refreshTokenOf(ctx);
+    return token === undefined ? undefined : hashRefreshToken(token);
   }
 
   /**
@@ -123,16 +144,21 @@ export class BrowserSessions {
   /**
    * Answers a session already started for a person authenticated by other means (an outside
    * provider's sign-in, past the second-factor gate: see `outsideSignIn`) with 303 to `location`
-   * (a path of this app) and the session cookies. No origin check: the request is the provider's
-   * redirect back, cross-site by nature; the caller has authenticated it (state, browser binding,
-   * PKCE, ID token).
+   * (a path of this app) and the session cookies, ending the session the browser held as
+   * {@link signIn} does (ASVS 5.0 7.2.4): `replacing` (what {@link heldSessionOf} answered when
+   * the sign-in began) and the one of the cookies this request carries, if any. Both, because the
+   * provider's redirect back is a cross-site request: with the default SameSite=Strict (and on a
+   * `form_post` callback, with Lax too) the browser does not send the session cookies on it. No
+   * origin check: the request is cross-site by nature; the caller has authenticated it (state,
+   * browser binding, PKCE, ID token).
    *
    * @example
-   * return browser.redirectWithSession(pair, '/');
+   * return browser.redirectWithSession(ctx, pair, '/', flow.replacing);
    */
-  redirectWithSession(pair: TokenPair, location: string): Answer {
+  async redirectWithSession(ctx: RequestContext, pair: TokenPair, location: string, replacing: string | undefined): Promise<Answer> {
     const sessionId = sessionIdOfAccessToken(pair.accessToken);
     if (sessionId === undefined) throw new Error('browser sessions: the issued access token has no sid');
+    await this.#endReplaced([replacing, this.heldSessionOf(ctx)]);
     const csrfToken = this.#credentials.csrfTokenFor(sessionId);
     return this.#withCookies(toResponse({ status: 303, headers: { location }, body: null }), this.#credentials.cookies.issue(pair, csrfToken, this.#clock.now()));
   }

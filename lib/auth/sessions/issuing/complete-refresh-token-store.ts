@@ -36,6 +36,8 @@ export interface CompleteRefreshTokenStore {
   rotate(oldTokenHash: string, next: RefreshTokenSuccessor): Promise<boolean>;
   /** Revokes one sign-in's tokens; rejects naming what the store lacks when it cannot. */
   revokeFamily(familyId: string): Promise<void>;
+  /** Revokes every token of every subject; rejects naming what the store lacks when it cannot. */
+  revokeEverySession(): Promise<void>;
   /** Revokes what a replayed rotated token belongs to (SPEC's reuse row) and says which. */
   revokeReused(record: RefreshTokenRecord): Promise<ReuseRevocation>;
   /** The subject's sessions; rejects naming what the store lacks when it cannot list them. */
@@ -58,6 +60,7 @@ const completed = new WeakSet<CompleteRefreshTokenStore>();
  * | `rotate` | successor first (`create`), then the old token's `markRotated` compare-and-set; a loser revokes the successor it stored and answers false; a `markRotated` that throws revokes it too (best effort) and rethrows, so the old token stays usable |
  * | `revokeFamily` | reuse revokes every token of the subject (`revokeAllForSubject`); revoking one session (`revokeSession`) rejects, as there is no way to end just one |
  * | `listSessions` (or `revokeFamily`) | listing and ending sessions reject with an Error naming both operations |
+ * | `revokeEverySession` | `revokeEverySession` (everyone's sessions) rejects with an Error naming it |
  * | `revokedFamiliesSince` | no history: a starting instance learns of ended sessions from the bus only |
  *
  * A record without a `familyId` (a store that ignores families) is revoked by subject too.
@@ -76,6 +79,7 @@ export function completeRefreshTokenStore(store: RefreshTokenStore | CompleteRef
   const revokeFamily = spec.revokeFamily;
   const listSessions = spec.listSessions;
   const revokedFamiliesSince = spec.revokedFamiliesSince;
+  const revokeEverySession = spec.revokeEverySession;
   const canEndSessions = typeof listSessions === 'function' && typeof revokeFamily === 'function';
   const noSessionList = (): Promise<never> =>
     Promise.reject(new Error('sessions: the RefreshTokenStore needs listSessions and revokeFamily to list and end sessions (the in-memory and PostgreSQL stores have both)'));
@@ -101,6 +105,12 @@ export function completeRefreshTokenStore(store: RefreshTokenStore | CompleteRef
           await revokeFamily.call(spec, familyId);
         }
       : noSessionList,
+    revokeEverySession:
+      typeof revokeEverySession === 'function'
+        ? async () => {
+            await revokeEverySession.call(spec);
+          }
+        : () => Promise.reject(new Error('sessions: the RefreshTokenStore needs revokeEverySession to end every session of everyone (the in-memory and PostgreSQL stores have it)')),
     revokeReused: async (record) => {
       const familyId = record.familyId;
       if (typeof revokeFamily === 'function' && typeof familyId === 'string' && familyId !== '') {

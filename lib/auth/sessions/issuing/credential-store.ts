@@ -35,3 +35,30 @@ export interface CredentialStore<Claims = unknown> {
   findByIdentifier(identifier: string): Awaitable<StoredCredential | null | undefined>;
   loadClaims(subject: string): Awaitable<Claims | null | undefined>;
 }
+
+/**
+ * A credential store that can also replace a password hash it handed out, so that a successful
+ * sign-in stores a fresh hash when the stored one was made with other Argon2id parameters than
+ * the configured ones (ASVS 5.0 11.2.2). `replacePasswordHash` is a compare-and-set: it replaces
+ * the subject's hash with `to` only while it is still `from` (a password changed meanwhile keeps
+ * its new hash) and answers whether it did. The in-memory and PostgreSQL credential and account
+ * stores are ones. A capability of its own rather than an optional method, so `CredentialStore`
+ * stays a complete contract.
+ *
+ * @example
+ * if (replacesPasswordHashes(store)) await store.replacePasswordHash(subject, oldHash, await hasher.hash(password));
+ */
+export interface RehashingCredentialStore<Claims = unknown> extends CredentialStore<Claims> {
+  /** Replaces the subject's hash with `to` only while it is still `from`; true when it did. */
+  replacePasswordHash(subject: string, from: string, to: string): Awaitable<boolean>;
+}
+
+/**
+ * Whether `store` is a {@link RehashingCredentialStore}.
+ *
+ * @example
+ * replacesPasswordHashes(new InMemoryCredentialStore()); // true
+ */
+export function replacesPasswordHashes<Claims>(store: CredentialStore<Claims>): store is RehashingCredentialStore<Claims> {
+  return typeof (store as Partial<RehashingCredentialStore<Claims>>).replacePasswordHash === 'function';
+}

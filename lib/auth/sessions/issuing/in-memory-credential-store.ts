@@ -1,4 +1,4 @@
-import type { CredentialStore, StoredCredential } from './credential-store.js';
+import type { RehashingCredentialStore, StoredCredential } from './credential-store.js';
 import { normalizeIdentifier } from '../../shared/normalize-identifier.js';
 
 /**
@@ -20,7 +20,7 @@ export interface InMemoryAccount<Claims> {
 }
 
 interface AccountRow<Claims> {
-  readonly passwordHash: string;
+  passwordHash: string;
   claims: Claims;
   disabled: boolean;
 }
@@ -37,7 +37,7 @@ interface AccountRow<Claims> {
  *   constructor() { super([{ identifier: 'alice@acme.test', subject: 'u1', passwordHash, claims: { sub: 'u1', roles: [] } }]); }
  * }
  */
-export class InMemoryCredentialStore<Claims = unknown> implements CredentialStore<Claims> {
+export class InMemoryCredentialStore<Claims = unknown> implements RehashingCredentialStore<Claims> {
   readonly #bySubject = new Map<string, AccountRow<Claims>>();
   readonly #subjectByIdentifier = new Map<string, string>();
 
@@ -107,6 +107,14 @@ export class InMemoryCredentialStore<Claims = unknown> implements CredentialStor
     const row = this.#bySubject.get(subject);
     if (row === undefined || row.disabled) return undefined;
     return structuredClone(row.claims);
+  }
+
+  /** Replaces the subject's password hash with `to` while it is still `from`; true when it did (a rehash at sign-in). */
+  async replacePasswordHash(subject: string, from: string, to: string): Promise<boolean> {
+    const row = this.#bySubject.get(subject);
+    if (row === undefined || row.passwordHash !== from) return false;
+    row.passwordHash = to;
+    return true;
   }
 
   #row(subject: string): AccountRow<Claims> {

@@ -31,4 +31,9 @@ export class InMemoryRefreshTokenStore extends BasicInMemoryRefreshTokenStore im
   async listSessions(subject: string): Promise<readonly StoredSession[]> {
     return this.table.listSessions(subject);
   }
+
+  /** Revokes every token of every subject (`AuthService.revokeEverySession`). */
+  async revokeEverySession(): Promise<void> {
+    this.table.revokeEverySession();
+  }
 }

@@ -95,6 +95,10 @@ export class InMemoryRefreshTokenTable {
     this.#revokeWhere((row) => row.subject === subject);
   }
 
+  revokeEverySession(): void {
+    this.#revokeWhere(() => true);
+  }
+
   revokeFamily(familyId: string): void {
     this.#revokeWhere((row) => row.familyId !== null && row.familyId === familyId);
   }

@@ -20,7 +20,8 @@ export { INVALID_CREDENTIALS_MESSAGE, invalidCredentials } from './invalid-crede
 export type { TokenPair } from './token-pair.js';
 export type { SignInContext } from './sign-in-context.js';
 export type { Awaitable } from '../../shared/awaitable.js';
-export type { CredentialStore, StoredCredential } from './credential-store.js';
+export type { CredentialStore, RehashingCredentialStore, StoredCredential } from './credential-store.js';
+export { replacesPasswordHashes } from './credential-store.js';
 export type { RefreshTokenStore, RevokedFamily } from './refresh-token-store.js';
 export { completeRefreshTokenStore } from './complete-refresh-token-store.js';
 export type { CompleteRefreshTokenStore, ReuseRevocation } from './complete-refresh-token-store.js';

@@ -16,10 +16,11 @@ import type { StoredSession } from '../state/stored-session.js';
  * | `revokeAllForSubject` | revokes every token of the subject |
  * | `rotate` (optional) | atomically: the `markRotated` compare-and-set on the old token plus `create` of the successor; false having changed nothing when the old token was already rotated or revoked. When present, refresh uses it instead of create + markRotated |
  * | `revokeFamily` (optional) | revokes every token with that `familyId`. When absent, reuse of a rotated token revokes every token of the subject instead |
+ * | `revokeEverySession` (optional) | revokes every token of every subject (an administrator ending everyone's sessions, ASVS 5.0 7.4.5), stamping `revokedAt` as the other revocations do so that `revokedFamiliesSince` reports each family. When absent, `revokeEverySession` rejects |
  * | `listSessions` (optional) | the subject's sessions that can still refresh: for each family, its current token (neither rotated nor revoked; expired ones may be included, the service drops them), with the metadata it was created with. Needed by `listSessions`, `revokeSession` and `revokeOtherSessions` (with `revokeFamily`) |
  * | `revokedFamiliesSince` (optional) | every `familyId` with a token revoked at or after `since`, each once with its latest `revokedAt`. An instance reads it at boot, so that it refuses the access tokens of sessions ended before it started (the bus keeps no history). Only for a store whose revocations all end a session: one with `rotate`, which never revokes a lost race's orphan successor |
  *
- * The values `create`, `revoke`, `revokeAllForSubject` and `revokeFamily` resolve to are ignored
+ * The values `create`, `revoke`, `revokeAllForSubject`, `revokeFamily` and `revokeEverySession` resolve to are ignored
  * (typed `unknown` so a store can return its driver's result as is).
  *
  * Leave optional operations out entirely (do not set them to `undefined`-returning stubs): at
@@ -46,6 +47,8 @@ export interface RefreshTokenStore {
   revokeAllForSubject(subject: string): Awaitable<unknown>;
   rotate?(oldTokenHash: string, next: RefreshTokenSuccessor): Awaitable<boolean>;
   revokeFamily?(familyId: string): Awaitable<unknown>;
+  /** Revokes every token of every subject (see the table); `AuthService.revokeEverySession` needs it. */
+  revokeEverySession?(): Awaitable<unknown>;
   revokedFamiliesSince?(since: Date): Awaitable<readonly RevokedFamily[]>;
   listSessions?(subject: string): Awaitable<readonly StoredSession[]>;
 }

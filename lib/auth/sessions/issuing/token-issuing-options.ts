@@ -79,7 +79,11 @@ export interface TokenIssuingServiceDeps<Claims> {
   readonly clock?: Clock | undefined;
   /** Default: Argon2id via `passwordHasher` or the process-wide default hasher, with its cached dummy hash. */
   readonly passwordVerifier?: PasswordVerifier | undefined;
-  /** A hasher to build the default verifier from; ignored when `passwordVerifier` is given. */
+  /**
+   * A hasher to build the default verifier from; ignored when `passwordVerifier` is given. Its
+   * `parameters` (an Argon2 hasher's) are the ones a successful sign-in rehashes a stored hash to
+   * when they differ, with a `RehashingCredentialStore` (ASVS 5.0 11.2.2).
+   */
   readonly passwordHasher?: PasswordHasher | undefined;
   /**
    * Told when sessions end (sign-out, a reused refresh token, `revokeAllSessions`) so that their

@@ -2,7 +2,8 @@ import { systemClock } from '../../../index.js';
 import { checkedClock } from '../../../internal/primitives.js';
 import { recordRefreshReuse } from '../../shared/auth-telemetry.js';
 import type { Clock } from '../../../index.js';
-import type { CredentialStore } from './credential-store.js';
+import { replacesPasswordHashes, type CredentialStore, type StoredCredential } from './credential-store.js';
+import { createPasswordRehash, type PasswordRehash } from './password-rehash.js';
 import { isWellFormedRefreshToken } from './generate-refresh-token.js';
 import { SessionTokens } from './session-tokens.js';
 import { hashRefreshToken } from './hash-refresh-token.js';
@@ -61,6 +62,8 @@ export class TokenIssuingService<Claims> {
   readonly #tokens: SessionTokens<Claims>;
   readonly #clock: Clock;
   readonly #passwords: PasswordVerifier;
+  /** Undefined with a `passwordVerifier` of the app's own: its hashes are its business. */
+  readonly #rehash: PasswordRehash | undefined;
   readonly #sessionRevocations: SessionRevocationListener | undefined;
   readonly #gate: SecondFactorGate | undefined;
   readonly #events: SecurityEventSink;
@@ -73,6 +76,7 @@ export class TokenIssuingService<Claims> {
     this.#tokens = new SessionTokens(options.accessTokens, this.#refreshTokens, this.settings);
     this.#clock = checkedClock(options.clock ?? systemClock);
     this.#passwords = options.passwordVerifier ?? createDefaultPasswordVerifier(options.passwordHasher);
+    this.#rehash = options.passwordVerifier === undefined ? createPasswordRehash(options.passwordHasher) : undefined;
     this.#sessionRevocations = options.sessionRevocations;
     this.#events = options.securityEvents ?? NO_SECURITY_EVENTS;
     this.#gate = options.secondFactorGate;
@@ -154,7 +158,23 @@ export class TokenIssuingService<Claims> {
     if (account == null || !passwordMatches) throw failed();
     const claims = await this.#loadClaims(account.subject);
     if (claims === undefined) throw failed();
+    await this.#rehashIfStale(account, password);
     return { subject: account.subject, claims };
+  }
+
+  /**
+   * After a successful password check only: stores a fresh hash when the stored one was made with
+   * other Argon2id parameters than the configured ones (ASVS 5.0 11.2.2), compare-and-set so that
+   * a password changed meanwhile keeps its new hash. Best effort: the old hash still verifies, so
+   * a store that fails here does not fail the sign-in (the next one tries again).
+   */
+  async #rehashIfStale(account: StoredCredential, password: string): Promise<void> {
+    const store = this.#credentials;
+    if (this.#rehash === undefined || !replacesPasswordHashes(store)) return;
+    try {
+      const fresh = await this.#rehash.freshHash(password, account.passwordHash);
+      if (fresh !== undefined) await store.replacePasswordHash(account.subject, account.passwordHash, fresh);
+    } catch {} // Deliberately ignored; see above.
   }
 
   async #stepFor(subject: string, claims: Claims & Record<string, unknown>, context: SignInContext | undefined): Promise<SignInStep> {
@@ -298,6 +318,38 @@ export class TokenIssuingService<Claims> {
   }
 
   /**
+   * Ends the session a refresh token belongs to, the token known by its SHA-256
+   * (`hashRefreshToken`), with the same record and revocation as {@link signOut}: for a sign-in
+   * that replaces the session a browser held (ASVS 5.0 7.2.4; `BrowserSessions` calls it, the
+   * outside sign-in with the hash it kept from the flow's start). When the token was rotated since
+   * (the page refreshed meanwhile), its session went on under a successor: the session is ended as
+   * a reused token's is (its family, or every token of the subject when the store cannot revoke
+   * one family). Unknown and already-revoked tokens are a no-op.
+   *
+   * @example
+   * await auth.revokeSessionOfToken(hashRefreshToken(cookieRefreshToken));
+   */
+  async revokeSessionOfToken(tokenHash: string): Promise<void> {
+    const record = await this.#refreshTokens.find(tokenHash);
+    if (record == null || record.revokedAt != null) return;
+    if (record.rotatedAt == null) {
+      await this.#refreshTokens.revoke(tokenHash);
+      this.#recordRevoked(record.subject, record.familyId ?? undefined, 'sign-out');
+      await this.#tellSessionEnded(record.familyId);
+      return;
+    }
+    const cutoffMs = this.#clock.now();
+    const ended = await this.#refreshTokens.revokeReused(record);
+    if (ended.scope === 'family') {
+      this.#recordRevoked(record.subject, ended.familyId, 'sign-out');
+      await this.#tellSessionEnded(ended.familyId);
+    } else {
+      this.#recordRevoked(ended.subject, undefined, 'sign-out');
+      await this.#tellQuietly((listener) => listener.allSessionsRevoked(ended.subject, cutoffMs));
+    }
+  }
+
+  /**
    * Revokes every refresh token of a subject, e.g. after a password change or when disabling the
    * account. With `sessionRevocations` (the auth module's default) the access tokens of every
    * session the subject started before this call are refused too, on every instance the bus
@@ -313,6 +365,27 @@ export class TokenIssuingService<Claims> {
     const cutoffMs = await this.#revokeSubjectInStore(subject);
     this.#recordRevoked(subject, undefined, 'all-revoked');
     await this.#sessionRevocations?.allSessionsRevoked(subject, cutoffMs);
+  }
+
+  /**
+   * Ends every session of every account, on every instance: an administrator's operation (ASVS 5.0
+   * 7.4.5), e.g. after a breach. Every refresh token is revoked in the store, and the access tokens
+   * of every session started before this call are refused wherever the revocation bus reaches (an
+   * instance that cannot hear it, or starts later, reads the ended sessions from the store); their
+   * sockets close. Everyone signs in again; a session started while this runs may keep its access
+   * token (its refresh token is revoked). API keys are not sessions: they stay. Recorded as
+   * `session.revoked` with reason `everyone-revoked` and no subject. Needs a refresh-token store
+   * with `revokeEverySession` (the in-memory and PostgreSQL stores have it).
+   *
+   * @throws Error when the refresh-token store has no `revokeEverySession` (nothing is revoked).
+   * @example
+   * await auth.revokeEverySession(); // behind an administrator's guard
+   */
+  async revokeEverySession(): Promise<void> {
+    const cutoffMs = this.#clock.now();
+    await this.#refreshTokens.revokeEverySession();
+    this.#events.record({ type: 'session.revoked', reason: 'everyone-revoked' });
+    await this.#sessionRevocations?.everySessionRevoked(cutoffMs);
   }
 
   /** Records the security event of a session (or, without an id, every session of the subject) ended. */

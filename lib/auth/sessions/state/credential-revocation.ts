@@ -60,6 +60,7 @@ interface RevocableRuntime {
   readonly sessionLifetimeMs: number;
   revokeSession(sessionId: string, untilMs: number): void;
   revokeSubject(subject: string, cutoffMs: number, untilMs: number): void;
+  revokeEveryone(cutoffMs: number, untilMs: number): void;
   revokeApiKey(id: string): void;
   apiKeysHoldingSockets(): Set<string>;
 }
@@ -68,7 +69,8 @@ interface RevocableRuntime {
 type InvalidationEvent =
   | { readonly kind: 'api-key'; readonly id: string }
   | { readonly kind: 'session'; readonly id: string; readonly until: number }
-  | { readonly kind: 'subject'; readonly subject: string; readonly cutoff: number; readonly until: number };
+  | { readonly kind: 'subject'; readonly subject: string; readonly cutoff: number; readonly until: number }
+  | { readonly kind: 'everyone'; readonly cutoff: number; readonly until: number };
 
 /** The event a bus message carries, or undefined for anything malformed (ignored). */
 function parseEvent(message: string): InvalidationEvent | undefined {
@@ -83,6 +85,7 @@ function parseEvent(message: string): InvalidationEvent | undefined {
   if (kind === 'api-key' && typeof id === 'string') return { kind, id };
   if (kind === 'session' && typeof id === 'string' && Number.isFinite(until)) return { kind, id, until: until as number };
   if (kind === 'subject' && typeof subject === 'string' && Number.isFinite(cutoff) && Number.isFinite(until)) return { kind, subject, cutoff: cutoff as number, until: until as number };
+  if (kind === 'everyone' && Number.isFinite(cutoff) && Number.isFinite(until)) return { kind, cutoff: cutoff as number, until: until as number };
   return undefined;
 }
 
@@ -113,6 +116,7 @@ export async function startCredentialRevocation(
   const apply = (event: InvalidationEvent) => {
     if (event.kind === 'api-key') runtime.revokeApiKey(event.id);
     else if (event.kind === 'session') runtime.revokeSession(event.id, event.until);
+    else if (event.kind === 'everyone') runtime.revokeEveryone(event.cutoff, event.until);
     else runtime.revokeSubject(event.subject, event.cutoff, event.until);
   };
   // Applied here first, so the revoking instance refuses at once even when the bus is down; kept
@@ -158,6 +162,10 @@ export async function startCredentialRevocation(
     allSessionsRevoked(subject, cutoffMs) {
       const cutoff = cutoffMs ?? clock.now();
       return applyAndPublish({ kind: 'subject', subject, cutoff, until: Math.max(cutoff, clock.now()) + lifetimeMs });
+    },
+    everySessionRevoked(cutoffMs) {
+      const cutoff = cutoffMs ?? clock.now();
+      return applyAndPublish({ kind: 'everyone', cutoff, until: Math.max(cutoff, clock.now()) + lifetimeMs });
     },
     async onModuleDestroy() {
       stopped = true;

@@ -7,6 +7,7 @@
  * const listener: SessionRevocationListener = {
  *   sessionRevoked: async (sessionId) => revoked.add(sessionId),
  *   allSessionsRevoked: async (subject, cutoffMs) => cutoffs.set(subject, cutoffMs ?? Date.now()),
+ *   everySessionRevoked: async (cutoffMs) => (everyoneBefore = cutoffMs ?? Date.now()),
  * };
  */
 export interface SessionRevocationListener {
@@ -14,4 +15,6 @@ export interface SessionRevocationListener {
   sessionRevoked(sessionId: string): Promise<void>;
   /** Every session `subject` started before `cutoffMs` (default: now) ended: refuse their access tokens. */
   allSessionsRevoked(subject: string, cutoffMs?: number): Promise<void>;
+  /** Every session of every subject started before `cutoffMs` (default: now) ended (`revokeEverySession`): refuse their access tokens. */
+  everySessionRevoked(cutoffMs?: number): Promise<void>;
 }

@@ -6,8 +6,9 @@ const FIRST_SWEEP_SIZE = 1024;
 
 /**
  * The sessions this instance must refuse the access tokens of, until those tokens would have
- * expired anyway: one session (sign-out, a reused refresh token's family) or every session a
- * subject started before a moment (`revokeAllSessions`). Access tokens are stateless JWTs, so a
+ * expired anyway: one session (sign-out, a reused refresh token's family), every session a
+ * subject started before a moment (`revokeAllSessions`) or every session of everyone started
+ * before a moment (`revokeEverySession`). Access tokens are stateless JWTs, so a
  * revoked session's tokens still verify; the auth runtime asks this registry after verifying.
  *
  * A subject's sessions are told apart by their start, read from the `sid` claim (a version-7
@@ -25,6 +26,8 @@ const FIRST_SWEEP_SIZE = 1024;
 export class SessionRevocations {
   readonly #sessions = new Map<string, number>();
   readonly #subjects = new Map<string, SubjectCutoff[]>();
+  /** Everyone's cutoffs (`revokeEverySession`): few, each kept until its own tokens expired. */
+  #everyone: SubjectCutoff[] = [];
   readonly #clock: Clock;
   #sweepAt = FIRST_SWEEP_SIZE;
 
@@ -50,10 +53,20 @@ export class SessionRevocations {
     this.#sweepIfLarge();
   }
 
+  /** Refuses, until `untilMs`, every token of every subject from a session started before `cutoffMs`. */
+  revokeEveryone(cutoffMs: number, untilMs: number): void {
+    this.#everyone.push({ cutoffMs, untilMs });
+  }
+
   /** Whether a verified payload belongs to a revoked session. Two map lookups when anything is revoked, none otherwise. */
   isRevoked(payload: Readonly<Record<string, unknown>>): boolean {
-    if (this.#sessions.size === 0 && this.#subjects.size === 0) return false;
+    if (this.#sessions.size === 0 && this.#subjects.size === 0 && this.#everyone.length === 0) return false;
     const nowMs = this.#clock.now();
+    if (this.#everyone.length > 0) {
+      this.#everyone = this.#everyone.filter((cutoff) => nowMs < cutoff.untilMs);
+      const start = startOf(payload);
+      if (this.#everyone.some((cutoff) => start < cutoff.cutoffMs)) return true;
+    }
     const sid = payload.sid;
     if (typeof sid === 'string') {
       const until = this.#sessions.get(sid);
