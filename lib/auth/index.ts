@@ -1,7 +1,8 @@
 // The auth entry point, `tessera-http/auth`. Explicit named exports only.
 export { REVOCATION_TOPIC, type CredentialRevocation } from './sessions/state/credential-revocation.js';
 export { INVALIDATION_TOPIC, type CredentialInvalidation } from './sessions/state/revocation-aliases.js';
-export { defineAuthModule, type AuthService, type AuthDefinitions } from './core/define-auth-module.js';
+export { defineAuthModule, type AuthDefinitions } from './core/define-auth-module.js';
+export type { AuthService } from './core/auth-service.js';
 export type { IssuingModuleParts } from './sessions/issuing/issuing-options.js';
 export type { AuthModuleOptions, AuthModuleScopeOptions, AuthFeatureOptions, IssuingOptions, ApiKeyOptions, StoreClass, AuthRouteOptions } from './core/auth-options.js';
 export type { AuthRouteControllers } from './routes/index.js';

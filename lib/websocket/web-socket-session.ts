@@ -5,23 +5,12 @@ import { utf8LengthExceeds } from '../http/utf8.js';
 import { unrefTimer } from '../common/unref-timer.js';
 import { Context } from '../context/request-context.js';
 import { CREDENTIAL_EXPIRES_AT } from './credential-expiry.js';
-import type { IdleWatched } from './idle-sweep.js';
 import type { Schema } from '../context/route-info.js';
 import { compileSchemaParser, type SchemaParser, type SchemaParseResult } from '../schema/schema-parser.js';
 import type { HubSocket, PendingWebSocket, SessionHub } from './session-roles.js';
+import { CLOSE_TIMEOUT_MS, OVERFLOW_CLOSE_TIMEOUT_MS, SessionLifetime } from './session-lifetime.js';
 
-/** How long a closing handshake may take before the socket is dropped. */
-const CLOSE_TIMEOUT_MS = 5_000;
-/** A client that let the send queue overflow is not reading: it gets this long for the close frame. */
-const OVERFLOW_CLOSE_TIMEOUT_MS = 1_000;
 const DRAIN_POLL_MS = 10;
-/** setTimeout's longest delay; a later expiry is checked again then. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** Close codes a handler may send (RFC 6455 7.4: the protocol's own, and 3000-4999 for applications). */
-function sendableCode(code: number): boolean {
-  return code === 1000 || code === 1001 || code === 1003 || (code >= 1007 && code <= 1011) || (code >= 3000 && code <= 4999);
-}
 
 /** One parser per message schema, shared by the route's connections. */
 const messageParsers = new WeakMap<Schema, SchemaParser>();
@@ -33,20 +22,6 @@ function messageParser(schema: Schema): SchemaParser {
 
 let sessions = 0;
 
-/**
- * The part of a session that only some connections use, in one object made on first use: an
- * idle socket of a plain route never needs any of it, and seven fields fewer on every session is
- * ~56 bytes per held connection.
- */
-class SessionExtras {
-  aborter: AbortController | undefined = undefined;
-  topics: Set<string> | undefined = undefined;
-  closeTimer: ReturnType<typeof setTimeout> | undefined = undefined;
-  drainTimer: ReturnType<typeof setInterval> | undefined = undefined;
-  expiryTimer: ReturnType<typeof setTimeout> | undefined = undefined;
-  drainWaiters: (() => void)[] | undefined = undefined;
-  inOrder: Promise<void> | undefined = undefined;
-}
 /** The signal of a connection that closed before anyone asked for its signal. */
 let closedSignal: AbortSignal | undefined;
 
@@ -55,8 +30,9 @@ let closedSignal: AbortSignal | undefined;
  * route's handlers see (`WebSocketConnection`), the pending socket its adapter opens
  * (`PendingWebSocket`), the socket its hub drives (`HubSocket`), and the receiver of its
  * runtime's events (`WebSocketEvents`, what `open` returns to the adapter); and the policy every
- * runtime shares (message size and validation, idle pings, send-queue limit, close timeouts, the
- * credential's expiry). The adapter only moves frames through the port it gives `open`.
+ * runtime shares (message size and validation, send-queue limit, and through its
+ * `SessionLifetime`: idle pings, close timeouts, the credential's expiry). The adapter only moves
+ * frames through the port it gives `open`.
  *
  * An idle connection is what a server holds by the thousand, so a session allocates only what
  * its route uses (issue 51): no timer of its own (the hub's idle sweep checks it), its abort
@@ -64,15 +40,9 @@ let closedSignal: AbortSignal | undefined;
  * credential that expires, and the upgrade request's runtime objects let go once the socket
  * opens (see `detachRequest`).
  */
-export class WebSocketSession implements WebSocketConnection, PendingWebSocket, HubSocket, WebSocketEvents, IdleWatched {
+export class WebSocketSession extends SessionLifetime implements WebSocketConnection, PendingWebSocket, HubSocket, WebSocketEvents {
   /** Numbered in the order accepted; `id` is made from it when read. */
   private readonly serial = ++sessions;
-  private port: WebSocketPort | undefined;
-  private state: 'pending' | 'open' | 'closing' | 'closed' = 'pending';
-  /** The silence the idle sweep counts: ticks since the peer was last heard from (a message or a pong). */
-  private silentTicks = 0;
-  /** What only some connections need (a signal someone asked for, topics, timers, waiters), made on first use. */
-  private extras: SessionExtras | undefined;
 
   private get aborter(): AbortController | undefined {
     return this.extras?.aborter;
@@ -86,23 +56,11 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
   private set topics(value: Set<string> | undefined) {
     this.extrasNow().topics = value;
   }
-  private get closeTimer(): ReturnType<typeof setTimeout> | undefined {
-    return this.extras?.closeTimer;
-  }
-  private set closeTimer(value: ReturnType<typeof setTimeout> | undefined) {
-    this.extrasNow().closeTimer = value;
-  }
   private get drainTimer(): ReturnType<typeof setInterval> | undefined {
     return this.extras?.drainTimer;
   }
   private set drainTimer(value: ReturnType<typeof setInterval> | undefined) {
     this.extrasNow().drainTimer = value;
-  }
-  private get expiryTimer(): ReturnType<typeof setTimeout> | undefined {
-    return this.extras?.expiryTimer;
-  }
-  private set expiryTimer(value: ReturnType<typeof setTimeout> | undefined) {
-    this.extrasNow().expiryTimer = value;
   }
   private get drainWaiters(): (() => void)[] | undefined {
     return this.extras?.drainWaiters;
@@ -117,17 +75,16 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
   private set inOrder(value: Promise<void> | undefined) {
     this.extrasNow().inOrder = value;
   }
-  private extrasNow(): SessionExtras {
-    return (this.extras ??= new SessionExtras());
-  }
 
   constructor(
-    private readonly spec: WebSocketSpec,
+    spec: WebSocketSpec,
     readonly context: RequestContext,
-    private readonly hub: SessionHub,
+    hub: SessionHub,
     readonly protocol: string | undefined,
-    private readonly where: string,
-  ) {}
+    where: string,
+  ) {
+    super(spec, hub, where);
+  }
 
   get id(): string {
     return `ws-${this.serial.toString(36)}`;
@@ -153,10 +110,6 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
   get idleTimeoutSeconds(): number {
     return this.spec.idleTimeoutSeconds;
   }
-  /** Whether the socket is open (not yet closing). */
-  get isOpen(): boolean {
-    return this.state === 'open';
-  }
 
   get<T>(key: StateKey<T>): T | undefined {
     return this.context.get(key);
@@ -173,11 +126,9 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
   }
 
   open(port: WebSocketPort): WebSocketEvents {
-    if (this.state !== 'pending') throw new Error(`WebSocket ${this.id} was opened twice.`);
-    this.port = port;
-    this.state = 'open';
+    this.begin(port);
     this.hub.opened(this);
-    if (port.ping !== undefined) this.hub.idleSweep.watch(this.spec.idleTimeoutSeconds * 1000);
+    this.watchIdle(port);
     this.run('open', this.spec.handlers.open);
     const expiresAt = this.context.get(CREDENTIAL_EXPIRES_AT);
     if (expiresAt !== undefined) this.expireAt(expiresAt);
@@ -190,19 +141,9 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
     this.receive(data);
   }
 
-  /** A pong from the runtime (`WebSocketEvents`): the peer is alive. */
-  pong(): void {
-    this.seen();
-  }
-
   /** The runtime's send buffer emptied (`WebSocketEvents`). */
   drain(): void {
     this.checkDrained();
-  }
-
-  /** The runtime closed the socket (`WebSocketEvents`). */
-  closed(code: number, reason: string): void {
-    this.finish(code, reason);
   }
 
   send(data: unknown): boolean {
@@ -244,18 +185,6 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
     });
   }
 
-  close(code = 1000, reason = ''): void {
-    if (!sendableCode(code)) throw new RangeError(`WebSocket close code ${code} cannot be sent: use 1000, 1001, 1003, 1007-1011 or 3000-4999.`);
-    if (utf8LengthExceeds(reason, 123)) throw new RangeError('A WebSocket close reason is at most 123 bytes of UTF-8.');
-    this.shut(code, reason, CLOSE_TIMEOUT_MS);
-  }
-
-  /** Drops the connection without a closing handshake (shutdown's last step, a dead peer). */
-  terminate(): void {
-    if (this.state === 'closed') return;
-    this.port?.terminate();
-  }
-
   subscribe(topic: string): Promise<void> {
     const topics = (this.topics ??= new Set());
     if (this.state !== 'open' || topics.has(topic)) return Promise.resolve();
@@ -275,25 +204,6 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
   publish(topic: string, data: unknown): Promise<void> {
     // As `send`: with a `send` schema a string goes as JSON, so the typed client reads a string.
     return this.hub.publish(topic, typeof data === 'string' && this.spec.send !== undefined ? JSON.stringify(data) : data);
-  }
-
-  /** Closes the socket (1008) when the credential that opened it expires. */
-  private expireAt(expiresAtMs: number): void {
-    const wait = expiresAtMs - Date.now();
-    if (wait <= 0) {
-      this.shut(1008, 'Credential expired', CLOSE_TIMEOUT_MS);
-      return;
-    }
-    this.expiryTimer = unrefTimer(setTimeout(() => this.expireAt(expiresAtMs), Math.min(wait, MAX_TIMER_MS)));
-  }
-
-  /** Starts the closing handshake (any code: the core's own include 1008 and 1009), dropping the socket if it does not finish in time. */
-  shut(code: number, reason: string, timeoutMs: number): void {
-    if (this.state !== 'open' || this.port === undefined) return;
-    this.state = 'closing';
-    const port = this.port;
-    port.close(code, reason);
-    this.closeTimer = unrefTimer(setTimeout(() => port.terminate(), timeoutMs));
   }
 
   private receive(data: string | Uint8Array): void {
@@ -378,23 +288,6 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
     this.sendFrame(JSON.stringify({ error: { status: 400, title: 'Invalid message', detail, ...(issues === undefined ? {} : { issues }) } }));
   }
 
-  private seen(): void {
-    this.silentTicks = 0;
-  }
-
-  /** The idle sweep's tick (`IdleWatched`): pings a socket silent past half its timeout, drops one silent past all of it. */
-  idleTick(idleMs: number, pingAt: number, dropAt: number): void {
-    // Sockets of other timeouts, and those whose runtime pings by itself (Deno) or not at all (workerd), are not this tick's.
-    if (this.port?.ping === undefined || this.spec.idleTimeoutSeconds * 1000 !== idleMs || this.state === 'closed') return;
-    const silent = ++this.silentTicks;
-    if (silent >= dropAt) {
-      this.hub.logger.debug({ route: this.where, connection: this.id }, 'WebSocket idle past its timeout: dropped');
-      this.terminate();
-    } else if (silent === pingAt && this.state === 'open') {
-      this.port?.ping?.();
-    }
-  }
-
   private checkDrained(): void {
     if (this.drainWaiters === undefined || this.drainWaiters.length === 0) return;
     if (this.state !== 'closed' && this.bufferedAmount > this.spec.maxBufferedBytes / 2) return;
@@ -405,12 +298,8 @@ export class WebSocketSession implements WebSocketConnection, PendingWebSocket, 
     for (const resolve of waiters) resolve();
   }
 
-  private finish(code: number, reason: string): void {
-    if (this.state === 'closed') return;
-    this.state = 'closed';
-    if (this.port?.ping !== undefined) this.hub.idleSweep.forget(this.spec.idleTimeoutSeconds * 1000);
-    clearTimeout(this.closeTimer);
-    clearTimeout(this.expiryTimer);
+  /** After the runtime closed the socket (`closed`, in `SessionLifetime`): waiters, signal, topics, hub, the route's close handler. */
+  protected ended(code: number, reason: string): void {
     this.checkDrained();
     this.aborter?.abort();
     const topics = this.topics;

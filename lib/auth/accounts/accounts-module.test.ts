@@ -3,14 +3,14 @@
 // others.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp, defineModule, jsonLogger, silentLogger, type Logger } from '../../index.js';
+import { jsonLogger, silentLogger, type Logger } from '../../index.js';
 import { InMemoryCredentialStore, InMemoryRefreshTokenStore } from '../sessions/issuing/index.js';
 import { AuthConfigError, defineAuthModule } from '../index.js';
 import type { AccountOptions } from '../core/auth-options.js';
 import { capturingMailer, countingHasher, tokenOf } from './account-service.test-helper.js';
 import { InMemoryAccountStore } from './in-memory-account-store.js';
+import { authTestApp, TEST_SECRET as SECRET } from '../core/auth-test-app.test-helper.js';
 
-const SECRET = 'a-test-secret-that-is-long-enough-for-hs256!';
 const Claims = z.object({ sub: z.string(), roles: z.array(z.string()), sid: z.string().optional() });
 type Claims = z.output<typeof Claims>;
 const PASSWORD = 'correct horse battery';
@@ -19,19 +19,14 @@ async function setup(accounts: Partial<AccountOptions<Claims>> = {}, options: { 
   const auth = defineAuthModule(Claims);
   const mailer = capturingMailer();
   const passwordHasher = await countingHasher();
-  const app = await createApp(
-    defineModule({
-      name: 'Root',
-      imports: [
-        auth.AuthModule.forRoot({
-          secret: SECRET,
-          issuing: { refreshTokenStore: InMemoryRefreshTokenStore, passwordHasher, ...(options.credentialStore ? { credentialStore: options.credentialStore } : {}) },
-          accounts: { store: InMemoryAccountStore, links: 'https://app.example.test', mailer, newAccountClaims: ({ subject }) => ({ sub: subject, roles: ['member'] }), ...accounts },
-        }),
-      ],
+  const app = await authTestApp({
+    auth,
+    forRoot: () => ({
+      issuing: { refreshTokenStore: InMemoryRefreshTokenStore, passwordHasher, ...(options.credentialStore ? { credentialStore: options.credentialStore } : {}) },
+      accounts: { store: InMemoryAccountStore, links: 'https://app.example.test', mailer, newAccountClaims: ({ subject }) => ({ sub: subject, roles: ['member'] }), ...accounts },
     }),
-    { logger: options.logger ?? silentLogger },
-  );
+    app: { logger: options.logger ?? silentLogger },
+  });
   const accountService = app.get(auth.ACCOUNT_SERVICE);
   const authService = app.get(auth.AUTH_SERVICE);
   const mailTo = async (to: string, index: number) => {

@@ -4,21 +4,18 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp, createManualClock, defineController, defineModule, get, inProcessPubSub, silentLogger, type App, type PubSub } from '../../index.js';
+import { createManualClock, defineController, get, inProcessPubSub, silentLogger, type App, type PubSub } from '../../index.js';
 import { redisPubSub } from '../../redis/index.js';
 import { send } from '../../../test/http-helpers.js';
 import { InMemoryRefreshTokenStore } from '../sessions/issuing/index.js';
 import { defineAuthModule } from '../index.js';
 import { capturingMailer } from './account-service.test-helper.js';
 import { InMemoryAccountStore } from './in-memory-account-store.js';
+import { authTestApp, plainPasswordHasher as passwordHasher, TestClaims as Claims } from '../core/auth-test-app.test-helper.js';
 
-const SECRET = 'a-test-secret-that-is-long-enough-for-hs256!';
-const Claims = z.object({ sub: z.string(), roles: z.array(z.string()) });
 const NOW = Date.parse('2026-11-25T12:00:00.000Z');
 const PASSWORD = 'correct horse battery';
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL || undefined;
-// A stand-in hasher: this is about sessions, not Argon2id's cost.
-const passwordHasher = { hash: async (password: string) => `plain:${password}`, verify: async (password: string, phc: string) => phc === `plain:${password}` };
 
 /** The buses of two instances: one shared in-process bus, or each its own connection to one Redis. */
 type Buses = () => readonly [PubSub, PubSub];
@@ -31,31 +28,18 @@ async function twoInstances(buses: Buses) {
   const refreshTokens = new InMemoryRefreshTokenStore(clock);
   const start = async (bus: PubSub) => {
     const auth = defineAuthModule(Claims);
-    const Stores = defineModule({
-      name: 'Stores',
-      providers: [
-        { provide: InMemoryAccountStore, useValue: accounts },
-        { provide: InMemoryRefreshTokenStore, useValue: refreshTokens },
-      ],
-      exports: [InMemoryAccountStore, InMemoryRefreshTokenStore],
-    });
     const controller = defineController({ name: 'Me', routes: () => ({ me: get('/me', { guards: [auth.JwtAuthGuard] }, (ctx) => auth.getCurrentUser(ctx)) }) });
-    const app = await createApp(
-      defineModule({
-        name: 'Root',
-        imports: [
-          Stores,
-          auth.AuthModule.forRoot({
-            secret: SECRET,
-            clock,
-            issuing: { refreshTokenStore: { useExisting: InMemoryRefreshTokenStore }, imports: [Stores], passwordHasher },
-            accounts: { store: { useExisting: InMemoryAccountStore }, imports: [Stores], links: 'https://app.example.test', mailer: capturingMailer(), requireVerifiedEmail: false, newAccountClaims: ({ subject }) => ({ sub: subject, roles: ['member'] }) },
-          }),
-        ],
-        controllers: [controller],
+    const app = await authTestApp({
+      auth,
+      stores: [{ provide: InMemoryAccountStore, useValue: accounts }, { provide: InMemoryRefreshTokenStore, useValue: refreshTokens }],
+      forRoot: (Stores) => ({
+        clock,
+        issuing: { refreshTokenStore: { useExisting: InMemoryRefreshTokenStore }, imports: [Stores], passwordHasher },
+        accounts: { store: { useExisting: InMemoryAccountStore }, imports: [Stores], links: 'https://app.example.test', mailer: capturingMailer(), requireVerifiedEmail: false, newAccountClaims: ({ subject }) => ({ sub: subject, roles: ['member'] }) },
       }),
-      { pubsub: bus, logger: silentLogger },
-    );
+      controllers: [controller],
+      app: { pubsub: bus, logger: silentLogger },
+    });
     return { app, auth: app.get(auth.AUTH_SERVICE), accounts: app.get(auth.ACCOUNT_SERVICE) };
   };
   const [a, b] = [await start(busA), await start(busB)];

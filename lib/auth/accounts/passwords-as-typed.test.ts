@@ -3,33 +3,29 @@
 // or truncation), long passwords welcome, and no expiry. Through the module, as an app has it.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp, createManualClock, defineModule, silentLogger } from '../../index.js';
+import { createManualClock, silentLogger } from '../../index.js';
 import { InMemoryRefreshTokenStore } from '../sessions/issuing/index.js';
 import { defineAuthModule } from '../index.js';
 import { capturingMailer, countingHasher } from './account-service.test-helper.js';
 import { InMemoryAccountStore } from './in-memory-account-store.js';
+import { authTestApp } from '../core/auth-test-app.test-helper.js';
 
-const SECRET = 'a-test-secret-that-is-long-enough-for-hs256!';
 const Claims = z.object({ sub: z.string(), sid: z.string().optional() });
 
 async function setup() {
   const auth = defineAuthModule(Claims);
   const clock = createManualClock(Date.parse('2026-11-28T00:00:00Z'));
-  const app = await createApp(
-    defineModule({
-      name: 'Root',
-      imports: [
-        auth.AuthModule.forRoot({
-          secret: SECRET,
-          clock,
-          issuing: { refreshTokenStore: InMemoryRefreshTokenStore, passwordHasher: await countingHasher() },
-          // Signing in before verification keeps these tests about the password alone.
-          accounts: { store: InMemoryAccountStore, links: 'https://app.example.test', mailer: capturingMailer(), newAccountClaims: ({ subject }) => ({ sub: subject }), requireVerifiedEmail: false },
-        }),
-      ],
+  const passwordHasher = await countingHasher();
+  const app = await authTestApp({
+    auth,
+    forRoot: () => ({
+      clock,
+      issuing: { refreshTokenStore: InMemoryRefreshTokenStore, passwordHasher },
+      // Signing in before verification keeps these tests about the password alone.
+      accounts: { store: InMemoryAccountStore, links: 'https://app.example.test', mailer: capturingMailer(), newAccountClaims: ({ subject }) => ({ sub: subject }), requireVerifiedEmail: false },
     }),
-    { logger: silentLogger },
-  );
+    app: { logger: silentLogger },
+  });
   const accounts = app.get(auth.ACCOUNT_SERVICE);
   const service = app.get(auth.AUTH_SERVICE);
   let n = 0;

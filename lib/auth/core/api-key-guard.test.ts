@@ -3,9 +3,10 @@ import { createTestLogger } from '../../../test/support/test-logger.js';
 import { toFetchHandler } from '../../fetch.js';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { jsonLogger, createApp, createManualClock, defineController, defineModule, defineProvider, get, createToken } from '../../index.js';
+import { jsonLogger, createManualClock, defineController, get, createToken } from '../../index.js';
 import { send } from '../../../test/http-helpers.js';
 import { defineAuthModule, generateApiKey, InMemoryApiKeyStore, Public, RequireScopes, Roles, type ApiKeyRecord, type ApiKeyStore } from '../index.js';
+import { apiKeyStoreFrom, authTestApp } from './auth-test-app.test-helper.js';
 
 const SECRET = 'api-key-guard-test-secret-0123456789abcdef';
 const Claims = z.object({ sub: z.string(), roles: z.array(z.string()), tenantId: z.string() });
@@ -34,13 +35,6 @@ async function setup(options: { scopedRoutesOnly?: boolean; store?: ApiKeyStore;
   const auth = defineAuthModule(Claims);
   const clock = createManualClock(NOW);
   const store = options.store ?? new InMemoryApiKeyStore();
-  const StoreModule = defineModule({ name: 'StoreModule', providers: [{ provide: STORE, useValue: store }], exports: [STORE] });
-  class StoreFromToken implements ApiKeyStore {
-    constructor(private readonly inner: ApiKeyStore) {}
-    find(id: string) {
-      return this.inner.find(id);
-    }
-  }
   const controller = defineController({
     name: 'Posts',
     metadata: [RequireScopes('posts:read')],
@@ -54,21 +48,18 @@ async function setup(options: { scopedRoutesOnly?: boolean; store?: ApiKeyStore;
     }),
   });
   const unscoped = defineController({ name: 'Other', routes: () => ({ other: get('/other', () => 'other') }) });
-  const app = await createApp(
-    defineModule({
-      name: 'Root',
-      imports: [
-        auth.AuthModule.forRoot({
-          secret: SECRET,
-          clock,
-          protectAllRoutes: true,
-          apiKeys: options.apiKeys === false ? undefined : { store: defineProvider(StoreFromToken, [STORE]), imports: [StoreModule], scopedRoutesOnly: options.scopedRoutesOnly },
-        }),
-      ],
-      controllers: [controller, unscoped],
+  const app = await authTestApp({
+    auth,
+    stores: [{ provide: STORE, useValue: store }],
+    forRoot: (Stores) => ({
+      secret: SECRET,
+      clock,
+      protectAllRoutes: true,
+      apiKeys: options.apiKeys === false ? undefined : { store: apiKeyStoreFrom(STORE), imports: [Stores], scopedRoutesOnly: options.scopedRoutesOnly },
     }),
-    options.log ? { logger: jsonLogger({ write: (line) => options.log?.push(line) }), accessLog: { fields: (ctx) => ({ keyId: auth.getCurrentApiKey(ctx)?.id }) } } : { logger },
-  );
+    controllers: [controller, unscoped],
+    app: options.log ? { logger: jsonLogger({ write: (line) => options.log?.push(line) }), accessLog: { fields: (ctx) => ({ keyId: auth.getCurrentApiKey(ctx)?.id }) } } : { logger },
+  });
   return { app, clock, store: store as InMemoryApiKeyStore, logged };
 }
 

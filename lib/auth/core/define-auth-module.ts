@@ -1,6 +1,6 @@
 import { systemClock, defineModule, defineFactory, defineProvider, createToken, createStateKey, LOGGER, PUB_SUB, WEB_SOCKETS, type ClassToken, type Guard, type HealthCheck, type ModuleDefinition, type ProviderInput, type RequestContext, type SchemaOutput, type StandardSchemaV1, type StateKey, type Token } from '../../index.js';
 import { CLIENT_ADDRESS_RULE, ORIGIN_POLICY } from '../../internal/client-policies.js';
-import { checkedClock, integerAtLeast } from '../../internal/primitives.js';
+import { checkedClock } from '../../internal/primitives.js';
 import { claimsParserOf } from './claims-parser.js';
 import type { ApiKeyStore, AuthenticatedApiKey } from '../credentials/api-keys/index.js';
 import { createAuthGuards } from './auth-guards.js';
@@ -10,64 +10,28 @@ import { tracedStore } from '../shared/auth-telemetry.js';
 import type { AuthModuleOptions, StoreClass } from './auth-options.js';
 import { startAuthRuntime, type AuthRuntime } from './auth-runtime.js';
 import { checkDeprecatedAllowedOrigins, checkDeprecatedClientIp } from './app-policy-aliases.js';
-import { TokenIssuingService, completeRefreshTokenStore, type CredentialStore, type RefreshTokenStore, type SignInContext, type TokenPair } from '../sessions/issuing/index.js';
-import type { SessionInfo } from '../sessions/state/session-info.js';
-import { getDummyPasswordHash } from '../credentials/password/index.js';
-import { checkSignInThrottleOptions, signInThrottleProvider, withSignInThrottle, type SignInThrottle } from '../throttle/index.js';
-import { accountProviders, checkAccountOptions } from './account-providers.js';
+import { completeRefreshTokenStore, type CredentialStore, type RefreshTokenStore } from '../sessions/issuing/index.js';
+import { signInThrottleProvider, type SignInThrottle } from '../throttle/index.js';
+import { accountProviders } from './account-providers.js';
 import type { AccountService } from '../accounts/account-service.js';
 import type { AccountStore } from '../accounts/account-store.js';
-import { AuthConfigError, assertSecretLength, readTolerance, readTrustedIssuers, createTokenSigner } from '../credentials/jwt/index.js';
+import { readTolerance } from '../credentials/jwt/index.js';
 import { ownTokenNames } from '../credentials/jwt/own-token-names.js';
-import { BrowserCookies, BrowserSessions } from '../sessions/browser/index.js';
+import { BrowserSessions } from '../sessions/browser/index.js';
 import { createRecentAuthGuards, type RecentAuthOptions, requireRecentAuthentication } from './recent-auth-guard.js';
 import { accountRouteThrottleImports, accountRouteThrottleProvider, type AccountRouteThrottle } from '../throttle/index.js';
-import { authRouteControllers, authRoutes, checkAuthRouteOptions, routePrefix, type AuthRouteControllers, type AuthRouteOptions, type AuthRouteParts } from '../routes/index.js';
+import { authRouteControllers, authRoutes, routePrefix, type AuthRouteControllers, type AuthRouteOptions, type AuthRouteParts } from '../routes/index.js';
 import { NoStore } from './no-store.js';
-import type { SignInStep } from '../sessions/issuing/second-factor-gate.js';
 import { secondFactorProviders, type SecondFactorTokens } from './second-factor-providers.js';
-import { checkSecondFactorOptions } from '../factors/check-second-factor-options.js';
 import { createStepUpGuard } from '../factors/step-up.js';
 import type { SecondFactorService } from '../factors/second-factor-service.js';
-import { checkOutsideSignInOptions, outsideSignInProviders } from '../federation/outside-sign-in-providers.js';
+import { outsideSignInProviders } from '../federation/outside-sign-in-providers.js';
 import { outsideSignInController } from '../federation/outside-sign-in-controller.js';
 import type { OutsideSignIn } from '../federation/outside-sign-in.js';
 import { SecurityEvents } from '../events/security-events.js';
 import type { SecurityEventSink } from '../events/security-event.js';
-
-/**
- * The programmatic auth operations, resolved through the `AUTH_SERVICE` token.
- *
- * @example
- * const pair = await auth.signIn('alice@acme.test', password, { clientAddress, userAgent });
- * const sessions = await auth.listSessions(pair.subject);
- */
-export interface AuthService {
-  /** `context` feeds sign-in throttling (per client address) and the session list. */
-  signIn(identifier: string, password: string, context?: SignInContext): Promise<TokenPair>;
-  /** Sign-in in two steps when the account has a second factor: the session, or the step it waits for. */
-  beginSignIn(identifier: string, password: string, context?: SignInContext): Promise<SignInStep>;
-  /** A session for a subject authenticated by other means (an outside provider), through the same second-factor gate. */
-  beginSession(subject: string, context?: SignInContext): Promise<SignInStep>;
-  refresh(refreshToken: string): Promise<TokenPair>;
-  signOut(refreshToken: string): Promise<void>;
-  issueTokens(subject: string, context?: SignInContext): Promise<TokenPair>;
-  revokeAllSessions(subject: string): Promise<void>;
-  /** Ends every session of every account on every instance: an administrator's operation (ASVS 7.4.5). */
-  revokeEverySession(): Promise<void>;
-  /** Ends the session of a refresh token known by its SHA-256, as sign-out does (a browser sign-in replacing the session it held). */
-  revokeSessionOfToken(tokenHash: string): Promise<void>;
-  /** The subject's live sessions (one per sign-in), oldest first. */
-  listSessions(subject: string): Promise<readonly SessionInfo[]>;
-  /** Ends one of the subject's sessions (sockets close 1008); false for an unknown or another subject's id, alike. */
-  revokeSession(subject: string, sessionId: string): Promise<boolean>;
-  /** Ends every session of the subject but `keepSessionId` (e.g. after a password change). */
-  revokeOtherSessions(subject: string, keepSessionId: string): Promise<void>;
-  /** @deprecated Renamed `revokeSession` (one word for ending a session: revoke); removed in 0.3. */
-  endSession(subject: string, sessionId: string): Promise<boolean>;
-  /** @deprecated Renamed `revokeOtherSessions`; removed in 0.3. */
-  endOtherSessions(subject: string, keepSessionId: string): Promise<void>;
-}
+import { authServiceProvider, type AuthService } from './auth-service.js';
+import { checkAuthModuleOptions } from './check-auth-module-options.js';
 
 /**
  * What `defineAuthModule(claimsSchema)` returns: everything bound to that schema.
@@ -146,16 +110,6 @@ export interface AuthDefinitions<Claims> {
    * it, such as creating an API key.
    */
   readonly SECURITY_EVENTS: Token<SecurityEventSink>;
-}
-
-/**
- * An access token's TTL (whole seconds, at least 1): `accessTokenTtl`, cut so the token ends with
- * its session (`notAfter`, the absolute lifetime) rather than after it.
- */
-function accessTokenTtlWithin(accessTokenTtl: number, notAfter: Date | undefined, nowMs: number): number {
-  if (notAfter === undefined) return accessTokenTtl;
-  const left = Math.floor((notAfter.getTime() - nowMs) / 1000);
-  return Math.max(1, Math.min(accessTokenTtl, left));
 }
 
 function toProvider<T>(token: Token<T>, store: StoreClass<T>): ProviderInput {
@@ -261,22 +215,10 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
      * imports: [AuthModule.forRoot({ secret, issuing: { credentialStore: Accounts, refreshTokenStore: InMemoryRefreshTokenStore } })]
      */
     forRoot(options: AuthModuleOptions<Claims>): ModuleDefinition {
+      // Every option is checked now, so a misconfigured module fails forRoot, not the first request.
+      checkAuthModuleOptions(options);
       const algorithm = options.algorithm ?? 'HS256';
-      assertSecretLength(options.secret, algorithm);
-      // Validated here too so a misconfigured issuer fails forRoot, not the first request.
-      readTrustedIssuers(options.trustedIssuers, ownTokenNames(options).issuer);
-      readTolerance(options.clockToleranceSeconds);
-      checkSignInThrottleOptions(options);
-      checkAccountOptions(options);
-      if (options.recentAuthSeconds !== undefined) integerAtLeast(options.recentAuthSeconds, 1, 'recentAuthSeconds');
       const routes = options.routes;
-      checkAuthRouteOptions(routes, { issuing: options.issuing !== undefined, browser: options.browser !== undefined, accounts: options.accounts !== undefined });
-      checkSecondFactorOptions(options);
-      checkOutsideSignInOptions(options.outsideSignIn, options.issuing !== undefined, options.accounts !== undefined);
-      if (options.browser !== undefined) {
-        if (options.issuing === undefined) throw new AuthConfigError('browser sessions need issuing: the cookies carry the tokens it issues');
-        new BrowserCookies(options.browser); // Validates domain and sameSite now, not at the first request.
-      }
       // Checked here (a broken clock fails forRoot) and on every reading (fails closed later).
       const clock = checkedClock(options.clock ?? systemClock);
       // An app that issues tokens signs and checks iss and aud, by default too (ASVS 9.2.3).
@@ -310,38 +252,21 @@ export function defineAuthModule<S extends StandardSchemaV1>(schema: S): AuthDef
       const exported: unknown[] = [JwtAuthGuard, AuthGuard, AccountGuard, AUTH_RUNTIME, JWKS_HEALTH_CHECK, CREDENTIAL_REVOCATION, SECURITY_EVENTS];
       const issuing = options.issuing;
       if (issuing) {
-        const signer = createTokenSigner({ secret: options.secret, algorithm, issuer, audience, clock });
-        const accessTokenTtl = issuing.accessTokenTtl ?? 900;
+        const authService = authServiceProvider<Claims>(issuing, { secret: options.secret, algorithm, issuer, audience }, clock, claimsSchema, {
+          authService: AUTH_SERVICE,
+          credentialStore: CREDENTIAL_STORE,
+          refreshTokenStore: REFRESH_TOKEN_STORE,
+          credentialRevocation: CREDENTIAL_REVOCATION,
+          signInThrottle: SIGN_IN_THROTTLE,
+          secondFactorGate: factorTokens.gate,
+          securityEvents: SECURITY_EVENTS,
+        });
         providers.push(
           ...accountProviders(options.accounts, issuing, clock, { credentialStore: CREDENTIAL_STORE, accountStore: ACCOUNT_STORE, accountService: ACCOUNT_SERVICE, authService: AUTH_SERVICE, signInThrottle: SIGN_IN_THROTTLE, securityEvents: SECURITY_EVENTS, toProvider, claimsSchema }),
           toProvider(REFRESH_TOKEN_STORE, issuing.refreshTokenStore),
           signInThrottleProvider(SIGN_IN_THROTTLE, options.signInThrottle, options.secret, clock, SECURITY_EVENTS),
-          // Every sign-in through AUTH_SERVICE (JSON and browser alike) passes the throttle.
           ...secondFactorProviders(options.secondFactors, factorTokens, { signInThrottle: SIGN_IN_THROTTLE, authService: AUTH_SERVICE, runtime: AUTH_RUNTIME, stepUpGuard: StepUpGuard, toProvider, clock, securityEvents: SECURITY_EVENTS }),
-          defineFactory(AUTH_SERVICE, [CREDENTIAL_STORE, REFRESH_TOKEN_STORE, CREDENTIAL_REVOCATION, SIGN_IN_THROTTLE, factorTokens.gate, SECURITY_EVENTS], async (credentialStore, refreshTokenStore, revocation, throttle, secondFactorGate, securityEvents) => {
-            // Compute the dummy hash at boot: computed lazily, the first sign-in for an unknown
-            // account would take a hash longer than the others and tell that it is unknown.
-            await getDummyPasswordHash(issuing.passwordHasher);
-            const service = new TokenIssuingService<Claims>({
-              claimsSchema,
-              credentialStore: tracedStore(credentialStore, 'CredentialStore'),
-              refreshTokenStore: tracedStore(refreshTokenStore, 'RefreshTokenStore'),
-              accessTokens: {
-                sign: async (claims, subject, sessionId, notAfter) =>
-                  signer.sign({ ...claims, sub: subject, sid: sessionId }, { ttlSeconds: accessTokenTtlWithin(accessTokenTtl, notAfter, clock.now()), type: 'access' }),
-              },
-              accessTokenTtl,
-              refreshTokenTtl: issuing.refreshTokenTtl,
-              sessionMaxAge: issuing.sessionMaxAge,
-              refreshReuseGraceSeconds: issuing.refreshReuseGraceSeconds,
-              clock,
-              passwordHasher: issuing.passwordHasher,
-              sessionRevocations: revocation,
-              secondFactorGate: secondFactorGate ?? undefined,
-              securityEvents,
-            });
-            return withSignInThrottle(service, throttle);
-          }),
+          authService,
         );
         exported.push(AUTH_SERVICE);
         if (options.secondFactors) exported.push(SECOND_FACTORS, StepUpGuard);

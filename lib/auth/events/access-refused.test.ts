@@ -4,14 +4,12 @@
 // bad token (no caller to name), record none.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp, createManualClock, createToken, defineController, defineModule, defineProvider, get, jsonLogger, post } from '../../index.js';
+import { createManualClock, createToken, defineController, get, jsonLogger, post } from '../../index.js';
 import { send } from '../../../test/http-helpers.js';
 import { InMemoryCredentialStore, InMemoryRefreshTokenStore } from '../sessions/issuing/index.js';
 import { defineAuthModule, generateApiKey, InMemoryApiKeyStore, RequireScopes, Roles, type ApiKeyStore } from '../index.js';
+import { apiKeyStoreFrom, authTestApp, plainPasswordHasher as passwordHasher, TestClaims as Claims } from '../core/auth-test-app.test-helper.js';
 
-const SECRET = 'a-test-secret-that-is-long-enough-for-hs256!';
-const Claims = z.object({ sub: z.string(), roles: z.array(z.string()) });
-const passwordHasher = { hash: async (password: string) => `plain:${password}`, verify: async (password: string, phc: string) => phc === `plain:${password}` };
 const KEYS = createToken<ApiKeyStore>('TestKeys');
 
 interface Line {
@@ -28,20 +26,6 @@ async function setup() {
   const keys = new InMemoryApiKeyStore();
   const generated = generateApiKey();
   await keys.add({ id: generated.id, secretHash: generated.secretHash, claims: { sub: 'machine', roles: ['member'] }, scopes: ['posts:read'] });
-  const Stores = defineModule({
-    name: 'Stores',
-    providers: [
-      { provide: InMemoryCredentialStore, useValue: credentials },
-      { provide: KEYS, useValue: keys },
-    ],
-    exports: [InMemoryCredentialStore, KEYS],
-  });
-  class KeysFromToken implements ApiKeyStore {
-    constructor(private readonly inner: ApiKeyStore) {}
-    find(id: string) {
-      return this.inner.find(id);
-    }
-  }
   const controller = defineController({
     name: 'Things',
     routes: () => ({
@@ -52,24 +36,19 @@ async function setup() {
       recent: get('/recent', { guards: [auth.requireRecentAuth()] }, () => 'recent'),
     }),
   });
-  const app = await createApp(
-    defineModule({
-      name: 'Root',
-      imports: [
-        Stores,
-        auth.AuthModule.forRoot({
-          secret: SECRET,
-          clock,
-          protectAllRoutes: true,
-          issuing: { credentialStore: { useExisting: InMemoryCredentialStore }, refreshTokenStore: InMemoryRefreshTokenStore, imports: [Stores], passwordHasher },
-          apiKeys: { store: defineProvider(KeysFromToken, [KEYS]), imports: [Stores] },
-          browser: {},
-        }),
-      ],
-      controllers: [controller],
+  const app = await authTestApp({
+    auth,
+    stores: [{ provide: InMemoryCredentialStore, useValue: credentials }, { provide: KEYS, useValue: keys }],
+    forRoot: (Stores) => ({
+      clock,
+      protectAllRoutes: true,
+      issuing: { credentialStore: { useExisting: InMemoryCredentialStore }, refreshTokenStore: InMemoryRefreshTokenStore, imports: [Stores], passwordHasher },
+      apiKeys: { store: apiKeyStoreFrom(KEYS), imports: [Stores] },
+      browser: {},
     }),
-    { logger: jsonLogger({ write: (line) => lines.push(JSON.parse(line) as Line) }) },
-  );
+    controllers: [controller],
+    app: { logger: jsonLogger({ write: (line) => lines.push(JSON.parse(line) as Line) }) },
+  });
   const { accessToken } = await app.get(auth.AUTH_SERVICE).signIn('ada@example.test', 'pw');
   const refusals = () => lines.filter((line) => line.event === 'auth.access.refused');
   return { app, clock, accessToken, apiKey: generated.key, keyId: generated.id, refusals };

@@ -6,7 +6,7 @@ import { metrics, trace } from '@opentelemetry/api';
 import type { DataPoint, Histogram } from '@opentelemetry/sdk-metrics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp, createManualClock, defineController, defineModule, jsonLogger, post } from '../../index.js';
+import { createManualClock, defineController, jsonLogger, post } from '../../index.js';
 import { openTelemetry } from '../../otel/index.js';
 import { startTestSdk } from '../../otel/test-sdk.test-helper.js';
 import { send } from '../../../test/http-helpers.js';
@@ -14,12 +14,10 @@ import { InMemoryRefreshTokenStore } from '../sessions/issuing/index.js';
 import { defineAuthModule } from '../index.js';
 import { capturingMailer, tokenOf } from '../accounts/account-service.test-helper.js';
 import { InMemoryAccountStore } from '../accounts/in-memory-account-store.js';
+import { authTestApp, plainPasswordHasher as passwordHasher, TestClaims as Claims } from '../core/auth-test-app.test-helper.js';
 
-const SECRET = 'a-test-secret-that-is-long-enough-for-hs256!';
-const Claims = z.object({ sub: z.string(), roles: z.array(z.string()) });
 const PASSWORD = 'correct horse battery';
 const NEW_PASSWORD = 'a brand new passphrase';
-const passwordHasher = { hash: async (password: string) => `plain:${password}`, verify: async (password: string, phc: string) => phc === `plain:${password}` };
 const sdk = startTestSdk();
 
 interface Line {
@@ -43,21 +41,16 @@ async function setup() {
       signIn: post('/sign-in', { body: SignIn }, (ctx) => service.signIn(ctx.body.identifier, ctx.body.password, { clientAddress: '203.0.113.7' })),
     }),
   });
-  const app = await createApp(
-    defineModule({
-      name: 'Root',
-      imports: [
-        auth.AuthModule.forRoot({
-          secret: SECRET,
-          clock,
-          issuing: { refreshTokenStore: InMemoryRefreshTokenStore, passwordHasher },
-          accounts: { store: InMemoryAccountStore, links: 'https://app.example.test', mailer, requireVerifiedEmail: false, newAccountClaims: ({ subject }) => ({ sub: subject, roles: ['member'] }) },
-          signInThrottle: { perAccount: [{ failures: 2, windowSeconds: 60 }] },
-        }),
-      ],
-      controllers: [controller],
+  const app = await authTestApp({
+    auth,
+    forRoot: () => ({
+      clock,
+      issuing: { refreshTokenStore: InMemoryRefreshTokenStore, passwordHasher },
+      accounts: { store: InMemoryAccountStore, links: 'https://app.example.test', mailer, requireVerifiedEmail: false, newAccountClaims: ({ subject }) => ({ sub: subject, roles: ['member'] }) },
+      signInThrottle: { perAccount: [{ failures: 2, windowSeconds: 60 }] },
     }),
-    {
+    controllers: [controller],
+    app: {
       logger: jsonLogger({
         write: (line) => {
           raw.push(line);
@@ -66,7 +59,7 @@ async function setup() {
       }),
       instrumentation: openTelemetry(),
     },
-  );
+  });
   const accounts = app.get(auth.ACCOUNT_SERVICE);
   await accounts.signUp('ada@example.test', PASSWORD);
   await accounts.settled();

@@ -4,7 +4,7 @@
  * from the package.
  */
 import { z } from 'zod';
-import { createApp, createManualClock, createToken, defineController, defineModule, get, jsonLogger, post, type App, type ManualClock } from '../../index.js';
+import { createManualClock, createToken, defineController, get, jsonLogger, post, type App, type ManualClock } from '../../index.js';
 import { defineAuthModule, InMemoryCredentialStore, InMemoryRefreshTokenStore, type AuthService, type BrowserSessionOptions } from '../index.js';
 import type { IdentityStore } from './identity-store.js';
 import { InMemoryIdentityStore } from './in-memory-identity-store.js';
@@ -13,11 +13,9 @@ import type { OutsideProviderOptions } from './outside-provider-options.js';
 import type { OutsideSignInOptions } from './outside-sign-in-options.js';
 import type { SignInFlowStore } from './sign-in-flow-store.js';
 import { FLOW_BINDING_COOKIE } from './outside-sign-in.js';
+import { authTestApp, plainPasswordHasher as passwordHasher, TestClaims as Claims } from '../core/auth-test-app.test-helper.js';
 
 export const APP_ORIGIN = 'http://app.test';
-export const SECRET = 'a-test-secret-that-is-long-enough-for-hs256!';
-const Claims = z.object({ sub: z.string(), roles: z.array(z.string()) });
-const passwordHasher = { hash: async (password: string) => `plain:${password}`, verify: async (password: string, phc: string) => phc === `plain:${password}` };
 export const BOB = { identifier: 'bob@acme.test', subject: 'u_bob', password: 'bob-pw' };
 export const CAROL = { identifier: 'carol@acme.test', subject: 'u_carol', password: 'carol-pw' };
 
@@ -56,16 +54,6 @@ export async function outsideTestApp(
   const identities = settings.identities ?? new InMemoryIdentityStore();
   const FLOWS = createToken<SignInFlowStore>('TestFlows');
   const IDENTITIES = createToken<IdentityStore>('TestIdentities');
-  const Stores = defineModule({
-    name: 'Stores',
-    providers: [
-      { provide: InMemoryCredentialStore, useValue: credentials },
-      { provide: InMemoryRefreshTokenStore, useValue: new InMemoryRefreshTokenStore(clock) },
-      { provide: FLOWS, useValue: flows },
-      { provide: IDENTITIES, useValue: identities },
-    ],
-    exports: [InMemoryCredentialStore, InMemoryRefreshTokenStore, FLOWS, IDENTITIES],
-  });
   const emails = new Map([[BOB.identifier, BOB.subject], [CAROL.identifier, CAROL.subject]]);
   const passwordless = new Set(settings.passwordless ?? []);
   const SignIn = z.object({ identifier: z.string(), password: z.string() });
@@ -78,37 +66,39 @@ export async function outsideTestApp(
     }),
   });
   const browser = settings.browser === undefined ? {} : settings.browser;
-  const Root = defineModule({
-    name: 'Root',
-    imports: [
-      Stores,
-      definitions.AuthModule.forRoot({
-        secret: SECRET,
-        issuer: 'outside-test-app',
-        audience: 'outside-test-app',
-        clock,
-        ...(settings.recentAuthSeconds === undefined ? {} : { recentAuthSeconds: settings.recentAuthSeconds }),
-        issuing: { credentialStore: { useExisting: InMemoryCredentialStore }, refreshTokenStore: { useExisting: InMemoryRefreshTokenStore }, imports: [Stores], passwordHasher },
-        ...(browser === null ? {} : { browser }),
-        outsideSignIn: {
-          providers: [provider],
-          baseUrl: APP_ORIGIN,
-          flowStore: { useExisting: FLOWS },
-          identityStore: { useExisting: IDENTITIES },
-          imports: [Stores],
-          accounts: {
-            findByVerifiedEmail: (email) => emails.get(email),
-            canUsePassword: (accountId) => !passwordless.has(accountId),
-          },
-          timeoutMs: 1500,
-          ...settings.outside,
-        },
-      }),
-    ],
-    controllers: [me],
-  });
   const logLines: string[] = [];
-  const app = await createApp(Root, { logger: jsonLogger({ write: (line) => logLines.push(line) }) });
+  const app = await authTestApp({
+    auth: definitions,
+    stores: [
+      { provide: InMemoryCredentialStore, useValue: credentials },
+      { provide: InMemoryRefreshTokenStore, useValue: new InMemoryRefreshTokenStore(clock) },
+      { provide: FLOWS, useValue: flows },
+      { provide: IDENTITIES, useValue: identities },
+    ],
+    forRoot: (Stores) => ({
+      issuer: 'outside-test-app',
+      audience: 'outside-test-app',
+      clock,
+      ...(settings.recentAuthSeconds === undefined ? {} : { recentAuthSeconds: settings.recentAuthSeconds }),
+      issuing: { credentialStore: { useExisting: InMemoryCredentialStore }, refreshTokenStore: { useExisting: InMemoryRefreshTokenStore }, imports: [Stores], passwordHasher },
+      ...(browser === null ? {} : { browser }),
+      outsideSignIn: {
+        providers: [provider],
+        baseUrl: APP_ORIGIN,
+        flowStore: { useExisting: FLOWS },
+        identityStore: { useExisting: IDENTITIES },
+        imports: [Stores],
+        accounts: {
+          findByVerifiedEmail: (email) => emails.get(email),
+          canUsePassword: (accountId) => !passwordless.has(accountId),
+        },
+        timeoutMs: 1500,
+        ...settings.outside,
+      },
+    }),
+    controllers: [me],
+    app: { logger: jsonLogger({ write: (line) => logLines.push(line) }) },
+  });
   const cookies = new Map<string, string>();
   return {
     app,

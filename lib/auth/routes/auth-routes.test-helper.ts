@@ -4,15 +4,14 @@
  * a manual clock. Requests may come from a client address (as a server adapter would give it).
  * Not exported from the package.
  */
-import { z } from 'zod';
-import { createApp, createManualClock, defineModule, type App, type ManualClock, type RateLimitCounter } from '../../index.js';
+import type { z } from 'zod';
+import { createManualClock, type App, type ManualClock, type RateLimitCounter } from '../../index.js';
 import { incomingFromRequest, responseOf } from '../../internal/request-path.js';
 import { defineAuthModule, InMemoryAccountStore, InMemoryRefreshTokenStore, type AuthModuleOptions, type MailMessage, type NewAccount, type NewAccountToken } from '../index.js';
+import { authTestApp, TestClaims } from '../core/auth-test-app.test-helper.js';
 
-export const SECRET = 'a-test-secret-that-is-long-enough-for-hs256!';
 export const NOW = Date.parse('2026-11-27T12:00:00.000Z');
-const Claims = z.object({ sub: z.string(), roles: z.array(z.string()) });
-type Claims = z.output<typeof Claims>;
+type Claims = z.output<typeof TestClaims>;
 export const ALICE = { email: 'alice@acme.test', subject: 'u_alice', password: 'alice-password-1' };
 
 /** What the stores and the hasher were asked to do. */
@@ -28,7 +27,7 @@ export interface RoutesTestApp {
   readonly clock: ManualClock;
   readonly work: Work;
   readonly mails: MailMessage[];
-  readonly auth: ReturnType<typeof defineAuthModule<typeof Claims>>;
+  readonly auth: ReturnType<typeof defineAuthModule<typeof TestClaims>>;
   /** A request, from `clientAddress` when given (else none, as `app.request`). */
   call(method: string, path: string, options?: { json?: unknown; headers?: Record<string, string>; clientAddress?: string }): Promise<{ status: number; headers: Headers; json: unknown }>;
   /** Signs ALICE in over `POST /auth/sign-in` and answers the pair. */
@@ -66,31 +65,19 @@ export async function routesTestApp(options: Partial<AuthModuleOptions<Claims>> 
     },
     verify: async (password: string, phc: string) => phc === `plain:${password}`,
   };
-  const Stores = defineModule({
-    name: 'Stores',
-    providers: [
-      { provide: CountingAccountStore, useValue: store },
-      { provide: InMemoryRefreshTokenStore, useValue: new InMemoryRefreshTokenStore(clock) },
-    ],
-    exports: [CountingAccountStore, InMemoryRefreshTokenStore],
-  });
-  const auth = defineAuthModule(Claims);
-  const app = await createApp(
-    defineModule({
-      name: 'Root',
-      imports: [
-        auth.AuthModule.forRoot({
-          secret: SECRET,
-          clock,
-          issuing: { refreshTokenStore: { useExisting: InMemoryRefreshTokenStore }, imports: [Stores], passwordHasher },
-          accounts: { store: { useExisting: CountingAccountStore }, imports: [Stores], links: 'https://app.test', newAccountClaims: ({ subject }) => ({ sub: subject, roles: ['member'] }), mailer: { send: async (mail) => void mails.push(mail) }, ...(mailLimit === undefined ? {} : { mailLimit }) },
-          browser: {},
-          routes: { json: true, browser: true, accounts: true, sessions: true },
-          ...options,
-        }),
-      ],
+  const auth = defineAuthModule(TestClaims);
+  const app = await authTestApp({
+    auth,
+    stores: [{ provide: CountingAccountStore, useValue: store }, { provide: InMemoryRefreshTokenStore, useValue: new InMemoryRefreshTokenStore(clock) }],
+    forRoot: (Stores) => ({
+      clock,
+      issuing: { refreshTokenStore: { useExisting: InMemoryRefreshTokenStore }, imports: [Stores], passwordHasher },
+      accounts: { store: { useExisting: CountingAccountStore }, imports: [Stores], links: 'https://app.test', newAccountClaims: ({ subject }) => ({ sub: subject, roles: ['member'] }), mailer: { send: async (mail) => void mails.push(mail) }, ...(mailLimit === undefined ? {} : { mailLimit }) },
+      browser: {},
+      routes: { json: true, browser: true, accounts: true, sessions: true },
+      ...options,
     }),
-  );
+  });
   // The boot's own hash (the dummy hash unknown identifiers are checked against) is no request's work.
   work.hashes = 0;
   async function call(method: string, path: string, init: { json?: unknown; headers?: Record<string, string>; clientAddress?: string } = {}) {

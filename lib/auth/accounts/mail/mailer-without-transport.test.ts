@@ -1,33 +1,24 @@
 // Never a link in a log outside development (ASVS 5.0 16.2.5): without accounts.mailer, production
 // refuses to boot, development logs mails with their links, and anything else redacts them.
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createApp, defineModule, jsonLogger, type ConfigSource } from '../../../index.js';
+import { jsonLogger, type ConfigSource } from '../../../index.js';
 import { InMemoryRefreshTokenStore } from '../../sessions/issuing/index.js';
 import { AuthConfigError, defineAuthModule } from '../../index.js';
 import { InMemoryAccountStore } from '../in-memory-account-store.js';
-
-const SECRET = 'a-test-secret-that-is-long-enough-for-hs256!';
-const Claims = z.object({ sub: z.string(), roles: z.array(z.string()) });
-const passwordHasher = { hash: async (password: string) => `plain:${password}`, verify: async (password: string, phc: string) => phc === `plain:${password}` };
+import { authTestApp, plainPasswordHasher as passwordHasher, TestClaims as Claims } from '../../core/auth-test-app.test-helper.js';
 
 /** An app with accounts and no mailer, in the environment `env`; its log lines. */
 async function bootWithoutMailer(env: ConfigSource) {
   const lines: { level: string; msg: string; text?: string }[] = [];
   const auth = defineAuthModule(Claims);
-  const app = await createApp(
-    defineModule({
-      name: 'Root',
-      imports: [
-        auth.AuthModule.forRoot({
-          secret: SECRET,
-          issuing: { refreshTokenStore: InMemoryRefreshTokenStore, passwordHasher },
-          accounts: { store: InMemoryAccountStore, links: 'https://app.example.test', newAccountClaims: ({ subject }) => ({ sub: subject, roles: ['member'] }) },
-        }),
-      ],
+  const app = await authTestApp({
+    auth,
+    forRoot: () => ({
+      issuing: { refreshTokenStore: InMemoryRefreshTokenStore, passwordHasher },
+      accounts: { store: InMemoryAccountStore, links: 'https://app.example.test', newAccountClaims: ({ subject }) => ({ sub: subject, roles: ['member'] }) },
     }),
-    { env, logger: jsonLogger({ write: (line) => lines.push(JSON.parse(line) as (typeof lines)[number]) }) },
-  );
+    app: { env, logger: jsonLogger({ write: (line) => lines.push(JSON.parse(line) as (typeof lines)[number]) }) },
+  });
   const accounts = app.get(auth.ACCOUNT_SERVICE);
   /** Signs up and answers the logged mail's text. */
   const mailText = async () => {

@@ -3,17 +3,14 @@
  * browser routes and a few guarded routes. Not exported from the package.
  */
 import { z } from 'zod';
-import { createApp, createManualClock, defineController, defineModule, del, get, post, ws as wsHelper, type App, type AppOptions, type ManualClock } from '../../../index.js';
+import { createManualClock, defineController, del, get, post, ws as wsHelper, type App, type AppOptions, type ManualClock } from '../../../index.js';
 import { send } from '../../../../test/http-helpers.js';
 import { defineAuthModule, InMemoryCredentialStore, InMemoryRefreshTokenStore, type AuthService } from '../../index.js';
 import type { BrowserSessionOptions } from './browser-options.js';
 import type { BrowserSessions } from './browser-sessions.js';
+import { authTestApp, plainPasswordHasher as passwordHasher, TestClaims as Claims } from '../../core/auth-test-app.test-helper.js';
 
-export const SECRET = 'a-test-secret-that-is-long-enough-for-hs256!';
 export const NOW = Date.parse('2026-11-25T12:00:00.000Z');
-const Claims = z.object({ sub: z.string(), roles: z.array(z.string()) });
-// A stand-in hasher: these tests are about cookies, not Argon2id's cost.
-const passwordHasher = { hash: async (password: string) => `plain:${password}`, verify: async (password: string, phc: string) => phc === `plain:${password}` };
 export const ALICE = { identifier: 'alice@acme.test', subject: 'u_alice', password: 'alice-pw' };
 export const BOB = { identifier: 'bob@acme.test', subject: 'u_bob', password: 'bob-pw' };
 
@@ -48,14 +45,6 @@ export async function browserTestApp(
   );
   // Shared by instances of one test, as instances share a database.
   const refreshTokens = shared?.refreshTokens ?? new InMemoryRefreshTokenStore(clock);
-  const Stores = defineModule({
-    name: 'Stores',
-    providers: [
-      { provide: InMemoryCredentialStore, useValue: accounts },
-      { provide: InMemoryRefreshTokenStore, useValue: refreshTokens },
-    ],
-    exports: [InMemoryCredentialStore, InMemoryRefreshTokenStore],
-  });
   const SignIn = z.object({ identifier: z.string(), password: z.string() });
   const inject = browserOptions === null ? [definitions.AUTH_SERVICE] : [definitions.AUTH_SERVICE, definitions.BROWSER_SESSIONS];
   let held: { auth: AuthService; browser: BrowserSessions | undefined } | undefined;
@@ -82,20 +71,17 @@ export async function browserTestApp(
       };
     },
   });
-  const root = defineModule({
-    name: 'Root',
-    imports: [
-      Stores,
-      definitions.AuthModule.forRoot({
-        secret: SECRET,
-        clock,
-        issuing: { credentialStore: { useExisting: InMemoryCredentialStore }, refreshTokenStore: { useExisting: InMemoryRefreshTokenStore }, imports: [Stores], passwordHasher, ...issuing },
-        ...(browserOptions === null ? {} : { browser: browserOptions }),
-      }),
-    ],
+  const app = await authTestApp({
+    auth: definitions,
+    stores: [{ provide: InMemoryCredentialStore, useValue: accounts }, { provide: InMemoryRefreshTokenStore, useValue: refreshTokens }],
+    forRoot: (Stores) => ({
+      clock,
+      issuing: { credentialStore: { useExisting: InMemoryCredentialStore }, refreshTokenStore: { useExisting: InMemoryRefreshTokenStore }, imports: [Stores], passwordHasher, ...issuing },
+      ...(browserOptions === null ? {} : { browser: browserOptions }),
+    }),
     controllers: [controller],
+    app: appOptions,
   });
-  const app = await createApp(root, appOptions);
   if (held === undefined) throw new Error('the controller was not built');
   return { app, clock, refreshTokens, auth: held.auth, browser: held.browser as BrowserSessions };
 }

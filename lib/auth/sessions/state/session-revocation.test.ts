@@ -4,15 +4,12 @@
 // PostgreSQL and Redis (test/redis/three-instances.test.ts runs the same with real processes).
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp, createManualClock, defineController, defineModule, del, get, inProcessPubSub, post, type App, type PubSub } from '../../../index.js';
+import { createApp, createManualClock, defineController, del, get, inProcessPubSub, post, type App, type PubSub } from '../../../index.js';
 import { send } from '../../../../test/http-helpers.js';
 import { defineAuthModule, InMemoryCredentialStore, InMemoryRefreshTokenStore, type TokenPair } from '../../index.js';
+import { authTestModule, plainPasswordHasher as passwordHasher, TestClaims as Claims } from '../../core/auth-test-app.test-helper.js';
 
-const SECRET = 'a-test-secret-that-is-long-enough-for-hs256!';
-const Claims = z.object({ sub: z.string(), roles: z.array(z.string()) });
 const NOW = Date.parse('2026-11-25T12:00:00.250Z');
-// A stand-in hasher: these tests are about sessions, not Argon2id's cost.
-const passwordHasher = { hash: async (password: string) => `plain:${password}`, verify: async (password: string, phc: string) => phc === `plain:${password}` };
 const ACCOUNT = { identifier: 'alice@acme.test', subject: 'u_alice', passwordHash: 'plain:pw', claims: { sub: 'u_alice', roles: ['member'] } };
 
 /** Two instances: their own auth runtime and caches, one credential store, one refresh-token store, one bus. */
@@ -22,14 +19,6 @@ async function twoInstances() {
   const accounts = new InMemoryCredentialStore<z.output<typeof Claims>>([ACCOUNT]);
   const refreshTokens = new InMemoryRefreshTokenStore(clock);
   const bus: PubSub = inProcessPubSub();
-  const Stores = defineModule({
-    name: 'Stores',
-    providers: [
-      { provide: InMemoryCredentialStore, useValue: accounts },
-      { provide: InMemoryRefreshTokenStore, useValue: refreshTokens },
-    ],
-    exports: [InMemoryCredentialStore, InMemoryRefreshTokenStore],
-  });
   const controller = defineController({
     name: 'Sessions',
     inject: [auth.AUTH_SERVICE],
@@ -45,16 +34,13 @@ async function twoInstances() {
       }),
     }),
   });
-  const root = defineModule({
-    name: 'Root',
-    imports: [
-      Stores,
-      auth.AuthModule.forRoot({
-        secret: SECRET,
-        clock,
-        issuing: { credentialStore: { useExisting: InMemoryCredentialStore }, refreshTokenStore: { useExisting: InMemoryRefreshTokenStore }, imports: [Stores], passwordHasher },
-      }),
-    ],
+  const root = authTestModule({
+    auth,
+    stores: [{ provide: InMemoryCredentialStore, useValue: accounts }, { provide: InMemoryRefreshTokenStore, useValue: refreshTokens }],
+    forRoot: (Stores) => ({
+      clock,
+      issuing: { credentialStore: { useExisting: InMemoryCredentialStore }, refreshTokenStore: { useExisting: InMemoryRefreshTokenStore }, imports: [Stores], passwordHasher },
+    }),
     controllers: [controller],
   });
   const start = () => createApp(root, { pubsub: bus });
