@@ -14,8 +14,7 @@ import type { RefreshTokenRecord } from './refresh-token-record.js';
 import { isWithinReuseGrace, refreshTokenState } from './refresh-token-state.js';
 import { completeRefreshTokenStore, type CompleteRefreshTokenStore } from './complete-refresh-token-store.js';
 import { sessionEndOf, sessionStartOfRecord } from './session-lifetime.js';
-import { liveSessionsOf } from './session-rows.js';
-import type { SessionRevocationListener } from '../state/session-revocation-listener.js';
+import { SessionRevoker } from './session-revoker.js';
 import { resolveTokenLifetimes } from './token-issuing-options.js';
 import type { ResolvedTokenLifetimes, TokenIssuingServiceOptions } from './token-issuing-options.js';
 import type { TokenPair } from './token-pair.js';
@@ -24,7 +23,7 @@ import type { SessionInfo } from '../state/session-info.js';
 import { validateLoadedClaims } from './validate-claims.js';
 import type { SecondFactorGate, SignInStep } from './second-factor-gate.js';
 import { SecondFactorRequiredException } from './second-factor-required.js';
-import { NO_SECURITY_EVENTS, type SecurityEventSink, type SessionRevocationReason } from '../../events/security-event.js';
+import { NO_SECURITY_EVENTS, type SecurityEventSink } from '../../events/security-event.js';
 import type { ClaimsSchema } from './validate-claims.js';
 /**
  * Sign-in, refresh with rotation, sign-out and session revocation, exactly per the refresh-token
@@ -64,7 +63,7 @@ export class TokenIssuingService<Claims> {
   readonly #passwords: PasswordVerifier;
   /** Undefined with a `passwordVerifier` of the app's own: its hashes are its business. */
   readonly #rehash: PasswordRehash | undefined;
-  readonly #sessionRevocations: SessionRevocationListener | undefined;
+  readonly #revoker: SessionRevoker;
   readonly #gate: SecondFactorGate | undefined;
   readonly #events: SecurityEventSink;
 
@@ -77,8 +76,8 @@ export class TokenIssuingService<Claims> {
     this.#clock = checkedClock(options.clock ?? systemClock);
     this.#passwords = options.passwordVerifier ?? createDefaultPasswordVerifier(options.passwordHasher);
     this.#rehash = options.passwordVerifier === undefined ? createPasswordRehash(options.passwordHasher) : undefined;
-    this.#sessionRevocations = options.sessionRevocations;
     this.#events = options.securityEvents ?? NO_SECURITY_EVENTS;
+    this.#revoker = new SessionRevoker(this.#refreshTokens, this.#clock, this.#events, options.sessionRevocations);
     this.#gate = options.secondFactorGate;
     // The gate gets the one ungated way to start a session, for after the factor passed.
     this.#gate?.attach({
@@ -215,8 +214,8 @@ export class TokenIssuingService<Claims> {
    * @example
    * const sessions = await auth.listSessions(user.sub); // [{ id, startedAt, lastUsedAt, userAgent, clientAddress }]
    */
-  async listSessions(subject: string): Promise<readonly SessionInfo[]> {
-    return liveSessionsOf(await this.#refreshTokens.listSessions(subject), this.#clock.now());
+  listSessions(subject: string): Promise<readonly SessionInfo[]> {
+    return this.#revoker.listSessions(subject);
   }
 
   /**
@@ -229,15 +228,8 @@ export class TokenIssuingService<Claims> {
    * @example
    * const ended = await auth.revokeSession(user.sub, params.id); // false: answer 404
    */
-  async revokeSession(subject: string, sessionId: string): Promise<boolean> {
-    // Listed first, so a store that cannot list sessions rejects whatever the id.
-    const sessions = await this.listSessions(subject);
-    if (typeof sessionId !== 'string' || sessionId === '') return false;
-    if (!sessions.some((session) => session.id === sessionId)) return false;
-    await this.#refreshTokens.revokeFamily(sessionId);
-    this.#recordRevoked(subject, sessionId, 'revoked');
-    await this.#sessionRevocations?.sessionRevoked(sessionId);
-    return true;
+  revokeSession(subject: string, sessionId: string): Promise<boolean> {
+    return this.#revoker.revokeSession(subject, sessionId);
   }
 
   /**
@@ -249,13 +241,8 @@ export class TokenIssuingService<Claims> {
    * @example
    * await auth.revokeOtherSessions(user.sub, user.sid);
    */
-  async revokeOtherSessions(subject: string, keepSessionId: string): Promise<void> {
-    for (const session of await this.listSessions(subject)) {
-      if (session.id === keepSessionId) continue;
-      await this.#refreshTokens.revokeFamily(session.id);
-      this.#recordRevoked(subject, session.id, 'others-revoked');
-      await this.#sessionRevocations?.sessionRevoked(session.id);
-    }
+  revokeOtherSessions(subject: string, keepSessionId: string): Promise<void> {
+    return this.#revoker.revokeOtherSessions(subject, keepSessionId);
   }
 
   /** @deprecated Renamed {@link revokeSession} (one word for ending a session); removed in 0.3. @example await auth.revokeSession(sub, id); */
@@ -289,7 +276,7 @@ export class TokenIssuingService<Claims> {
           // A rotated token came back: whoever holds it is not (only) the legitimate client.
           recordRefreshReuse();
           this.#events.record({ type: 'refresh-token.reused', subject: record.subject, sessionId: record.familyId ?? undefined });
-          await this.#revokeAfterReuse(record);
+          await this.#revoker.revokeReused(record, 'reuse');
         }
         throw invalidCredentials();
       case 'active':
@@ -310,11 +297,7 @@ export class TokenIssuingService<Claims> {
    */
   async signOut(refreshToken: string): Promise<void> {
     if (!isWellFormedRefreshToken(refreshToken)) return;
-    const tokenHash = hashRefreshToken(refreshToken);
-    const record = await this.#refreshTokens.find(tokenHash);
-    await this.#refreshTokens.revoke(tokenHash);
-    if (record != null && record.revokedAt == null) this.#recordRevoked(record.subject, record.familyId ?? undefined, 'sign-out');
-    await this.#tellSessionEnded(record?.familyId);
+    await this.#revoker.signOut(hashRefreshToken(refreshToken));
   }
 
   /**
@@ -329,24 +312,8 @@ export class TokenIssuingService<Claims> {
    * @example
    * await auth.revokeSessionOfToken(hashRefreshToken(cookieRefreshToken));
    */
-  async revokeSessionOfToken(tokenHash: string): Promise<void> {
-    const record = await this.#refreshTokens.find(tokenHash);
-    if (record == null || record.revokedAt != null) return;
-    if (record.rotatedAt == null) {
-      await this.#refreshTokens.revoke(tokenHash);
-      this.#recordRevoked(record.subject, record.familyId ?? undefined, 'sign-out');
-      await this.#tellSessionEnded(record.familyId);
-      return;
-    }
-    const cutoffMs = this.#clock.now();
-    const ended = await this.#refreshTokens.revokeReused(record);
-    if (ended.scope === 'family') {
-      this.#recordRevoked(record.subject, ended.familyId, 'sign-out');
-      await this.#tellSessionEnded(ended.familyId);
-    } else {
-      this.#recordRevoked(ended.subject, undefined, 'sign-out');
-      await this.#tellQuietly((listener) => listener.allSessionsRevoked(ended.subject, cutoffMs));
-    }
+  revokeSessionOfToken(tokenHash: string): Promise<void> {
+    return this.#revoker.revokeSessionOfToken(tokenHash);
   }
 
   /**
@@ -361,10 +328,8 @@ export class TokenIssuingService<Claims> {
    * @example
    * await auth.revokeAllSessions(user.id);
    */
-  async revokeAllSessions(subject: string): Promise<void> {
-    const cutoffMs = await this.#revokeSubjectInStore(subject);
-    this.#recordRevoked(subject, undefined, 'all-revoked');
-    await this.#sessionRevocations?.allSessionsRevoked(subject, cutoffMs);
+  revokeAllSessions(subject: string): Promise<void> {
+    return this.#revoker.revokeAllSessions(subject);
   }
 
   /**
@@ -381,41 +346,8 @@ export class TokenIssuingService<Claims> {
    * @example
    * await auth.revokeEverySession(); // behind an administrator's guard
    */
-  async revokeEverySession(): Promise<void> {
-    const cutoffMs = this.#clock.now();
-    await this.#refreshTokens.revokeEverySession();
-    this.#events.record({ type: 'session.revoked', reason: 'everyone-revoked' });
-    await this.#sessionRevocations?.everySessionRevoked(cutoffMs);
-  }
-
-  /** Records the security event of a session (or, without an id, every session of the subject) ended. */
-  #recordRevoked(subject: string, sessionId: string | undefined, reason: SessionRevocationReason): void {
-    this.#events.record({ type: 'session.revoked', subject, sessionId, reason });
-  }
-
-  /**
-   * Revokes every refresh token of `subject` and answers the cutoff for its access tokens: the
-   * moment before the store changed, so a session started while it runs may keep its access token
-   * (its refresh token is revoked), rather than a session the store missed losing every token.
-   */
-  async #revokeSubjectInStore(subject: string): Promise<number> {
-    const cutoffMs = this.#clock.now();
-    await this.#refreshTokens.revokeAllForSubject(subject);
-    return cutoffMs;
-  }
-
-  /** Tells the listener a session ended (see {@link #tellQuietly}). */
-  async #tellSessionEnded(familyId: string | null | undefined): Promise<void> {
-    if (typeof familyId !== 'string' || familyId === '') return;
-    await this.#tellQuietly((listener) => listener.sessionRevoked(familyId));
-  }
-
-  /** Tells the listener, if any, of a revocation the store has made; failing to tell is not the caller's failure (the store's stands, the bus logs its outage). */
-  async #tellQuietly(tell: (listener: SessionRevocationListener) => Promise<void>): Promise<void> {
-    if (this.#sessionRevocations === undefined) return;
-    try {
-      await tell(this.#sessionRevocations);
-    } catch {} // Deliberately ignored; see above.
+  revokeEverySession(): Promise<void> {
+    return this.#revoker.revokeEverySession();
   }
 
   /** Validated claims, or undefined when the account cannot sign in now. */
@@ -443,18 +375,5 @@ export class TokenIssuingService<Claims> {
     const pair = await this.#tokens.rotate(tokenHash, record, claims, now);
     if (pair === undefined) throw invalidCredentials();
     return pair;
-  }
-
-  async #revokeAfterReuse(record: RefreshTokenRecord): Promise<void> {
-    // Read before the store changes (see #revokeSubjectInStore).
-    const cutoffMs = this.#clock.now();
-    const ended = await this.#refreshTokens.revokeReused(record);
-    if (ended.scope === 'family') {
-      this.#recordRevoked(record.subject, ended.familyId, 'reuse');
-      await this.#tellSessionEnded(ended.familyId);
-    } else {
-      this.#recordRevoked(ended.subject, undefined, 'reuse');
-      await this.#tellQuietly((listener) => listener.allSessionsRevoked(ended.subject, cutoffMs));
-    }
   }
 }
