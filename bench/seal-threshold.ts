@@ -28,7 +28,7 @@ async function cpuPerOp(ops: number, run: () => unknown): Promise<number> {
 
 type Variant = 'v2 seal' | 'v2 open' | 'v1 seal' | 'v1 open';
 const samples = new Map<string, number[]>();
-const records = new Map<number, { v2: string; v1: string; plain: Uint8Array }>();
+const records = new Map<number, { v2: string; v1: string; plain: Uint8Array<ArrayBuffer> }>();
 for (const size of SIZES) {
   const plain = crypto.getRandomValues(new Uint8Array(size));
   const key = xchachaAnswerKey(material) as Uint8Array;

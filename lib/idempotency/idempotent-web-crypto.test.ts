@@ -46,6 +46,14 @@ async function webCryptoCalls(run: () => Promise<unknown>): Promise<Record<strin
 
 afterEach(() => vi.restoreAllMocks());
 
+/** A record main (19178c4) stored: its sealAnswer under its answerKey, run once and kept here as it printed it. */
+const MAIN_V1_RECORD = {
+  material: '["POST","/posts","alice","golden-k"]',
+  text: '{"v":1,"kind":"answer","status":201,"headers":{"content-type":"application/json"},"body":"{\\"id\\":\\"7\\",\\"title\\":\\"stored by main\\"}"}',
+  sealed:
+    'v1.bZNg-0X5lX1IE4sp.N5aw7ZhcoBgE4HI4t5tD66C0xWZxOSvwSF4Syt1MP5xaTyodGpyab5ESMuKJLiX8rYRYOxdV1zc4m4a0iXuAIdCAgEJivXyj0qDr4267HbLx51Pktwy8kcQ6iZwdmCrWSASGcXFIQezS0bcwV_geAL_NIxvfw93XqMKcjmGOlOHF956B1wcOvU6I9lTyLnZBUCX8W8GYAg',
+};
+
 describe('idempotent() and Web Crypto (each call a round trip through the runtime\u2019s crypto thread)', () => {
   it('a first create with a small body and a small answer makes no Web Crypto call', async () => {
     const app = await postsApp();
