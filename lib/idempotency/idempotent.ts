@@ -200,7 +200,7 @@ function isStore(value: IdempotencyStore | InjectionToken<IdempotencyStore>): va
  * Stored: answers below 500 other than 408, 425 and 429, and HttpExceptions with such statuses (thrown
  * again on a replay, so `onError` shapes both alike). Not stored (the claim is released and a
  * retry runs again): 5xx, errors that are not HttpExceptions, event streams, bodies over
- * `maxAnswerBytes`. Answers are stored sealed (XChaCha20-Poly1305, or AES-256-GCM above 16 KiB,
+ * `maxAnswerBytes`. Answers are stored sealed (XChaCha20-Poly1305, or AES-256-GCM above 4 KiB,
  * under keys derived from the route, the caller and the key, none of which the store keeps), so a new API key's secret in an answer is
  * no use to whoever reads the store. The interceptor makes the answer with the route's own answer
  * step (its status, response schema and `serializeResponse`), so the route answers the same bytes

@@ -12,17 +12,20 @@ import { freshRandomBytes } from './fresh-random-bytes.js';
  *   and every answer stored before v2 existed.
  * Each has its own key, derived from what names the answer (answer-keys.ts). Why two: a Web
  * Crypto call is a trip through the runtime's crypto layer (on Node WebIDL checks, a key object,
- * a thread-pool job) that costs ~50-100 µs of CPU whatever the size, where XChaCha20-Poly1305 in
- * JavaScript seals a few hundred bytes in ~15 µs; past the bound its CPU grows past Web Crypto's,
- * and an answer of a megabyte would hold the event loop for milliseconds.
+ * a thread-pool job) that costs ~60-100 µs of CPU whatever the size, where XChaCha20-Poly1305 in
+ * JavaScript seals a few hundred bytes in ~20 µs; past the bound its CPU grows past Web Crypto's,
+ * and an answer of a megabyte would hold the event loop for tens of milliseconds.
  */
 
 /**
- * The largest answer, in bytes, sealed on the calling thread (v2). Measured on Node 20 and 24
- * (bench/results/idempotent-cost.md, "Where the seal moves off the thread"): around this size the
- * JavaScript cipher's CPU meets Web Crypto's, and it holds the event loop for ~0.1 ms at most.
+ * The largest answer, in bytes, sealed on the calling thread (v2), as the synchronous hash's bound
+ * (sha256-digest.ts). Measured on Node 20 and 24 (bench/seal-threshold.ts; figures in
+ * bench/results/idempotent-cost.md, "Where the seal leaves the thread"): XChaCha20-Poly1305 in
+ * JavaScript costs ~20 µs of CPU for a few hundred bytes and ~10 µs more per KiB; Web Crypto's
+ * AES-GCM, its key imported, ~60-100 µs whatever the size up to 16 KiB. They meet between 4 and
+ * 6 KiB; at 4 KiB the seal holds the event loop ~50-65 µs, and is still the cheaper.
  */
-export const SYNC_SEAL_MAX_BYTES = 16 * 1024;
+export const SYNC_SEAL_MAX_BYTES = 4 * 1024;
 
 const IV_BYTES = 12;
 const NONCE_BYTES = 24;
