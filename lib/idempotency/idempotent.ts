@@ -201,8 +201,8 @@ function isStore(value: IdempotencyStore | InjectionToken<IdempotencyStore>): va
  * again on a replay, so `onError` shapes both alike). Not stored (the claim is released and a
  * retry runs again): 5xx, errors that are not HttpExceptions, event streams, bodies over
  * `maxAnswerBytes`. Answers are stored sealed (XChaCha20-Poly1305, or AES-256-GCM above 4 KiB,
- * under keys derived from the route, the caller and the key, none of which the store keeps), so a new API key's secret in an answer is
- * no use to whoever reads the store. The interceptor makes the answer with the route's own answer
+ * under keys derived from the route, the caller and the key, none of which the store keeps), so a
+ * new API key's secret in an answer is no use to whoever reads the store. The interceptor makes the answer with the route's own answer
  * step (its status, response schema and `serializeResponse`), so the route answers the same bytes
  * and headers with or without it, plus `Idempotent-Replayed` on a replay; put it outermost among
  * the route's interceptors: those outside it get the made answer, not the handler's value.
