@@ -43,5 +43,5 @@ export default defineConfig({
   shims: true,
   target: 'es2022',
   platform: 'neutral',
-  external: ['zod', 'jose', 'oauth4webapi', '@opentelemetry/api', '@noble/hashes', 'hash-wasm', '@node-rs/argon2', 'swagger-ui-dist', 'ws', 'ioredis', 'pg-boss', 'bullmq', 'croner', /^node:/],
+  external: ['zod', 'jose', 'oauth4webapi', '@opentelemetry/api', '@noble/hashes', '@noble/ciphers', 'hash-wasm', '@node-rs/argon2', 'swagger-ui-dist', 'ws', 'ioredis', 'pg-boss', 'bullmq', 'croner', /^node:/],
 });

@@ -3,24 +3,26 @@
 // request, so each claims, runs and stores). Two ways to split what it adds:
 // - alone: the store's claim + complete of answers like the real ones (fresh strings of the real
 //   sizes, into one store that grows as the app's does), and the hashing and sealing (the id, the
-//   request fingerprint, the answer key, the AES-GCM seal) made by idempotent()'s own functions in
-//   its own order;
+//   request fingerprint, the seal with its key) made by idempotent()'s own functions in its own
+//   order;
 // - in place: the same idempotent() on a store that keeps nothing (it claims every key and
 //   completes without keeping): idempotent minus that is the store's work as the app sees it (its
 //   garbage collection included: what the store keeps is copied out of the young generation),
 //   that minus plain is idempotent()'s own.
 // Rounds alternate the variants; medians in µs per request, of wall time and of CPU time (the
 // process's, its crypto threads included: steadier on a shared machine). Then one more idempotent
-// request with Web Crypto counted: each call is a trip through the runtime's crypto layer (on Node
-// WebIDL checks and, for digest and encrypt, a libuv thread-pool job), whose cost in a sequential
-// run is more than its CPU. A/B: run the same file in a worktree of the other commit.
+// create and its replay with Web Crypto counted: each call is a trip through the runtime's crypto
+// layer (on Node WebIDL checks and, for digest and encrypt, a libuv thread-pool job), whose cost
+// in a sequential run is more than its CPU. A/B: run the same file in a worktree of the other
+// commit (before the v2 seal, 19178c4 and earlier, the crypto functions took a CryptoKey: that
+// tree's own copy of this file calls them so).
 //   node --import ./scripts/register-swc.mjs bench/idempotent-cost.ts
 import { z } from 'zod';
 import { createApp, defineController, defineModule, idempotent, InMemoryIdempotencyStore, post, silentLogger, type App, type IdempotencyClaim, type IdempotencyStore } from '../lib/index.js';
 import { incomingFromRequest } from '../lib/internal/request-path.js';
 import type { RequestContext } from '../lib/context/request-context.js';
 import { idempotencyId, idempotencyMaterial, requestFingerprint } from '../lib/idempotency/request-fingerprint.js';
-import { answerKey, sealAnswer } from '../lib/idempotency/sealed-answer.js';
+import { sealAnswer } from '../lib/idempotency/sealed-answer.js';
 
 const N = Number(process.env.BENCH_N ?? 4000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
@@ -66,7 +68,7 @@ async function round(app: App): Promise<void> {
 /** One store for every store round, growing as the app's does. */
 const aloneStore = new InMemoryIdempotencyStore({ maxEntries: capacity });
 let stored = 0;
-/** A sealed answer's length for this route's answer (`v1.<iv>.<ciphertext>`), measured below. */
+/** A sealed answer's length for this route's answer (`v2.<nonce>.<ciphertext>`), measured below. */
 let sealedLength = 0;
 
 /**
@@ -90,20 +92,19 @@ const recorded = JSON.stringify({ v: 1, kind: 'answer', status: 201, headers: { 
 
 /**
  * The hashing and sealing idempotent() does per request, by its own functions and in its order
- * (the answer key started first, the id and the fingerprint awaited together, then the seal), so
- * this measures exactly the crypto it must do, whichever way those functions compute it.
+ * (the id and the fingerprint awaited together, then the seal, which derives its key), so this
+ * measures exactly the crypto it must do, whichever way those functions compute it.
  */
 async function cryptoRound(): Promise<void> {
   for (let i = 0; i < N; i++) {
     const material = idempotencyMaterial('POST', '/posts', 'alice', `c-${i}`);
-    const sealingKey = answerKey(material);
     await Promise.all([idempotencyId(material), requestFingerprint(fingerprinted)]);
-    await sealAnswer(recorded, await sealingKey);
+    await sealAnswer(recorded, material);
   }
 }
 
-/** The Web Crypto calls one idempotent create makes (by method): counted on one request after the timed rounds. */
-async function webCryptoCalls(app: App): Promise<Record<string, number>> {
+/** The Web Crypto calls of one request with `key` (by method): counted after the timed rounds. */
+async function webCryptoCalls(app: App, key: string): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   const subtle = crypto.subtle as unknown as Record<string, (...args: unknown[]) => unknown>;
   const originals = new Map<string, (...args: unknown[]) => unknown>();
@@ -116,7 +117,7 @@ async function webCryptoCalls(app: App): Promise<Record<string, number>> {
     };
   }
   try {
-    const request = new Request('http://localhost/posts', { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': `k-${keys++}` }, body });
+    const request = new Request('http://localhost/posts', { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body });
     await new Promise<number>((resolve) => app.handle(incomingFromRequest(request), (answer) => resolve(answer.status)));
   } finally {
     for (const [name, original] of originals) subtle[name] = original;
@@ -135,7 +136,7 @@ async function timed(run: () => Promise<void>): Promise<{ wall: number; cpu: num
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
-sealedLength = (await sealAnswer(recorded, await answerKey('length'))).length;
+sealedLength = (await sealAnswer(recorded, idempotencyMaterial('POST', '/posts', 'alice', 'length'))).length;
 const plainApp = await appWith(undefined);
 const idempotentApp = await appWith(new InMemoryIdempotencyStore({ maxEntries: capacity }));
 const keepsNothingApp = await appWith(new KeepsNothingStore());
@@ -167,5 +168,7 @@ function figures(m: Record<Variant, number>) {
     ownOverCryptoUs: fixed(m.keepsNothing - m.plain - m.crypto),
   };
 }
-const calls = await webCryptoCalls(idempotentApp);
-console.log(JSON.stringify({ n: N, rounds: ROUNDS, ...figures(medians(samples.wall)), cpu: figures(medians(samples.cpu)), webCryptoCallsPerCreate: calls }));
+const counted = `k-${keys++}`;
+const calls = await webCryptoCalls(idempotentApp, counted);
+const replayCalls = await webCryptoCalls(idempotentApp, counted);
+console.log(JSON.stringify({ n: N, rounds: ROUNDS, ...figures(medians(samples.wall)), cpu: figures(medians(samples.cpu)), webCryptoCallsPerCreate: calls, webCryptoCallsPerReplay: replayCalls }));

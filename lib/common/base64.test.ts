@@ -16,6 +16,13 @@ describe('base64 (url alphabet, for JWTs, keys, cookies and ETags)', () => {
     }
   });
 
+  it.each([1_000, 4_097, 100_000, 1_048_576])('agrees with Buffer on %i bytes, in both alphabets', (length) => {
+    const bytes = new Uint8Array(length);
+    for (let at = 0; at < length; at += 65_536) crypto.getRandomValues(bytes.subarray(at, at + 65_536));
+    expect(encodeBase64(bytes), `url, ${length} bytes`).toBe(oracle(bytes, 'url'));
+    expect(encodeBase64(bytes, 'standard'), `standard, ${length} bytes`).toBe(oracle(bytes, 'standard'));
+  });
+
   it('encodes the url alphabet by default', () => {
     expect(encodeBase64(text('{"alg":"HS256"}'))).toBe('eyJhbGciOiJIUzI1NiJ9');
     expect(encodeBase64(Uint8Array.of(0xfb, 0xff))).toBe('-_8');

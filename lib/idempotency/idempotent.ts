@@ -12,7 +12,7 @@ import { parseIdempotencyKey } from './idempotency-key.js';
 import { IDEMPOTENCY_STORE, type IdempotencyStore } from './idempotency-store.js';
 import { KEPT_HEADERS, recordException, recordPlainAnswer, recordResponse, replay, type RecordedAnswer } from './recorded-answer.js';
 import { idempotencyId, idempotencyMaterial, requestFingerprint } from './request-fingerprint.js';
-import { answerKey, openAnswer, sealAnswer } from './sealed-answer.js';
+import { openAnswer, sealAnswer } from './sealed-answer.js';
 
 /**
  * Options of {@link idempotent}.
@@ -66,8 +66,8 @@ function keyReused(): HttpException {
 /** The claim a request holds while its handler runs. */
 interface Claimed {
   readonly id: string;
-  /** The key the answer is sealed with (derived from what the id hashes). */
-  readonly sealingKey: Promise<CryptoKey>;
+  /** What the id hashes: the answer is sealed under keys derived from it (answer-keys.ts). */
+  readonly material: string;
   readonly token: string;
 }
 
@@ -108,19 +108,17 @@ class IdempotencyInterceptor implements Interceptor {
     const toAnswer = answerStepOf(route);
     if (toAnswer === undefined) throw new TesseraError('IDEMPOTENCY_NO_ROUTE', `idempotent() ran on ${route.method} ${route.path}, a route createApp did not compile.`);
     const material = idempotencyMaterial(route.method, route.path, identity, key);
-    // The id and the fingerprint are hashed synchronously (sha256-digest.ts: small inputs); the
-    // answer key's import, a Web Crypto call, starts now and runs beside the claim and the
-    // handler, so the seal waits for one call (the encryption). A key nobody uses (409, 422) is dropped.
-    const sealingKey = answerKey(material);
-    sealingKey.catch(() => undefined);
+    // The id and the fingerprint are hashed synchronously (sha256-digest.ts: small inputs), and a
+    // small answer is sealed and opened synchronously (sealed-answer.ts): a create or a replay of
+    // one makes no Web Crypto call. The sealing key is derived when it is used, not for a 409 or 422.
     const [id, fingerprint] = await Promise.all([idempotencyId(material), requestFingerprint(ctx)]);
     const claim = await this.#store.claim(id, fingerprint, this.#lockMs);
     if (claim.state !== 'claimed') {
       if (claim.fingerprint !== fingerprint) throw keyReused();
       if (claim.state === 'running') throw keyInUse();
-      return new MadeAnswer(replay(await openAnswer(claim.answer, await sealingKey)));
+      return new MadeAnswer(replay(await openAnswer(claim.answer, material)));
     }
-    return this.#run(ctx, toAnswer, next, { id, sealingKey, token: claim.token });
+    return this.#run(ctx, toAnswer, next, { id, material, token: claim.token });
   }
 
   /**
@@ -153,7 +151,7 @@ class IdempotencyInterceptor implements Interceptor {
     }
     try {
       if (text === undefined) await this.#store.release(claim.id, claim.token);
-      else await this.#store.complete(claim.id, claim.token, await sealAnswer(text, await claim.sealingKey), this.#ttlMs);
+      else await this.#store.complete(claim.id, claim.token, await sealAnswer(text, claim.material), this.#ttlMs);
     } catch (error) {
       // The claim stays until the lock expires: a retry meanwhile gets 409, after it runs again.
       ctx.log.warn({ err: error }, text === undefined ? 'Idempotency store: releasing a claim failed' : 'Idempotency store: storing an answer failed');
@@ -202,9 +200,9 @@ function isStore(value: IdempotencyStore | InjectionToken<IdempotencyStore>): va
  * Stored: answers below 500 other than 408, 425 and 429, and HttpExceptions with such statuses (thrown
  * again on a replay, so `onError` shapes both alike). Not stored (the claim is released and a
  * retry runs again): 5xx, errors that are not HttpExceptions, event streams, bodies over
- * `maxAnswerBytes`. Answers are stored sealed (AES-256-GCM under a key derived from the route, the
- * caller and the key, none of which the store keeps), so a new API key's secret in an answer is
- * no use to whoever reads the store. The interceptor makes the answer with the route's own answer
+ * `maxAnswerBytes`. Answers are stored sealed (XChaCha20-Poly1305, or AES-256-GCM above 4 KiB,
+ * under keys derived from the route, the caller and the key, none of which the store keeps), so a
+ * new API key's secret in an answer is no use to whoever reads the store. The interceptor makes the answer with the route's own answer
  * step (its status, response schema and `serializeResponse`), so the route answers the same bytes
  * and headers with or without it, plus `Idempotent-Replayed` on a replay; put it outermost among
  * the route's interceptors: those outside it get the made answer, not the handler's value.

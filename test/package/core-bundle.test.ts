@@ -11,10 +11,12 @@ const core = join(root, 'dist', 'index.js');
 
 // Names that exist only in tessera-http/auth, tessera-http/openapi or their dependencies.
 const FOREIGN_CODE = ['AuthConfigError', 'hashPassword', 'argon2', 'jwtVerify', 'SignJWT', 'generateOpenApiDocument', 'serveOpenApi', 'toJSONSchema'];
-// @noble/hashes' SHA-256 is the core's own (idempotent() hashes small inputs synchronously, as the
-// etag middleware does): its sha2 module and the files it needs are allowed, any other module of
-// the package (argon2, hmac, hkdf: auth's) is not.
-const FOREIGN_PACKAGES = /node_modules\/(jose|hash-wasm|@node-rs|zod)\/|node_modules\/@noble\/(?!hashes\/(sha2|_md|_u64|utils)\.js$)/;
+// @noble/hashes' SHA-256 and @noble/ciphers' XChaCha20-Poly1305 are the core's own (idempotent()
+// hashes small inputs and seals small answers synchronously; the etag middleware hashes too):
+// their modules and the files they need are allowed, any other module of either package
+// (argon2, hmac, hkdf: auth's; AES, whose tables leak timings; salsa, ff1) is not.
+const CORE_NOBLE = /node_modules\/@noble\/(hashes\/(sha2|_md|_u64|utils)|ciphers\/(chacha|_arx|_poly1305|utils))\.js$/;
+const FOREIGN_PACKAGES = { test: (input: string) => /node_modules\/(jose|hash-wasm|@node-rs|zod)\//.test(input) || (/node_modules\/@noble\//.test(input) && !CORE_NOBLE.test(input)) };
 
 const NEUTRAL: BuildOptions = {
   entryPoints: [core],
@@ -38,6 +40,16 @@ function modulesOf(metafile: Metafile | undefined): { inputs: string[]; leftImpo
 
 beforeAll(() => {
   if (!existsSync(core)) throw new Error('dist/ is missing: `npm test` builds it first (npm run build).');
+});
+
+describe('the modules the core bundle may take from @noble', () => {
+  it('allows the SHA-256 and XChaCha20-Poly1305 files and refuses every other module of the packages', () => {
+    const allowed = ['hashes/sha2', 'hashes/_md', 'hashes/_u64', 'hashes/utils', 'ciphers/chacha', 'ciphers/_arx', 'ciphers/_poly1305', 'ciphers/utils'];
+    const refused = ['hashes/argon2', 'hashes/hmac', 'hashes/hkdf', 'hashes/sha3', 'ciphers/aes', 'ciphers/_polyval', 'ciphers/salsa', 'ciphers/ff1', 'ciphers/webcrypto', 'ciphers/index'];
+    const path = (name: string) => `node_modules/@noble/${name}.js`;
+    expect(allowed.filter((name) => FOREIGN_PACKAGES.test(path(name))), 'core modules refused').toEqual([]);
+    expect(refused.filter((name) => !FOREIGN_PACKAGES.test(path(name))), 'foreign modules allowed').toEqual([]);
+  });
 });
 
 describe('the core entry point, bundled for a platform without Node', () => {

@@ -127,8 +127,8 @@ async function createApiKey(ctx: CheckContext, body: { name: string; scopes: str
 /**
  * The one list of HTTP checks every runtime must pass, in order (later checks use what earlier
  * ones created). Covers the greeting, the blog's CRUD with its 400/404/405/415 answers, the
- * OpenAPI document, Argon2id hashing inside the runtime, sign-in and bearer tokens, API keys
- * (scopes, network restrictions, rate limit) and refresh-token rotation.
+ * OpenAPI document, Argon2id hashing inside the runtime, sign-in and bearer tokens, an idempotent
+ * create's replay, API keys (scopes, network restrictions, rate limit) and refresh-token rotation.
  */
 export const CONFORMANCE_CHECKS: readonly ConformanceCheck[] = [
   {
@@ -438,6 +438,18 @@ export const CONFORMANCE_CHECKS: readonly ConformanceCheck[] = [
       const post = JSON.parse(String(pushed)) as { title: string };
       expect(post.title).toMatch(/^live \d+$/);
       return [socketExchange('live push', live.ws.protocol, normaliseValue({ ...post, title: 'live' }))];
+    },
+  },
+  {
+    // The answer is sealed on its way into the store and opened on the retry, inside the runtime
+    // (XChaCha20-Poly1305 from @noble/ciphers for an answer this small).
+    name: 'idempotency: a create retried with its Idempotency-Key is replayed, not run again',
+    run: async (ctx) => {
+      const headers = { ...bearer(saved(ctx, 'alice')), 'idempotency-key': '"conformance-create-1"' };
+      const first = await exchange(ctx, 'tenants', 'POST', '/tenants/acme/posts', { status: 201, type: JSON_TYPE }, { json: { title: 'Idempotent post' }, headers });
+      const retry = await exchange(ctx, 'tenants', 'POST', '/tenants/acme/posts', { status: 201, type: JSON_TYPE }, { json: { title: 'Idempotent post' }, headers });
+      expect([retry.answer.headers.get('idempotent-replayed'), retry.answer.text], `${ctx.target.name}: the retry gets the first answer, replayed`).toEqual(['true', first.answer.text]);
+      return [first.normalised, retry.normalised];
     },
   },
 ];
