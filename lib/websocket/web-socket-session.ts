@@ -76,14 +76,15 @@ export class WebSocketSession extends SessionLifetime implements WebSocketConnec
     this.extrasNow().inOrder = value;
   }
 
-  constructor(
-    spec: WebSocketSpec,
-    readonly context: RequestContext,
-    hub: SessionHub,
-    readonly protocol: string | undefined,
-    where: string,
-  ) {
+  readonly context: RequestContext;
+  readonly protocol: string | undefined;
+
+  // Plain assignments, not parameter properties: tsup's CommonJS output of a derived class's
+  // parameter properties beside a field initializer (`serial`) is a syntax error.
+  constructor(spec: WebSocketSpec, context: RequestContext, hub: SessionHub, protocol: string | undefined, where: string) {
     super(spec, hub, where);
+    this.context = context;
+    this.protocol = protocol;
   }
 
   get id(): string {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MODULE_MOCKS } from '../../vitest.config.js';
+import { FAKE_CLOCKS, MODULE_MOCKS } from '../../vitest.config.js';
 
 // The unit project runs without isolation (one module registry per worker, shared by the files it
 // runs), where a `vi.mock` would not apply to a module an earlier file already imported, or would
@@ -22,5 +22,10 @@ describe('the isolated test project', () => {
   it('lists exactly the test files that mock a module (vi.mock, vi.doMock)', () => {
     const mocking = testFiles().filter((file) => /\bvi\.(mock|doMock)\(/.test(readFileSync(join(root, file), 'utf8')));
     expect([...MODULE_MOCKS].sort(), 'vitest.config.ts MODULE_MOCKS: files that mock modules must run isolated').toEqual(mocking.sort());
+  });
+
+  it('lists exactly the test files that fake the clock (vi.useFakeTimers)', () => {
+    const faking = testFiles().filter((file) => /\bvi\.useFakeTimers\(/.test(readFileSync(join(root, file), 'utf8')));
+    expect([...FAKE_CLOCKS].sort(), 'vitest.config.ts FAKE_CLOCKS: files that fake the clock must run isolated').toEqual(faking.sort());
   });
 });
