@@ -7,9 +7,10 @@ const ALL = ['lib/**/*.test.ts', 'facade/**/*.test.ts', 'examples/**/*.test.ts',
  * Test files that hold real time, real sockets, real servers or child processes: graceful close,
  * stalls and outages, several instances, the other runtimes, the browser. They run one at a time,
  * after the rest, so that a second worker competing for the CPU never stretches a wait they
- * measure. Everything else (injected clocks, `app.request`) runs on two workers.
+ * measure (those of REAL_UNTIMED, which measure none, run two at a time after them). Everything
+ * else (injected clocks, `app.request`) runs on two workers.
  */
-const REAL_TIME = [
+export const REAL_TIME = [
   'lib/adapters/**/*.test.ts',
   'lib/websocket/**/*.test.ts',
   'test/faults/**/*.test.ts',
@@ -24,8 +25,47 @@ const REAL_TIME = [
 ];
 
 /**
+ * Real-server files whose tests read no clock and wait only for an outcome (a bounded wait that
+ * fails when the outcome never comes, never a window in which something must or must not happen):
+ * a second worker beside them can slow them but cannot change their answer. They run two at a time,
+ * after the timed ones: most of their wall is waiting on servers and child processes (a pg-boss
+ * heartbeat to lapse, another runtime to start, a browser), not CPU. test/tooling/real-untimed.test.ts
+ * keeps every entry a real-time file that reads no clock (Date.now, performance.now, hrtime).
+ */
+export const REAL_UNTIMED = [
+  'lib/adapters/node/body-utf8.test.ts',
+  'lib/adapters/node/default-server.test.ts',
+  'lib/adapters/node/framing-errors.test.ts',
+  'lib/adapters/node/lifecycle-over-socket.test.ts',
+  'lib/adapters/node/serve-static.test.ts',
+  'lib/adapters/node/upgraded-incoming.test.ts',
+  'examples/blog/blog-live.test.ts',
+  'test/browser/blog-in-browser.test.ts',
+  'test/jobs/job-processes.test.ts',
+  'test/postgres/auth-module-wiring.test.ts',
+  'test/postgres/migrate.test.ts',
+  'test/postgres/outside-sign-in-instances.test.ts',
+  'test/postgres/race-control.test.ts',
+  'test/postgres/second-factors.test.ts',
+  'test/postgres/session-max-age.test.ts',
+  'test/postgres/sessions-per-device.test.ts',
+  'test/postgres/tenant-posts.test.ts',
+  'test/postgres/tenants-pglite.test.ts',
+  'test/postgres/touch-revoke-race.test.ts',
+  'test/postgres/two-instances.test.ts',
+  'test/runtimes/busy-port.test.ts',
+  'test/runtimes/platform-schedules.test.ts',
+  'test/runtimes/trace-context.test.ts',
+  'test/websocket/named-client.test.ts',
+  'test/websocket/settle-upgrade.test.ts',
+  'test/websocket/standard-schema-socket.test.ts',
+  'test/websocket/standard-socket-binding.test.ts',
+  'test/websocket/typed-socket-send.test.ts',
+];
+
+/**
  * Test files that replace a module with `vi.mock`: a mock applies to a fresh module registry, so
- * these run isolated (a fresh worker per file). Listed by test/tooling/isolated-files.test.ts,
+ * these run isolated (a fresh worker per file). Listed by test/tooling/module-mocks.test.ts,
  * which fails when a file starts mocking a module without being listed here.
  */
 export const MODULE_MOCKS = ['lib/auth/credentials/api-keys/api-key-authenticator.work.test.ts', 'lib/auth/credentials/password/create-password-hasher.fallback.test.ts'];
@@ -55,7 +95,8 @@ export default defineConfig({
       // must therefore leave no state behind (restore what it stubs, close what it opens).
       { extends: true, test: { name: 'unit', include: ALL, exclude: [...REAL_TIME, ...MODULE_MOCKS, ...OWN_PROCESS_TIMING], isolate: false, maxWorkers: 2, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'unit-isolated', include: [...MODULE_MOCKS, ...OWN_PROCESS_TIMING], maxWorkers: 2, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'real-time', include: REAL_TIME, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'real-time', include: REAL_TIME, exclude: REAL_UNTIMED, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'real-untimed', include: REAL_UNTIMED, maxWorkers: 2, sequence: { groupOrder: 2 } } },
     ],
   },
 });
