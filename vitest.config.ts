@@ -28,9 +28,10 @@ export const REAL_TIME = [
  * Real-server files whose tests read no clock and wait only for an outcome (a bounded wait that
  * fails when the outcome never comes, never a window in which something must or must not happen):
  * a second worker beside them can slow them but cannot change their answer. They run two at a time,
- * after the timed ones: most of their wall is waiting on servers and child processes (a pg-boss
- * heartbeat to lapse, another runtime to start, a browser), not CPU. test/tooling/real-untimed.test.ts
- * keeps every entry a real-time file that reads no clock (Date.now, performance.now, hrtime).
+ * after the timed ones, and without isolation (most of their cost was a fresh process and imports
+ * per file; none leaves a server, socket, timer or child process behind: `--detectAsyncLeaks` finds
+ * only pending promises). test/tooling/real-untimed.test.ts keeps every entry a real-time file that
+ * reads no clock (Date.now, performance.now, hrtime).
  */
 export const REAL_UNTIMED = [
   'lib/adapters/node/body-utf8.test.ts',
@@ -96,7 +97,7 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ALL, exclude: [...REAL_TIME, ...MODULE_MOCKS, ...OWN_PROCESS_TIMING], isolate: false, maxWorkers: 2, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'unit-isolated', include: [...MODULE_MOCKS, ...OWN_PROCESS_TIMING], maxWorkers: 2, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'real-time', include: REAL_TIME, exclude: REAL_UNTIMED, maxWorkers: 1, sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: 'real-untimed', include: REAL_UNTIMED, maxWorkers: 2, sequence: { groupOrder: 2 } } },
+      { extends: true, test: { name: 'real-untimed', include: REAL_UNTIMED, isolate: false, maxWorkers: 2, sequence: { groupOrder: 2 } } },
     ],
   },
 });

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, matchesGlob } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REAL_TIME, REAL_UNTIMED } from '../../vitest.config.js';
+import { MODULE_MOCKS, REAL_TIME, REAL_UNTIMED } from '../../vitest.config.js';
 
-// The real-time files of REAL_UNTIMED run two at a time (vitest.config.ts): a second worker may
+// The real-time files of REAL_UNTIMED run two at a time, not isolated (vitest.config.ts): a second worker may
 // slow them, so none may measure time. This keeps the list to real-time files that read no clock;
 // a file that starts timing something leaves the list and runs alone again.
 const root = join(import.meta.dirname, '..', '..');
@@ -14,6 +14,10 @@ describe('the real-time files that run two at a time (REAL_UNTIMED)', () => {
     const wrong = REAL_UNTIMED.filter((file) => !existsSync(join(root, file)) || !REAL_TIME.some((glob) => matchesGlob(file, glob)));
     expect(wrong, 'vitest.config.ts REAL_UNTIMED: entries that are missing or outside REAL_TIME').toEqual([]);
     expect(new Set(REAL_UNTIMED).size, 'vitest.config.ts REAL_UNTIMED lists a file twice').toBe(REAL_UNTIMED.length);
+  });
+
+  it('lists no file that mocks a module (its project shares one module registry per worker)', () => {
+    expect(REAL_UNTIMED.filter((file) => MODULE_MOCKS.includes(file)), 'vitest.config.ts: a file in MODULE_MOCKS and REAL_UNTIMED').toEqual([]);
   });
 
   it('lists only files that read no clock (Date.now, performance.now, process.hrtime)', () => {
