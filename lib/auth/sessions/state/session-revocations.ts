@@ -63,7 +63,8 @@ export class SessionRevocations {
     if (this.#sessions.size === 0 && this.#subjects.size === 0 && this.#everyone.length === 0) return false;
     const nowMs = this.#clock.now();
     if (this.#everyone.length > 0) {
-      this.#everyone = this.#everyone.filter((cutoff) => nowMs < cutoff.untilMs);
+      // Dropped only once one has run out, not copied on every request.
+      if (this.#everyone.some((cutoff) => nowMs >= cutoff.untilMs)) this.#everyone = this.#everyone.filter((cutoff) => nowMs < cutoff.untilMs);
       const start = startOf(payload);
       if (this.#everyone.some((cutoff) => start < cutoff.cutoffMs)) return true;
     }
