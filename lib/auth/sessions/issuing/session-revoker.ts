@@ -54,23 +54,22 @@ export class SessionRevoker {
 
   /** Revokes one refresh token (already hashed) and ends its session; unknown and revoked tokens are a no-op. */
   async signOut(tokenHash: string): Promise<void> {
-    const record = await this.#store.find(tokenHash);
-    await this.#store.revoke(tokenHash);
-    if (record != null && record.revokedAt == null) this.#record(record.subject, record.familyId ?? undefined, 'sign-out');
-    await this.#tellSessionEnded(record?.familyId);
+    await this.#revokeToken(tokenHash, await this.#store.find(tokenHash));
   }
 
   /** Ends the session of a refresh token known by its hash: a rotated one as a reused token's session ends. */
   async revokeSessionOfToken(tokenHash: string): Promise<void> {
     const record = await this.#store.find(tokenHash);
     if (record == null || record.revokedAt != null) return;
-    if (record.rotatedAt == null) {
-      await this.#store.revoke(tokenHash);
-      this.#record(record.subject, record.familyId ?? undefined, 'sign-out');
-      await this.#tellSessionEnded(record.familyId);
-      return;
-    }
-    await this.revokeReused(record, 'sign-out');
+    if (record.rotatedAt == null) await this.#revokeToken(tokenHash, record);
+    else await this.revokeReused(record, 'sign-out');
+  }
+
+  /** Revokes one token and ends its session as sign-out does (recorded only if it was not revoked already). */
+  async #revokeToken(tokenHash: string, record: RefreshTokenRecord | null | undefined): Promise<void> {
+    await this.#store.revoke(tokenHash);
+    if (record != null && record.revokedAt == null) this.#record(record.subject, record.familyId ?? undefined, 'sign-out');
+    await this.#tellSessionEnded(record?.familyId);
   }
 
   /**
