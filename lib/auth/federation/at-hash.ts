@@ -1,3 +1,5 @@
+import { encodeBase64 } from '../../internal/primitives.js';
+
 /** The hash of each JWS algorithm family, by the size in its name (OIDC Core 3.1.3.6). */
 function hashOf(alg: string | undefined): 'SHA-256' | 'SHA-384' | 'SHA-512' | undefined {
   if (alg === undefined) return undefined;
@@ -19,13 +21,7 @@ export async function atHashMatches(accessToken: string, atHash: string, alg: st
   const hash = hashOf(alg);
   if (hash === undefined) return false;
   const digest = new Uint8Array(await crypto.subtle.digest(hash, new TextEncoder().encode(accessToken)));
-  const expected = base64url(digest.subarray(0, digest.length / 2));
+  const expected = encodeBase64(digest.subarray(0, digest.length / 2));
   // Both are public values of the token answer; the comparison needs no constant time.
   return expected === atHash;
-}
-
-function base64url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }
